@@ -1,0 +1,34 @@
+// One build script for every entry point: the extension, the headless host, the dev backend,
+// and the extension-host test suite. `vscode` is provided by the host; mocha is loaded from
+// node_modules at test time because it requires its reporters dynamically.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const builds = [
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { entryPoints: ['src/node/host.ts'], outfile: 'dist/host.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/devBackend/main.ts'], outfile: 'dist/devBackend.js' },
+];
+if (!production) {
+  builds.push({ entryPoints: ['test/host/suite/index.ts'], outfile: 'out/test/suite/index.js', external: ['vscode', 'mocha'] });
+}
+
+const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b })));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}

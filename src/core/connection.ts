@@ -1,0 +1,279 @@
+import WebSocket from 'ws';
+import type { Logger } from './log';
+import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage, type ParseOutcome, type ServerMessage } from './protocol/messages';
+
+export type ProtocolSetting = 'auto' | 'v1' | 'v2';
+export type Protocol = 'v1' | 'v2';
+export type ConnectionState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
+
+export interface ConnectionTiming {
+  /** PING every this often (spec: 30 s). */
+  readonly pingIntervalMs: number;
+  /** No traffic for this long means the link is dead (spec: 60 s). */
+  readonly deadAfterMs: number;
+  /** First reconnect delay, doubled per failure up to the cap (1 s → 30 s). */
+  readonly backoffBaseMs: number;
+  readonly backoffCapMs: number;
+  /** How long the opening handshake may take. */
+  readonly handshakeTimeoutMs: number;
+}
+
+export const DEFAULT_TIMING: ConnectionTiming = {
+  pingIntervalMs: 30_000,
+  deadAfterMs: 60_000,
+  backoffBaseMs: 1_000,
+  backoffCapMs: 30_000,
+  handshakeTimeoutMs: 10_000,
+};
+
+export interface ConnectionOptions {
+  /** The `serverUrl` setting: where the backend listens. */
+  readonly serverUrl: string;
+  readonly protocol: ProtocolSetting;
+  readonly sessionId: string;
+  readonly projectKey: string;
+  /** Absolute project root, sent to v1 backends. */
+  readonly projectPath: string;
+  readonly log: Logger;
+  readonly timing?: Partial<ConnectionTiming>;
+  /** Extra handshake headers (e.g. Authorization). */
+  readonly headers?: () => Promise<Record<string, string>>;
+  /** Messages to send first on every open (e.g. CONNECT with a token). */
+  readonly greeting?: () => Promise<ClientMessage[]>;
+  /** For tests: the jitter source. */
+  readonly random?: () => number;
+}
+
+/** v1 when the setting says so, or when the URL path is `/ws/analyze` under `auto`. */
+export function resolveProtocol(serverUrl: string, setting: ProtocolSetting): Protocol {
+  if (setting !== 'auto') return setting;
+  return new URL(serverUrl).pathname.replace(/\/+$/, '').endsWith('/ws/analyze') ? 'v1' : 'v2';
+}
+
+/** The handshake URL of spec 001 §1.1 (v1) or 002 §1 (v2), keeping any query the user put in the setting. */
+export function buildConnectUrl(o: Pick<ConnectionOptions, 'serverUrl' | 'protocol' | 'sessionId' | 'projectKey' | 'projectPath'>): URL {
+  const url = new URL(o.serverUrl);
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
+    throw new Error(`serverUrl must start with ws:// or wss:// (got ${url.protocol}//)`);
+  }
+  const protocol = resolveProtocol(o.serverUrl, o.protocol);
+  if (url.pathname === '/' || url.pathname === '') {
+    url.pathname = protocol === 'v1' ? '/ws/analyze' : '/ws/agent/chat';
+  }
+  url.searchParams.set('sessionId', o.sessionId);
+  url.searchParams.set('projectKey', o.projectKey);
+  if (protocol === 'v1') {
+    url.searchParams.set('projectPath', o.projectPath);
+    if (!url.searchParams.has('mode')) url.searchParams.set('mode', 'claude-code');
+  }
+  return url;
+}
+
+/** Delay before reconnect attempt `attempt` (0-based): doubling from base to cap, ±20 % jitter. */
+export function backoffDelay(attempt: number, timing: Pick<ConnectionTiming, 'backoffBaseMs' | 'backoffCapMs'>, random = Math.random): number {
+  const raw = Math.min(timing.backoffCapMs, timing.backoffBaseMs * 2 ** Math.min(attempt, 30));
+  return Math.min(timing.backoffCapMs, Math.round(raw * (0.8 + 0.4 * random())));
+}
+
+type Listener<T> = (value: T) => void;
+
+/**
+ * The link to the agent backend. Keeps itself alive: PINGs on an interval, declares the link dead
+ * after a silence, and reconnects with backoff forever until `disconnect()` is called.
+ */
+export class BridgeConnection {
+  private socket: WebSocket | undefined;
+  private stateValue: ConnectionState = 'disconnected';
+  private wanted = false;
+  private attempt = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private deadTimer: NodeJS.Timeout | undefined;
+  private readonly timing: ConnectionTiming;
+  private readonly stateListeners = new Set<Listener<ConnectionState>>();
+  private readonly messageListeners = new Set<Listener<ServerMessage>>();
+  private readonly rejectListeners = new Set<Listener<Exclude<ParseOutcome, { ok: true }>>>();
+  /** `requestId` from the last CONNECTED (kept for v1 multi-turn). */
+  requestId: string | undefined;
+  /** Why the last attempt failed, for the status bar and log. */
+  lastError: string | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.timing = { ...DEFAULT_TIMING, ...options.timing };
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+
+  get protocol(): Protocol {
+    return resolveProtocol(this.options.serverUrl, this.options.protocol);
+  }
+
+  onState(listener: Listener<ConnectionState>): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  onMessage(listener: Listener<ServerMessage>): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
+  }
+
+  /** Messages that failed to parse (with a ready reply when they were answerable tool calls). */
+  onRejected(listener: Listener<Exclude<ParseOutcome, { ok: true }>>): () => void {
+    this.rejectListeners.add(listener);
+    return () => this.rejectListeners.delete(listener);
+  }
+
+  connect(): void {
+    if (this.wanted) return;
+    this.wanted = true;
+    this.attempt = 0;
+    void this.open();
+  }
+
+  /** Stops for good (until `connect()`): no reconnects. */
+  disconnect(): void {
+    this.wanted = false;
+    clearTimeout(this.reconnectTimer);
+    this.stopTimers();
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket) {
+      socket.removeAllListeners();
+      socket.on('error', () => undefined);
+      socket.close(1000, 'disconnected by user');
+      // A peer that never answers the close frame must not keep the socket alive.
+      setTimeout(() => socket.terminate(), 2000).unref();
+    }
+    this.setState('disconnected');
+  }
+
+  /** Sends a message if the link is up; false when it is not. */
+  send(message: ClientMessage): boolean {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN || this.stateValue !== 'connected') return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  private setState(state: ConnectionState): void {
+    if (state === this.stateValue) return;
+    this.stateValue = state;
+    for (const l of this.stateListeners) l(state);
+  }
+
+  private async open(): Promise<void> {
+    if (!this.wanted) return;
+    this.setState(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let url: URL;
+    let headers: Record<string, string> = {};
+    try {
+      url = buildConnectUrl(this.options);
+      headers = (await this.options.headers?.()) ?? {};
+    } catch (e) {
+      this.lastError = (e as Error).message;
+      this.options.log.error(`cannot connect: ${this.lastError}`);
+      this.scheduleReconnect();
+      return;
+    }
+    if (!this.wanted) return;
+    const shown = new URL(url);
+    this.options.log.info(`connecting to ${shown.origin}${shown.pathname} (${this.protocol}, attempt ${this.attempt + 1})`);
+    const socket = new WebSocket(url, {
+      headers,
+      handshakeTimeout: this.timing.handshakeTimeoutMs,
+      // Oversized frames are refused by the parser, not by tearing down the link.
+      maxPayload: MAX_MESSAGE_BYTES * 4,
+    });
+    this.socket = socket;
+
+    socket.on('open', () => void this.onOpen(socket));
+    socket.on('message', (data) => this.onData(data));
+    socket.on('ping', () => this.sawTraffic());
+    socket.on('pong', () => this.sawTraffic());
+    socket.on('error', (err) => {
+      this.lastError = err.message;
+      this.options.log.warn(`link error: ${err.message}`);
+    });
+    socket.on('close', (code, reason) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.stopTimers();
+      this.options.log.info(`link closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`);
+      this.scheduleReconnect();
+    });
+  }
+
+  private async onOpen(socket: WebSocket): Promise<void> {
+    this.lastError = undefined;
+    this.sawTraffic();
+    this.pingTimer = setInterval(() => this.ping(), this.timing.pingIntervalMs);
+    try {
+      for (const m of (await this.options.greeting?.()) ?? []) socket.send(JSON.stringify(m));
+    } catch (e) {
+      this.options.log.warn(`greeting failed: ${(e as Error).message}`);
+    }
+    if (this.socket !== socket) return;
+    this.options.log.info('connected');
+    this.setState('connected');
+  }
+
+  private ping(): void {
+    const socket = this.socket;
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'PING', data: { timestamp: Date.now() } }));
+  }
+
+  /** Any inbound traffic proves the link alive; silence past the limit kills it. */
+  private sawTraffic(): void {
+    if (this.deadTimer) {
+      this.deadTimer.refresh();
+      return;
+    }
+    this.deadTimer = setTimeout(() => {
+      this.options.log.warn(`no traffic for ${this.timing.deadAfterMs} ms: link declared dead`);
+      this.lastError = 'backend stopped answering';
+      this.socket?.terminate();
+    }, this.timing.deadAfterMs);
+  }
+
+  private stopTimers(): void {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.deadTimer);
+    this.pingTimer = undefined;
+    this.deadTimer = undefined;
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.wanted) {
+      this.setState('disconnected');
+      return;
+    }
+    const delay = backoffDelay(this.attempt, this.timing, this.options.random);
+    this.attempt++;
+    this.setState('reconnecting');
+    this.options.log.info(`reconnecting in ${delay} ms`);
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => void this.open(), delay);
+  }
+
+  private onData(data: WebSocket.RawData): void {
+    this.sawTraffic();
+    // A peer that talks is a peer that works: the next failure starts the backoff from 1 s again.
+    this.attempt = 0;
+    const raw = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    const outcome = parseServerMessage(raw);
+    if (outcome.ok === true) {
+      const message = outcome.message;
+      if (message.type === 'PING') {
+        this.socket?.send(JSON.stringify({ type: 'PONG', data: { timestamp: message.data?.timestamp ?? Date.now() } }));
+      } else if (message.type === 'CONNECTED' && message.data?.requestId) {
+        this.requestId = message.data.requestId;
+      }
+      for (const l of this.messageListeners) l(message);
+      return;
+    }
+    for (const l of this.rejectListeners) l(outcome);
+  }
+}

@@ -1,0 +1,122 @@
+import type { z } from 'zod';
+import type { Logger } from './log';
+import { ToolError, type ToolErrorCode } from './protocol/errors';
+import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from './protocol/messages';
+import type { ToolDefinition } from './tools/tool';
+import type { Workspace } from './workspace';
+
+export interface DispatcherOptions {
+  readonly workspace: Workspace;
+  readonly tools: readonly ToolDefinition[];
+  readonly log: Logger;
+  /** Asked before any writing tool runs: a reason to refuse, or undefined to allow. */
+  readonly writeRefusal?: () => string | undefined;
+  /** How many answered call ids are remembered for replay (003 §8 idempotency). */
+  readonly answeredCacheSize?: number;
+}
+
+/** Turns zod's issues into one sentence that names each bad field. */
+export function describeParamIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.join('.') || '(params)';
+      if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `${field}: is required`;
+      return `${field}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Runs tool calls: looks the tool up, validates its params, runs it, and turns every outcome
+ * (including a crash) into exactly one TOOL_RESULT. Calls run concurrently; a repeated id gets
+ * the first call's answer, and a call still running is joined rather than run twice.
+ */
+export class Dispatcher {
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  private readonly running = new Map<string, { promise: Promise<ToolResultMessage>; abort: AbortController }>();
+  private readonly answered = new Map<string, ToolResultMessage>();
+  private readonly cacheSize: number;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.byName = new Map(options.tools.map((t) => [t.name, t]));
+    this.cacheSize = options.answeredCacheSize ?? 1000;
+  }
+
+  get toolNames(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  dispatch(call: ToolCall): Promise<ToolResultMessage> {
+    const previous = this.answered.get(call.id);
+    if (previous) {
+      this.options.log.info(`call ${call.id} was answered before; sending the same answer again`);
+      return Promise.resolve(previous);
+    }
+    const inFlight = this.running.get(call.id);
+    if (inFlight) return inFlight.promise;
+
+    const abort = new AbortController();
+    const promise = this.run(call, abort.signal).then((result) => {
+      this.running.delete(call.id);
+      this.remember(call.id, result);
+      return result;
+    });
+    this.running.set(call.id, { promise, abort });
+    return promise;
+  }
+
+  /** Aborts every running call; each answers CANCELLED. */
+  cancelAll(reason: string): void {
+    for (const { abort } of this.running.values()) abort.abort(new ToolError('CANCELLED', reason));
+  }
+
+  private remember(id: string, result: ToolResultMessage): void {
+    this.answered.set(id, result);
+    if (this.answered.size > this.cacheSize) {
+      const oldest = this.answered.keys().next().value;
+      if (oldest !== undefined) this.answered.delete(oldest);
+    }
+  }
+
+  private async run(call: ToolCall, signal: AbortSignal): Promise<ToolResultMessage> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const fail = (code: ToolErrorCode, message: string) => {
+      this.options.log.warn(`${call.toolName} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''} failed: ${code} ${message}`);
+      return toolFailure(call, code, message, elapsed());
+    };
+
+    const tool = this.byName.get(call.toolName);
+    if (!tool) {
+      return fail('TOOL_NOT_FOUND', `Unknown tool "${call.toolName}". Available tools: ${this.toolNames.join(', ')}.`);
+    }
+    const parsed = tool.params.safeParse(call.params);
+    if (!parsed.success) {
+      return fail('VALIDATION_FAILED', `Invalid params for ${tool.name}: ${describeParamIssues(parsed.error)}`);
+    }
+    if (tool.writes) {
+      const refusal = this.options.writeRefusal?.();
+      if (refusal) return fail('PERMISSION_DENIED', refusal);
+    }
+    this.options.log.info(`${tool.name} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''} started`);
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+      // A cancel after the tool has answered must not surface as an unhandled rejection.
+      aborted.catch(() => undefined);
+      const output = await Promise.race([
+        tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log }),
+        aborted,
+      ]);
+      const result = toolSuccess(call, output.result, elapsed(), output.structured);
+      this.options.log.info(`${tool.name} ${call.id} succeeded in ${result.data.executionTime} ms`);
+      return result;
+    } catch (e) {
+      if (e instanceof ToolError) return fail(e.code, e.message);
+      this.options.log.error(`${tool.name} ${call.id} crashed: ${(e as Error)?.stack ?? String(e)}`);
+      return fail('INTERNAL_ERROR', `${tool.name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`);
+    }
+  }
+}

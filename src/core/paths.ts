@@ -1,0 +1,42 @@
+import * as path from 'node:path';
+import { ToolError } from './protocol/errors';
+import type { Workspace } from './workspace';
+
+export interface ProjectPath {
+  /** Absolute, symlink-resolved path: what to read and write. */
+  readonly abs: string;
+  /** Project-relative path with forward slashes: what to show the agent. */
+  readonly rel: string;
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Project-relative display form of an absolute path inside the root. */
+export function toRelative(root: string, abs: string): string {
+  const rel = path.relative(root, abs);
+  return rel === '' ? '.' : rel.split(path.sep).join('/');
+}
+
+/**
+ * Resolves a path the agent sent against the project root. Relative paths, `..` segments, absolute
+ * paths and symlinks are all followed to where they really lead; anything outside the root is
+ * refused with PERMISSION_DENIED before a single byte is read or written (spec 003 §8.4).
+ */
+export async function resolveInProject(ws: Workspace, requested: string | undefined): Promise<ProjectPath> {
+  const input = (requested ?? '').trim();
+  if (input.includes('\0')) {
+    throw new ToolError('VALIDATION_FAILED', 'relativePath: must not contain a NUL character');
+  }
+  const lexical = path.resolve(ws.root, input === '' ? '.' : input);
+  if (!isInside(ws.root, lexical)) {
+    throw new ToolError('PERMISSION_DENIED', `Path is outside the project: ${input}`);
+  }
+  const real = await ws.realpath(lexical);
+  if (!isInside(ws.root, real)) {
+    throw new ToolError('PERMISSION_DENIED', `Path leads outside the project through a symbolic link: ${input}`);
+  }
+  return { abs: real, rel: toRelative(ws.root, lexical) };
+}

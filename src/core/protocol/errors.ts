@@ -1,0 +1,39 @@
+/** Error codes a TOOL_RESULT may carry (spec README: 003's list plus three of our own). */
+export const TOOL_ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'TOOL_NOT_FOUND',
+  'NOT_FOUND',
+  'PERMISSION_DENIED',
+  'CONFLICT',
+  'TIMEOUT',
+  'USER_REJECTED',
+  'CANCELLED',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
+/** A failure a tool reports on purpose: its message is shown to the agent as is. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Chat-level error codes the backend may send in an ERROR message (spec 001 §4.1, §6). */
+export const BACKEND_ERROR_CODES = [
+  'PROJECT_NOT_FOUND',
+  'INVALID_REQUEST',
+  'ANALYSIS_FAILED',
+  'TOOL_EXECUTION_FAILED',
+  'MESSAGE_TOO_LARGE',
+  'REQUEST_OVERRIDDEN',
+  'ANALYSIS_TIMEOUT',
+] as const;
+
+export type BackendErrorCode = (typeof BACKEND_ERROR_CODES)[number];

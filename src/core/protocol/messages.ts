@@ -1,0 +1,282 @@
+/**
+ * The wire contract with the agent backend (../shared/spec/README.md). Every message that enters
+ * the extension goes through `parseServerMessage`; every message it sends is built from these types.
+ */
+import { z } from 'zod';
+import { TOOL_ERROR_CODES } from './errors';
+
+/** Largest single message either side may send (spec 001 §6.1). */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+const str = z.string();
+const optStr = z.string().optional();
+const optNum = z.number().optional();
+const params = z.record(z.string(), z.unknown());
+
+// ---------------------------------------------------------------- server → IDE
+
+/** Server greets the client after the handshake; keep `requestId` for v1 multi-turn. */
+export const ConnectedSchema = z.object({
+  type: z.literal('CONNECTED'),
+  data: z.looseObject({ message: optStr, requestId: optStr, serverTime: optNum }).optional(),
+});
+
+/** Heartbeat from either side; the receiver answers PONG with the same timestamp. */
+export const PingSchema = z.object({ type: z.literal('PING'), data: z.looseObject({ timestamp: optNum }).optional() });
+export const PongSchema = z.object({ type: z.literal('PONG'), data: z.looseObject({ timestamp: optNum }).optional() });
+
+/** Progress of the agent's work (spec 001 §3.3). */
+export const ThinkingSchema = z.object({
+  type: z.literal('THINKING'),
+  data: z.looseObject({
+    requestId: optStr,
+    thinking: optStr,
+    stage: optStr,
+    percent: optNum,
+    round: optNum,
+  }),
+});
+
+/** The end of a v1 analysis (and optionally of a v2 chat turn) with its Markdown result. */
+export const CompleteSchema = z.object({
+  type: z.literal('COMPLETE'),
+  data: z.looseObject({ requestId: optStr, result: optStr, process: optStr }).optional(),
+});
+
+/** A v2 answer; its text field's name is not fixed by the documents, so all four are read. */
+export const AgentResponseSchema = z.object({
+  type: z.literal('AGENT_RESPONSE'),
+  data: z
+    .looseObject({
+      sessionId: optStr,
+      content: optStr,
+      message: optStr,
+      result: optStr,
+      text: optStr,
+      done: z.boolean().optional(),
+      final: z.boolean().optional(),
+      complete: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+/** A chat-level error from the backend (spec 001 §3.6, §4). */
+export const ServerErrorSchema = z.object({
+  type: z.literal('ERROR'),
+  data: z.looseObject({ requestId: optStr, message: optStr, code: optStr, details: z.unknown().optional() }).optional(),
+});
+
+/**
+ * A tool call in either shape: fields at the root (spec 000) or inside `data` (spec 001).
+ * Root-level fields win when both are present; the id is `toolCallId` or `callId`.
+ */
+const ToolCallFields = z.looseObject({
+  toolCallId: optStr,
+  callId: optStr,
+  toolName: optStr,
+  params: params.optional(),
+  webSocketSessionId: optStr,
+  projectPath: optStr,
+  traceId: optStr,
+  trace_id: optStr,
+});
+export const RawToolCallSchema = ToolCallFields.extend({
+  type: z.literal('TOOL_CALL'),
+  data: ToolCallFields.optional(),
+});
+
+/** A tool call after both shapes are merged: what the dispatcher sees. */
+export interface ToolCall {
+  readonly id: string;
+  /** The key(s) the call carried its id under; the result echoes the same. */
+  readonly idKey: 'toolCallId' | 'callId';
+  readonly toolName: string;
+  readonly params: Record<string, unknown>;
+  readonly traceId?: string;
+  readonly webSocketSessionId?: string;
+  readonly projectPath?: string;
+}
+
+export type ServerMessage =
+  | z.infer<typeof ConnectedSchema>
+  | z.infer<typeof PingSchema>
+  | z.infer<typeof PongSchema>
+  | z.infer<typeof ThinkingSchema>
+  | z.infer<typeof CompleteSchema>
+  | z.infer<typeof AgentResponseSchema>
+  | z.infer<typeof ServerErrorSchema>
+  | { readonly type: 'TOOL_CALL'; readonly call: ToolCall };
+
+const serverSchemas = {
+  CONNECTED: ConnectedSchema,
+  PING: PingSchema,
+  PONG: PongSchema,
+  THINKING: ThinkingSchema,
+  COMPLETE: CompleteSchema,
+  AGENT_RESPONSE: AgentResponseSchema,
+  ERROR: ServerErrorSchema,
+} as const;
+
+export type ParseOutcome =
+  | { readonly ok: true; readonly message: ServerMessage }
+  /** Not a message we can act on. `reply` is set when the message was a tool call with an id, so it can be answered. */
+  | { readonly ok: false; readonly error: string; readonly reply?: ToolResultMessage }
+  /** A well-formed message of a type this extension does not handle. */
+  | { readonly ok: 'ignored'; readonly type: string };
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+/** The only door in: turns one WebSocket frame into a typed message, or a clear reason it is not one. */
+export function parseServerMessage(raw: string | Buffer): ParseOutcome {
+  const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
+  if (size > MAX_MESSAGE_BYTES) {
+    return { ok: false, error: `Message of ${size} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit; not parsed.` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+  } catch (e) {
+    return { ok: false, error: `Malformed JSON: ${(e as Error).message}` };
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { ok: false, error: 'A message must be a JSON object.' };
+  }
+  const type = (json as { type?: unknown }).type;
+  if (typeof type !== 'string') {
+    return { ok: false, error: 'A message must have a string "type".' };
+  }
+  if (type === 'TOOL_CALL') {
+    return parseToolCall(json);
+  }
+  const schema = serverSchemas[type as keyof typeof serverSchemas];
+  if (!schema) {
+    return { ok: 'ignored', type };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, error: `Invalid ${type} message: ${describeIssues(parsed.error)}` };
+  }
+  return { ok: true, message: parsed.data };
+}
+
+function parseToolCall(json: object): ParseOutcome {
+  const parsed = RawToolCallSchema.safeParse(json);
+  // Find an id even in a malformed call, so the backend gets an answer instead of a 30 s timeout.
+  const loose = json as Record<string, unknown>;
+  const data = (typeof loose.data === 'object' && loose.data !== null ? loose.data : {}) as Record<string, unknown>;
+  const pick = (k: string): unknown => (loose[k] !== undefined ? loose[k] : data[k]);
+  const rawId = pick('toolCallId') ?? pick('callId');
+  const idKey = pick('toolCallId') !== undefined ? 'toolCallId' : 'callId';
+  const reply = (error: string): ParseOutcome => ({
+    ok: false,
+    error,
+    reply:
+      typeof rawId === 'string' && rawId.length > 0
+        ? toolFailure({ id: rawId, idKey }, 'BAD_REQUEST', error, 0)
+        : undefined,
+  });
+  if (!parsed.success) {
+    return reply(`Invalid TOOL_CALL: ${describeIssues(parsed.error)}`);
+  }
+  const root = parsed.data;
+  const inner = root.data ?? {};
+  const id = root.toolCallId ?? inner.toolCallId ?? root.callId ?? inner.callId;
+  const toolName = root.toolName ?? inner.toolName;
+  if (!id) return reply('Invalid TOOL_CALL: missing "toolCallId" (or "callId").');
+  if (!toolName) return reply('Invalid TOOL_CALL: missing "toolName".');
+  const call: ToolCall = {
+    id,
+    idKey: root.toolCallId ?? inner.toolCallId ? 'toolCallId' : 'callId',
+    toolName,
+    params: root.params ?? inner.params ?? {},
+    traceId: root.traceId ?? root.trace_id ?? inner.traceId ?? inner.trace_id,
+    webSocketSessionId: root.webSocketSessionId ?? inner.webSocketSessionId,
+    projectPath: root.projectPath ?? inner.projectPath,
+  };
+  return { ok: true, message: { type: 'TOOL_CALL', call } };
+}
+
+// ---------------------------------------------------------------- IDE → server
+
+/** A tool's answer. Every field sits in `data` (spec 000); the id is echoed under the key the call used. */
+export const ToolResultSchema = z.object({
+  type: z.literal('TOOL_RESULT'),
+  data: z.object({
+    toolCallId: str,
+    callId: optStr,
+    success: z.boolean(),
+    result: optStr,
+    structured: z.unknown().optional(),
+    error: optStr,
+    code: z.enum(TOOL_ERROR_CODES).optional(),
+    executionTime: z.number(),
+    traceId: optStr,
+  }),
+});
+export type ToolResultMessage = z.infer<typeof ToolResultSchema>;
+
+/** v2 chat request (spec 002 §2). */
+export const AgentChatSchema = z.object({
+  type: z.literal('AGENT_CHAT'),
+  data: z.object({ sessionId: str, projectKey: str, message: str }),
+});
+
+/** v1 analysis request (spec 001 §3.1). */
+export const AnalyzeSchema = z.object({
+  type: z.literal('ANALYZE'),
+  data: z.object({ requestId: z.string().nullable(), message: str, projectKey: str, projectPath: str, mode: optStr }),
+});
+
+/** Token auth, sent first when a token is configured (spec 001 §7.1). */
+export const ConnectSchema = z.object({ type: z.literal('CONNECT'), data: z.object({ token: str }) });
+
+export type ClientMessage =
+  | ToolResultMessage
+  | z.infer<typeof PingSchema>
+  | z.infer<typeof PongSchema>
+  | z.infer<typeof AgentChatSchema>
+  | z.infer<typeof AnalyzeSchema>
+  | z.infer<typeof ConnectSchema>;
+
+type CallRef = Pick<ToolCall, 'id' | 'idKey'> & { traceId?: string };
+
+function idFields(call: CallRef): { toolCallId: string; callId?: string } {
+  return call.idKey === 'callId' ? { toolCallId: call.id, callId: call.id } : { toolCallId: call.id };
+}
+
+export function toolSuccess(call: CallRef, result: string, executionTime: number, structured?: unknown): ToolResultMessage {
+  return {
+    type: 'TOOL_RESULT',
+    data: {
+      ...idFields(call),
+      success: true,
+      result,
+      ...(structured !== undefined ? { structured } : {}),
+      executionTime,
+      ...(call.traceId ? { traceId: call.traceId } : {}),
+    },
+  };
+}
+
+export function toolFailure(
+  call: CallRef,
+  code: (typeof TOOL_ERROR_CODES)[number],
+  error: string,
+  executionTime: number,
+): ToolResultMessage {
+  return {
+    type: 'TOOL_RESULT',
+    data: {
+      ...idFields(call),
+      success: false,
+      error,
+      code,
+      executionTime,
+      ...(call.traceId ? { traceId: call.traceId } : {}),
+    },
+  };
+}

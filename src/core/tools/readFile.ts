@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { readProjectText } from '../files';
+import { ToolError } from '../protocol/errors';
+import { fenceFor, languageOf, splitLines } from '../text';
+import { defineTool } from './tool';
+import { intParam, pathParam } from './params';
+
+/** Larger reads are cut here, with a note saying how to read on. */
+export const MAX_READ_LINES = 2000;
+/** A single longer line (minified code) is cut here. */
+export const MAX_LINE_CHARS = 2000;
+
+const params = z.object({
+  relativePath: pathParam(),
+  start_line: intParam().pipe(z.number().min(1)).optional(),
+  end_line: intParam().pipe(z.number().min(1)).optional(),
+  line: intParam().pipe(z.number().min(1)).optional(),
+  context_lines: intParam().pipe(z.number().min(0)).default(20),
+});
+
+function chooseRange(p: z.output<typeof params>, total: number): { from: number; to: number } {
+  if (p.line !== undefined) {
+    if (p.line > Math.max(total, 1)) {
+      throw new ToolError('VALIDATION_FAILED', `line: ${p.line} is past the end of the file (${total} lines).`);
+    }
+    return { from: Math.max(1, p.line - p.context_lines), to: Math.min(total, p.line + p.context_lines) };
+  }
+  const from = p.start_line ?? 1;
+  const to = Math.min(p.end_line ?? total, total);
+  if (p.start_line !== undefined && from > Math.max(total, 1)) {
+    throw new ToolError('VALIDATION_FAILED', `start_line: ${from} is past the end of the file (${total} lines).`);
+  }
+  if (p.end_line !== undefined && p.end_line < from) {
+    throw new ToolError('VALIDATION_FAILED', `end_line: ${p.end_line} is before start_line ${from}.`);
+  }
+  return { from, to };
+}
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description: 'Read a project file (whole, start_line..end_line, or line ± context_lines) as line-numbered Markdown.',
+  writes: false,
+  params,
+  async handler(p, { workspace }) {
+    const file = await readProjectText(workspace, p.relativePath);
+    const lines = splitLines(file.text);
+    const total = lines.length;
+    const range = chooseRange(p, total);
+    const capped = range.to - range.from + 1 > MAX_READ_LINES;
+    const to = capped ? range.from + MAX_READ_LINES - 1 : range.to;
+
+    const width = String(Math.max(to, 1)).length;
+    let longLines = 0;
+    const shown: string[] = [];
+    for (let n = range.from; n <= to; n++) {
+      let text = lines[n - 1] ?? '';
+      if (text.length > MAX_LINE_CHARS) {
+        longLines++;
+        text = `${text.slice(0, MAX_LINE_CHARS)} … [line cut: ${text.length} characters]`;
+      }
+      shown.push(`${String(n).padStart(width)} | ${text}`);
+    }
+    const body = shown.join('\n');
+    const language = languageOf(file.path.rel);
+    const fence = fenceFor(body);
+
+    const facts = [
+      total === 0 ? 'Empty file' : `Lines ${range.from}–${to} of ${total}`,
+      language || undefined,
+      file.source === 'buffer' ? 'unsaved editor buffer' : undefined,
+    ].filter(Boolean);
+    const out = [`## File: ${file.path.rel}`, '', facts.join(' · ')];
+    if (total > 0) out.push('', `${fence}${language}`, body, fence);
+    if (capped) {
+      out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with start_line=${to + 1}` +
+        (range.to < total || p.end_line !== undefined ? ` and end_line=${range.to}.` : '.'));
+    }
+    if (longLines) out.push('', `${longLines} line(s) longer than ${MAX_LINE_CHARS} characters were cut.`);
+
+    return {
+      result: out.join('\n'),
+      structured: {
+        path: file.path.rel,
+        startLine: total === 0 ? 0 : range.from,
+        endLine: to,
+        totalLines: total,
+        truncated: capped,
+        source: file.source,
+        language,
+        content: lines.slice(range.from - 1, to).join('\n'),
+      },
+    };
+  },
+});

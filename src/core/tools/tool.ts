@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { Workspace } from '../workspace';
+import type { Logger } from '../log';
+
+/** What a tool handler gets besides its params. */
+export interface ToolContext {
+  readonly workspace: Workspace;
+  readonly callId: string;
+  /** Aborted when the call is cancelled or times out; long work should stop when it fires. */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+/** A successful tool answer: `result` is the string the agent reads; `structured` the same facts for machines. */
+export interface ToolOutput {
+  readonly result: string;
+  readonly structured?: unknown;
+}
+
+/** One tool: its wire name, its params schema, and its handler. Failures throw `ToolError`. */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  /** True for tools that change files: they need approval and are refused where writing is not allowed. */
+  readonly writes: boolean;
+  readonly params: S;
+  handler(params: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Keeps the schema's inferred type attached to the handler while the registry stores the wide type. */
+export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition {
+  return tool as unknown as ToolDefinition;
+}

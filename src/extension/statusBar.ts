@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import type { ConnectionState } from '../core/connection';
+import type { BridgeController } from './controller';
+
+const LOOK: Record<ConnectionState, { icon: string; text: string; warn?: boolean }> = {
+  connected: { icon: '$(plug)', text: 'Agent Bridge' },
+  connecting: { icon: '$(sync~spin)', text: 'Agent Bridge: connecting' },
+  reconnecting: { icon: '$(sync~spin)', text: 'Agent Bridge: reconnecting', warn: true },
+  disconnected: { icon: '$(debug-disconnect)', text: 'Agent Bridge: offline' },
+};
+
+/** Shows the link's state; a click offers connect / disconnect / log. */
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('agentBridge.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly controller: BridgeController) {
+    this.item.name = 'Agent Bridge';
+    this.item.command = 'agentBridge.statusMenu';
+    this.subscription = controller.onDidChangeState(() => this.render());
+    this.render();
+    this.item.show();
+  }
+
+  private render(): void {
+    const state = this.controller.state;
+    const look = LOOK[state];
+    this.item.text = `${look.icon} ${look.text}`;
+    this.item.backgroundColor = look.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const lines = [`Agent Bridge: ${state}`, this.controller.serverUrl ?? ''];
+    if (state !== 'connected' && this.controller.lastError) lines.push(`Last error: ${this.controller.lastError}`);
+    this.item.tooltip = lines.filter(Boolean).join('\n');
+    this.item.accessibilityInformation = { label: `Agent Bridge ${state}` };
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

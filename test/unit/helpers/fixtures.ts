@@ -1,0 +1,25 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after } from 'node:test';
+
+/** A real temporary folder with the given files, removed when the test file ends. */
+export function makeTree(files: Record<string, string | Uint8Array>, prefix = 'ab-test-'): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+  }
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+/** Resolves when `predicate` holds, polling; rejects after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
