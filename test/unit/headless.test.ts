@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { z } from 'zod';
+import { Bridge } from '../../src/core/bridge';
+import { BridgeConnection } from '../../src/core/connection';
+import { Dispatcher } from '../../src/core/dispatcher';
+import { silentLogger } from '../../src/core/log';
+import { defineTool } from '../../src/core/tools/tool';
+import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
+import { startHeadlessHost } from '../../src/node/headless';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree, waitFor } from './helpers/fixtures';
+
+const repo = path.resolve(__dirname, '../..');
+const tree = makeTree({ 'src/App.java': 'class App {\n  // TODO wire it\n}\n', 'README.md': '# demo\n' }, 'ab-headless-');
+const children: ChildProcess[] = [];
+after(() => children.forEach((c) => c.kill('SIGKILL')));
+
+function startCli(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'src/node/host.ts'), ...args], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  return child;
+}
+
+async function execute(backend: DevBackend, body: Record<string, unknown>): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${backend.url}/api/claude-code/tools/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+test('agent-bridge-host CLI: usage errors exit 2 with a message', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'src/node/host.ts'), '--workspace', tree], { cwd: repo, encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--url is required/);
+  const help = spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'src/node/host.ts'), '--help'], { cwd: repo, encoding: 'utf8' });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /--auto-approve/);
+});
+
+test('agent-bridge-host CLI answers tool calls forwarded through the HTTP tool API', async () => {
+  const backend = await startDevBackend({ port: 0 });
+  try {
+    startCli(['--url', backend.wsUrl(), '--workspace', tree, '--project-key', 'demo']);
+    const session = await backend.waitForSession((s) => s.projectKey === 'demo', 15000);
+    const grep = await execute(backend, { tool: 'grep_file', params: { pattern: 'todo' }, projectKey: 'demo', sessionId: session.sessionId });
+    assert.equal(grep.status, 200);
+    assert.equal(grep.json.success, true, String(grep.json.error));
+    assert.match(String(grep.json.result), /src\/App\.java/);
+    assert.match(String(grep.json.result), /TODO wire it/);
+    const escape = await execute(backend, { tool: 'read_file', params: { relativePath: '../../etc/passwd' }, projectKey: 'demo' });
+    assert.equal(escape.json.success, false);
+    assert.equal(escape.json.code, 'PERMISSION_DENIED');
+  } finally {
+    await backend.close();
+  }
+});
+
+test('a malformed TOOL_CALL with an id is answered BAD_REQUEST; the link stays up', async () => {
+  const backend = await startDevBackend({ port: 0 });
+  const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: tree, log: silentLogger });
+  try {
+    const session = await backend.waitForSession(undefined, 5000);
+    const reply = backend.waitForMessage((m) => m.message?.type === 'TOOL_RESULT', 5000);
+    backend.sendRaw(session, JSON.stringify({ type: 'TOOL_CALL', toolCallId: 'bad-1', params: {} }));
+    const got = (await reply).message as { data: Record<string, unknown> };
+    assert.equal(got.data.toolCallId, 'bad-1');
+    assert.equal(got.data.code, 'BAD_REQUEST');
+    backend.sendRaw(session, '{not json');
+    const ok = await backend.callTool('read_file', { relativePath: 'README.md' });
+    assert.equal((ok.data as { success: boolean }).success, true);
+  } finally {
+    host.stop();
+    await backend.close();
+  }
+});
+
+test('the host reconnects with the same session after the backend restarts', async () => {
+  const first = await startDevBackend({ port: 0 });
+  const port = first.port;
+  const host = startHeadlessHost({ serverUrl: first.wsUrl(), workspace: tree, log: silentLogger, timing: { backoffBaseMs: 50, backoffCapMs: 200 } });
+  try {
+    const before = await first.waitForSession(undefined, 5000);
+    await first.close();
+    await waitFor(() => host.connection.state === 'reconnecting', 5000, 'reconnecting');
+    const second = await startDevBackend({ port });
+    try {
+      const again = await second.waitForSession(undefined, 5000);
+      assert.equal(again.sessionId, before.sessionId);
+      const r = await second.callTool('read_file', { relativePath: 'README.md' });
+      assert.equal((r.data as { success: boolean }).success, true);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    host.stop();
+  }
+});
+
+test('an answer finished while the link is down is delivered after the reconnect', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const slow = defineTool({ name: 'slow', description: '', writes: false, params: z.object({}), handler: async () => { await gate; return { result: 'finally' }; } });
+  const first = await startDevBackend({ port: 0 });
+  const port = first.port;
+  const connection = new BridgeConnection({ serverUrl: first.wsUrl(), protocol: 'auto', sessionId: 'outbox-1', projectKey: 'p', projectPath: tree, log: silentLogger, timing: { backoffBaseMs: 50, backoffCapMs: 100 } });
+  const bridge = new Bridge(connection, new Dispatcher({ workspace: new NodeWorkspace(tree), tools: [slow], log: silentLogger }), { log: silentLogger });
+  connection.connect();
+  try {
+    await first.waitForSession(undefined, 5000);
+    const pending = first.callTool('slow', {}).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    await first.close();
+    await pending;
+    release();
+    await waitFor(() => bridge.pending === 1, 3000, 'the answer to wait in the outbox');
+    const second = await startDevBackend({ port });
+    try {
+      const delivered = await second.waitForMessage((m) => m.message?.type === 'TOOL_RESULT', 5000);
+      const data = (delivered.message as { data: { success: boolean; result: string } }).data;
+      assert.equal(data.result, 'finally');
+      assert.equal(bridge.pending, 0);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    bridge.dispose();
+    connection.disconnect();
+  }
+});
