@@ -1,0 +1,209 @@
+/* global process, console, setTimeout, clearTimeout */
+// `npm test`: every check and suite in order, output streamed through, then per-suite subtotals
+// and, as the very last line, `N passed, N failed`. Exits non-zero when anything failed or crashed.
+//
+//   typecheck, lint        each counts 1 passed or 1 failed
+//   unit                   node --test over test/unit/**/*.test.ts (counts from `ℹ pass N` / `ℹ fail N`)
+//   build                  npm run build (1 passed or 1 failed; on failure host/e2e are not run)
+//   host                   test/host/runHostTests.ts (`host: N passed, N failed`)
+//   e2e                    test/e2e/runE2E.ts when it exists (`e2e: N passed, N failed`)
+//
+// A step that crashes, times out, or exits non-zero without reporting a failure counts as at least
+// 1 failed. Step time limits (minutes): typecheck/lint/build 10, unit 20, host 10, e2e 20; override
+// with TEST_ALL_<STEP>_TIMEOUT_MIN (e.g. TEST_ALL_UNIT_TIMEOUT_MIN=30).
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const results = [];
+let endsWithNewline = true;
+
+let current; // the running child, for signals
+let stopping = false;
+
+/** Run a step, streaming its output; kill its whole process group after timeoutMin minutes. */
+function run(cmd, args, timeoutMin) {
+  if (stopping) return Promise.resolve({ code: 130, signal: null, timedOut: false, output: '', seconds: 0 });
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let output = '';
+    let timedOut = false;
+    console.log(`\n$ ${[cmd, ...args].join(' ')}`);
+    endsWithNewline = true;
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env, detached: true });
+    current = child;
+    const pipe = (stream, dest) =>
+      stream.on('data', (chunk) => {
+        const text = chunk.toString();
+        output += text;
+        if (output.length > 4_000_000) output = output.slice(-2_000_000);
+        dest.write(text);
+        endsWithNewline = text.endsWith('\n');
+      });
+    pipe(child.stdout, process.stdout);
+    pipe(child.stderr, process.stderr);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`\n!! timed out after ${timeoutMin} min: ${cmd} ${args.join(' ')}`);
+      killGroup(child, 'SIGTERM');
+      setTimeout(() => killGroup(child, 'SIGKILL'), 10_000).unref();
+    }, timeoutMin * 60_000);
+    child.on('error', (err) => {
+      output += `\n${err.message}`;
+      console.error(`spawn failed: ${err.message}`);
+    });
+    // Leave nothing behind (a test file's server, a browser); leftovers holding the output pipes
+    // open would otherwise keep 'close' from firing.
+    child.on('exit', () => killGroup(child, 'SIGKILL'));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      current = undefined;
+      if (!endsWithNewline) process.stdout.write('\n');
+      endsWithNewline = true;
+      resolve({ code: timedOut ? 124 : (code ?? (signal ? 1 : 0)), signal, timedOut, output, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+function killGroup(child, signal) {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    stopping = true;
+    if (current) killGroup(current, 'SIGTERM');
+    setTimeout(() => process.exit(130), 3000).unref();
+    if (!current) process.exit(130);
+  });
+}
+
+const minutes = (name, def) => Number(process.env[`TEST_ALL_${name.toUpperCase()}_TIMEOUT_MIN`] ?? def);
+
+function record(name, passed, failed, seconds, note = '') {
+  results.push({ name, passed, failed, seconds, note });
+}
+
+/** A check that passes or fails as a whole. */
+async function check(name, cmd, args, timeoutMin) {
+  const r = await run(cmd, args, timeoutMin);
+  const ok = r.code === 0;
+  record(name, ok ? 1 : 0, ok ? 0 : 1, r.seconds, ok ? '' : `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}`);
+  return ok;
+}
+
+/** Last `<prefix>: N passed, N failed` in the output. */
+function parseSummary(output, prefix) {
+  const re = new RegExp(`^${prefix}: (\\d+) passed, (\\d+) failed`, 'gm');
+  let m;
+  let last;
+  while ((m = re.exec(output))) last = m;
+  return last ? { passed: Number(last[1]), failed: Number(last[2]) } : undefined;
+}
+
+/** A suite whose output ends with `<prefix>: N passed, N failed`. */
+async function suite(name, cmd, args, prefix, timeoutMin) {
+  const r = await run(cmd, args, timeoutMin);
+  const s = parseSummary(r.output, prefix);
+  let passed = s?.passed ?? 0;
+  let failed = s?.failed ?? 0;
+  let note = '';
+  if (r.timedOut) {
+    note = 'timed out';
+    failed = Math.max(failed, 1);
+  } else if (!s) {
+    note = `no "${prefix}: N passed, N failed" line, exit ${r.code}`;
+    failed = Math.max(failed, 1);
+  } else if (r.code !== 0 && failed === 0) {
+    note = `exit ${r.code}`;
+    failed = 1;
+  }
+  record(name, passed, failed, r.seconds, note);
+}
+
+function findUnitTests(dir) {
+  if (!fs.existsSync(dir)) return [];
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') out.push(...findUnitTests(p));
+    } else if (entry.isFile() && entry.name.endsWith('.test.ts')) {
+      out.push(path.relative(root, p));
+    }
+  }
+  return out.sort();
+}
+
+async function unit() {
+  const files = findUnitTests(path.join(root, 'test', 'unit'));
+  if (files.length === 0) {
+    console.log('\nunit: no test/unit/**/*.test.ts files');
+    record('unit', 0, 0, 0, 'no files');
+    return;
+  }
+  const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], minutes('unit', 20));
+  const num = (label) => {
+    const all = [...r.output.matchAll(new RegExp(`^\\s*ℹ ${label} (\\d+)\\s*$`, 'gm'))];
+    return all.length ? Number(all[all.length - 1][1]) : undefined;
+  };
+  const pass = num('pass');
+  const fail = num('fail');
+  const cancelled = num('cancelled') ?? 0;
+  let failed = (fail ?? 0) + cancelled;
+  let note = cancelled ? `${cancelled} cancelled` : '';
+  if (r.timedOut) {
+    note = 'timed out';
+    failed = Math.max(failed, 1);
+  } else if (pass === undefined || fail === undefined) {
+    note = `no node --test summary, exit ${r.code}`;
+    failed = Math.max(failed, 1);
+  } else if (r.code !== 0 && failed === 0) {
+    note = `exit ${r.code}`;
+    failed = 1;
+  }
+  record('unit', pass ?? 0, failed, r.seconds, note);
+}
+
+async function main() {
+  await check('typecheck', npm, ['run', 'typecheck'], minutes('typecheck', 10));
+  await check('lint', npm, ['run', 'lint'], minutes('lint', 10));
+  await unit();
+  const built = await check('build', npm, ['run', 'build'], minutes('build', 10));
+  const e2e = path.join('test', 'e2e', 'runE2E.ts');
+  if (built) {
+    await suite('host', process.execPath, ['--import', 'tsx', path.join('test', 'host', 'runHostTests.ts')], 'host', minutes('host', 10));
+    if (fs.existsSync(e2e)) await suite('e2e', process.execPath, ['--import', 'tsx', e2e], 'e2e', minutes('e2e', 20));
+  } else {
+    record('host', 0, 1, 0, 'not run: build failed');
+    if (fs.existsSync(e2e)) record('e2e', 0, 1, 0, 'not run: build failed');
+  }
+}
+
+let crashed = false;
+try {
+  await main();
+} catch (err) {
+  crashed = true;
+  console.error(err);
+  record('test-all', 0, 1, 0, 'crashed');
+}
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log('\n==== summary ====');
+for (const r of results) {
+  const note = r.note ? `  [${r.note}]` : '';
+  console.log(`${r.name.padEnd(10)} ${r.passed} passed, ${r.failed} failed  (${r.seconds.toFixed(1)} s)${note}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 || crashed ? 1 : 0;

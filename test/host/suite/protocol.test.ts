@@ -1,0 +1,195 @@
+import * as assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AgentBridgeApi } from '../../../src/extension/extension';
+
+/**
+ * The extension against a real backend on loopback, inside the real extension host: the suite
+ * plays the backend, sends TOOL_CALLs, and checks each TOOL_RESULT field by field against the spec.
+ */
+interface Backend {
+  readonly port: number;
+  readonly urls: URL[];
+  socket(): WebSocket;
+  call(msg: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+async function startBackend(): Promise<Backend> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const urls: URL[] = [];
+  let current: WebSocket | undefined;
+  const waiting = new Map<string, (m: Record<string, unknown>) => void>();
+  wss.on('connection', (ws, req) => {
+    urls.push(new URL(req.url ?? '/', 'ws://x'));
+    current = ws;
+    ws.send(JSON.stringify({ type: 'CONNECTED', data: { message: 'ok', serverTime: Date.now() } }));
+    ws.on('message', (raw) => {
+      const m = JSON.parse(raw.toString()) as Record<string, unknown>;
+      if (m.type === 'PING') ws.send(JSON.stringify({ type: 'PONG', data: m.data }));
+      if (m.type === 'TOOL_RESULT') {
+        const d = m.data as { toolCallId: string };
+        waiting.get(d.toolCallId)?.(m);
+      }
+    });
+  });
+  const socket = (): WebSocket => {
+    if (!current) throw new Error('no IDE connected');
+    return current;
+  };
+  return {
+    port: (wss.address() as AddressInfo).port,
+    urls,
+    socket,
+    call(msg) {
+      const id = (msg.toolCallId ?? (msg.data as { callId?: string } | undefined)?.callId) as string;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no TOOL_RESULT for ${id}`)), 15000);
+        waiting.set(id, (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        });
+        socket().send(JSON.stringify(msg));
+      });
+    },
+    close: () => new Promise<void>((r) => {
+      for (const c of wss.clients) c.terminate();
+      wss.close(() => r());
+    }),
+  };
+}
+
+async function until(predicate: () => boolean, what: string, timeoutMs = 10000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+let seq = 0;
+const rootCall = (toolName: string, params: Record<string, unknown>) => ({
+  type: 'TOOL_CALL', toolCallId: `${toolName}-${++seq}-${Date.now()}`, toolName, params: { projectKey: 'fixture', ...params }, webSocketSessionId: 'ws-test',
+});
+
+describe('Agent Bridge against a loopback backend', () => {
+  let backend: Backend;
+  let api: AgentBridgeApi;
+  const folder = () => vscode.workspace.workspaceFolders![0];
+
+  before(async () => {
+    backend = await startBackend();
+    const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
+    assert.ok(ext, 'extension installed');
+    api = await ext.activate();
+    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', `ws://127.0.0.1:${backend.port}/ws/agent/chat`, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('agentBridge.connect');
+    await until(() => api.state() === 'connected' && backend.urls.length > 0, 'the extension to connect');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    await backend.close();
+  });
+
+  it('handshake carries the session id and the folder name as project key', () => {
+    const url = backend.urls[backend.urls.length - 1];
+    assert.equal(url.pathname, '/ws/agent/chat');
+    assert.equal(url.searchParams.get('sessionId'), api.sessionId());
+    assert.equal(url.searchParams.get('projectKey'), folder().name);
+  });
+
+  it('read_file: TOOL_RESULT has exactly the spec fields inside data', async () => {
+    const msg = rootCall('read_file', { relativePath: 'src/app/Greeter.java', start_line: 3, end_line: 6 });
+    const res = await backend.call(msg);
+    assert.deepEqual(Object.keys(res).sort(), ['data', 'type']);
+    assert.equal(res.type, 'TOOL_RESULT');
+    const data = res.data as Record<string, unknown>;
+    assert.equal(data.toolCallId, msg.toolCallId);
+    assert.equal(data.success, true);
+    assert.equal(typeof data.executionTime, 'number');
+    assert.equal(typeof data.result, 'string');
+    assert.match(data.result as string, /## File: src\/app\/Greeter\.java/);
+    assert.match(data.result as string, /4 \| {5}public String greet\(String name\) \{/);
+    assert.doesNotMatch(data.result as string, /1 \| package app;/);
+    assert.equal(data.callId, undefined);
+    assert.equal(data.error, undefined);
+  });
+
+  it('the data-shaped TOOL_CALL of spec 001 is answered with callId echoed', async () => {
+    const res = await backend.call({ type: 'TOOL_CALL', data: { callId: 'call-v1-1', toolName: 'read_file', params: { relativePath: 'notes.txt' }, projectPath: '/x' } });
+    const data = res.data as Record<string, unknown>;
+    assert.equal(data.callId, 'call-v1-1');
+    assert.equal(data.toolCallId, 'call-v1-1');
+    assert.equal(data.success, true);
+    assert.match(data.result as string, /needle appears here once/);
+  });
+
+  it('read_file sees an unsaved editor buffer, not the disk', async () => {
+    const uri = vscode.Uri.file(path.join(folder().uri.fsPath, 'notes.txt'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'UNSAVED EDIT\n'));
+    assert.ok(doc.isDirty);
+    try {
+      const res = await backend.call(rootCall('read_file', { relativePath: 'notes.txt' }));
+      const data = res.data as Record<string, unknown>;
+      assert.equal(data.success, true);
+      assert.match(data.result as string, /1 \| UNSAVED EDIT/);
+      assert.match(data.result as string, /unsaved editor buffer/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('a path outside the project is PERMISSION_DENIED and reads nothing', async () => {
+    for (const relativePath of ['../../../../etc/passwd', '/etc/passwd']) {
+      const res = await backend.call(rootCall('read_file', { relativePath }));
+      const data = res.data as Record<string, unknown>;
+      assert.equal(data.success, false, relativePath);
+      assert.equal(data.code, 'PERMISSION_DENIED');
+      assert.equal(typeof data.error, 'string');
+      assert.equal(data.result, undefined);
+      assert.doesNotMatch(JSON.stringify(res), /root:/);
+    }
+  });
+
+  it('grep_file runs through the ripgrep that ships with VS Code', async () => {
+    const res = await backend.call(rootCall('grep_file', { pattern: 'todo', context_lines: 1 }));
+    const data = res.data as Record<string, unknown>;
+    assert.equal(data.success, true, String(data.error));
+    const result = data.result as string;
+    assert.match(result, /src\/app\/Main\.java/);
+    assert.match(result, /src\/app\/Greeter\.java/);
+    assert.match(result, /TODO: localize/);
+    assert.match(result, /TODO: read the name from args/);
+  });
+
+  it('unknown tools and missing params get the spec codes', async () => {
+    const unknown = (await backend.call(rootCall('format_disk', {}))).data as Record<string, unknown>;
+    assert.equal(unknown.code, 'TOOL_NOT_FOUND');
+    const missing = (await backend.call(rootCall('grep_file', {}))).data as Record<string, unknown>;
+    assert.equal(missing.code, 'VALIDATION_FAILED');
+    assert.match(missing.error as string, /pattern/);
+  });
+
+  it('the same toolCallId is answered with the first answer', async () => {
+    const msg = rootCall('read_file', { relativePath: 'notes.txt' });
+    const first = await backend.call(msg);
+    const second = await backend.call(msg);
+    assert.deepEqual(second, first);
+  });
+
+  it('disconnect closes the link and does not reconnect', async () => {
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    assert.equal(api.state(), 'disconnected');
+    const count = backend.urls.length;
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(backend.urls.length, count);
+    await vscode.commands.executeCommand('agentBridge.connect');
+    await until(() => api.state() === 'connected' && backend.urls.length === count + 1, 'reconnect on command');
+  });
+});
