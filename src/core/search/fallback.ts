@@ -1,0 +1,380 @@
+import type { Dirent } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ToolError } from '../protocol/errors';
+import {
+  excludeMatcher,
+  GitignoreMatcher,
+  IGNORE_FILES,
+  NameMatcher,
+  splitIgnoreFile,
+  type IgnoreFileName,
+  type IgnoreVerdict,
+} from './ignore';
+import {
+  cancelledError,
+  compareNames,
+  type EngineRequest,
+  type FileResult,
+  type RawMatch,
+  type ResultSink,
+} from './types';
+
+/**
+ * The in-process search, used when no ripgrep binary is available. It gives the same answer as
+ * the ripgrep engine for the same request: the same files (same ignore files, exclusions, hidden
+ * files, symlinks, size limit and binary rule, see ripgrep.ts and ignore.ts), the same lines, the
+ * same context, the same columns.
+ *
+ * The folder walk runs here; reading and matching run in a worker thread, so that a regular
+ * expression with catastrophic backtracking (JavaScript's engine backtracks, ripgrep's does not)
+ * never blocks the extension host: when the call is cancelled or times out, the worker is
+ * terminated, even in the middle of a match.
+ *
+ * Remaining differences from ripgrep, all in the regular-expression dialect (literal searches are
+ * identical):
+ *  - the pattern is a JavaScript RegExp (flags `u` and `s`, plus `i` when case-insensitive), not a
+ *    Rust regex: `\d`, `\w`, `\b` and `\s` are ASCII-only here and Unicode-aware in ripgrep;
+ *    look-around and back-references work here and are refused by ripgrep; inline flags like
+ *    `(?i)` and POSIX classes like `[[:alpha:]]` work in ripgrep only;
+ *  - ripgrep matches bytes, so in a file that is not valid UTF-8 a regex may see the invalid bytes
+ *    where this engine sees U+FFFD;
+ *  - a file or folder name that is not valid UTF-8 cannot be opened here.
+ */
+
+/** Files per message to the worker, and messages in flight. */
+const BATCH_SIZE = 32;
+const MAX_IN_FLIGHT = 2;
+
+/** The RegExp source and flags that implement a request's pattern in JavaScript. Throws VALIDATION_FAILED. */
+export function compilePattern(req: Pick<EngineRequest, 'pattern' | 'regex' | 'caseSensitive'>): {
+  source: string;
+  flags: string;
+} {
+  const source = req.regex ? req.pattern : req.pattern.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  // `s`: '.' matches '\r' and U+2028 like Rust's '.' (a line never holds '\n' anyway).
+  const flags = `su${req.caseSensitive ? '' : 'i'}`;
+  try {
+    new RegExp(source, flags);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ToolError(
+      'VALIDATION_FAILED',
+      message.startsWith('Invalid regular expression') ? message : `Invalid regular expression: ${message}`,
+    );
+  }
+  return { source, flags };
+}
+
+interface ScanJob {
+  readonly abs: string;
+  readonly rel: string;
+  /** A file named by the agent: searched whatever its size. */
+  readonly explicit: boolean;
+  /** False: only count the matching lines. */
+  readonly details: boolean;
+}
+
+interface WorkerInit {
+  readonly source: string;
+  readonly flags: string;
+  readonly contextLines: number;
+  readonly perFileLimit: number;
+  readonly maxFileSize: number;
+}
+
+/**
+ * The worker: plain JavaScript (it runs from a string, so it works the same from the tsx test
+ * runner and from the esbuild bundle). It reads a file, decodes it the way ripgrep does (a UTF-8
+ * BOM is dropped, UTF-16 with a BOM is transcoded, everything else is UTF-8), skips it when binary
+ * (a NUL after decoding), splits it at '\n' and matches line by line.
+ */
+const WORKER_SOURCE = String.raw`
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const { source, flags, contextLines, perFileLimit, maxFileSize } = workerData;
+const re = new RegExp(source, flags);
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const utf16le = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+function decode(buf) {
+  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return utf8.decode(buf.subarray(3));
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return utf16le.decode(buf.subarray(2));
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) {
+    const body = buf.subarray(2);
+    const even = body.length - (body.length % 2);
+    const swapped = Buffer.from(body.subarray(0, even));
+    swapped.swap16();
+    return utf16le.decode(swapped) + (even < body.length ? '\uFFFD' : '');
+  }
+  if (buf.indexOf(0) !== -1) return undefined;
+  return buf.toString('utf8');
+}
+
+function scan(job) {
+  const none = { rel: job.rel, count: 0, matches: [] };
+  let buf;
+  try {
+    if (!job.explicit && fs.statSync(job.abs).size > maxFileSize) return none;
+    buf = fs.readFileSync(job.abs);
+  } catch (err) {
+    return none;
+  }
+  if (!job.explicit && buf.length > maxFileSize) return none;
+  const text = decode(buf);
+  if (text === undefined || text.indexOf('\u0000') !== -1) return none;
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  let count = 0;
+  const matches = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = re.exec(lines[i]);
+    if (m === null) continue;
+    count++;
+    if (job.details && matches.length < perFileLimit) {
+      matches.push({
+        line: i + 1,
+        column: m.index + 1,
+        text: lines[i],
+        before: lines.slice(Math.max(0, i - contextLines), i),
+        after: lines.slice(i + 1, i + 1 + contextLines),
+      });
+    }
+  }
+  return { rel: job.rel, count, matches };
+}
+
+parentPort.on('message', (msg) => {
+  try {
+    parentPort.postMessage({ id: msg.id, results: msg.jobs.map(scan) });
+  } catch (err) {
+    parentPort.postMessage({ id: msg.id, error: String((err && err.stack) || err) });
+  }
+});
+`;
+
+interface WorkerReply {
+  readonly id: number;
+  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: RawMatch[] }>;
+  readonly error?: string;
+}
+
+/** Feeds files to the worker in batches, with back-pressure, and their results to the sink in order. */
+class ScanWorker {
+  private readonly worker: Worker;
+  private batch: ScanJob[] = [];
+  private inFlight = 0;
+  private nextId = 1;
+  private failure: unknown;
+  private wakers: Array<() => void> = [];
+  private closing = false;
+  private readonly onAbort = (): void => {
+    this.fail(cancelledError(this.signal));
+    void this.worker.terminate();
+  };
+
+  constructor(
+    init: WorkerInit,
+    private readonly sink: ResultSink,
+    private readonly signal: AbortSignal,
+  ) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: init });
+    this.worker.on('message', (msg: WorkerReply) => this.onReply(msg));
+    this.worker.on('error', (err) => this.fail(new ToolError('INTERNAL_ERROR', `Search worker failed: ${err.message}`)));
+    this.worker.on('exit', (code) => {
+      if (!this.closing) this.fail(new ToolError('INTERNAL_ERROR', `Search worker exited (code ${code})`));
+    });
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private fail(err: unknown): void {
+    if (this.failure === undefined) this.failure = err;
+    this.wake();
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const w of wakers) w();
+  }
+
+  private check(): void {
+    if (this.signal.aborted) throw cancelledError(this.signal);
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private onReply(msg: WorkerReply): void {
+    this.inFlight--;
+    if (msg.error !== undefined) {
+      this.fail(new ToolError('INTERNAL_ERROR', `Search worker failed: ${msg.error}`));
+      return;
+    }
+    try {
+      for (const r of msg.results ?? []) {
+        if (r.count > 0) {
+          const file: FileResult = { path: r.rel, count: r.count, matches: r.matches };
+          this.sink.addFile(file);
+        }
+      }
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.wake();
+  }
+
+  private waitOne(): Promise<void> {
+    return new Promise<void>((resolve) => this.wakers.push(resolve));
+  }
+
+  async add(job: ScanJob): Promise<void> {
+    this.check();
+    this.batch.push(job);
+    if (this.batch.length >= BATCH_SIZE) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    while (this.inFlight >= MAX_IN_FLIGHT) {
+      this.check();
+      await this.waitOne();
+    }
+    this.check();
+    if (this.batch.length === 0) return;
+    const jobs = this.batch;
+    this.batch = [];
+    this.inFlight++;
+    this.worker.postMessage({ id: this.nextId++, jobs });
+  }
+
+  async drain(): Promise<void> {
+    await this.flush();
+    while (this.inFlight > 0) {
+      this.check();
+      await this.waitOne();
+    }
+    this.check();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.signal.removeEventListener('abort', this.onAbort);
+    await this.worker.terminate();
+  }
+}
+
+interface DirNode {
+  /** Root-relative path of the folder ('.' for the root). */
+  readonly rel: string;
+  readonly parent: DirNode | undefined;
+  readonly matchers: Partial<Record<IgnoreFileName, GitignoreMatcher>>;
+}
+
+/** Highest precedence first, as ripgrep ranks them. */
+const PRECEDENCE: readonly IgnoreFileName[] = ['.rgignore', '.ignore', '.gitignore'];
+
+/** ripgrep's verdict from the ignore files of the walked folders, then from the explicit rules. */
+function ignoreVerdict(node: DirNode, rel: string, isDir: boolean, explicit: GitignoreMatcher): IgnoreVerdict {
+  for (const kind of PRECEDENCE) {
+    for (let n: DirNode | undefined = node; n; n = n.parent) {
+      const m = n.matchers[kind];
+      if (!m) continue;
+      const verdict = m.match(n.rel === '.' ? rel : rel.slice(n.rel.length + 1), isDir);
+      if (verdict) return verdict;
+    }
+  }
+  return explicit.match(rel, isDir);
+}
+
+async function readIgnoreFiles(dirAbs: string, entries: readonly Dirent[]): Promise<DirNode['matchers']> {
+  const matchers: Partial<Record<IgnoreFileName, GitignoreMatcher>> = {};
+  for (const name of IGNORE_FILES) {
+    if (!entries.some((e) => e.name === name && !e.isDirectory())) continue;
+    try {
+      const matcher = new GitignoreMatcher(splitIgnoreFile(await fs.readFile(path.join(dirAbs, name), 'utf8')));
+      if (!matcher.isEmpty) matchers[name] = matcher;
+    } catch {
+      // unreadable: ignored, as ripgrep does
+    }
+  }
+  return matchers;
+}
+
+/** Walks the target folder depth-first in sorted order (so files come in result order) and queues every file to search. */
+async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, signal: AbortSignal): Promise<void> {
+  const excludes = excludeMatcher(req.excludeGlobs);
+  const explicit = new GitignoreMatcher(req.explicitIgnore);
+  const types = req.typeGlobs ? new NameMatcher(req.typeGlobs) : undefined;
+
+  const visit = async (dirAbs: string, dirRel: string, parent: DirNode | undefined): Promise<void> => {
+    if (signal.aborted) throw cancelledError(signal);
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(dirAbs, { withFileTypes: true });
+    } catch {
+      return; // unreadable folder: skipped, as ripgrep does
+    }
+    const node: DirNode = { rel: dirRel, parent, matchers: await readIgnoreFiles(dirAbs, entries) };
+    entries.sort((a, b) => compareNames(a.name, b.name));
+    for (const entry of entries) {
+      const rel = dirRel === '.' ? entry.name : `${dirRel}/${entry.name}`;
+      const isDir = entry.isDirectory();
+      if (excludes.match(rel, isDir) === 'ignore') continue;
+      if (ignoreVerdict(node, rel, isDir, explicit) === 'ignore') continue;
+      if (isDir) {
+        await visit(path.join(dirAbs, entry.name), rel, node);
+      } else if (entry.isFile()) {
+        // Symbolic links, sockets, FIFOs and devices are neither files nor folders here: skipped.
+        if (types && !types.test(entry.name)) continue;
+        await pool.add({ abs: path.join(dirAbs, entry.name), rel, explicit: false, details: sink.wantDetails(rel) });
+      }
+    }
+  };
+
+  await visit(req.target === '.' ? req.root : path.join(req.root, req.target), req.target, undefined);
+}
+
+/** Runs the in-process search for the request and feeds every non-binary file with matches to the sink. */
+export async function runFallback(req: EngineRequest, sink: ResultSink, signal: AbortSignal): Promise<void> {
+  const { source, flags } = compilePattern(req);
+  if (signal.aborted) throw cancelledError(signal);
+  const pool = new ScanWorker(
+    {
+      source,
+      flags,
+      contextLines: req.contextLines,
+      perFileLimit: req.perFileLimit,
+      maxFileSize: req.maxFileSize,
+    },
+    sink,
+    signal,
+  );
+  try {
+    if (req.targetIsFile) {
+      await pool.add({
+        abs: path.join(req.root, req.target),
+        rel: req.target,
+        explicit: true,
+        details: sink.wantDetails(req.target),
+      });
+    } else {
+      await walk(req, pool, sink, signal);
+    }
+    await pool.drain();
+  } finally {
+    await pool.close();
+  }
+}
+
+/** True when a file would be skipped as binary (a NUL byte after BOM decoding): the same rule as the worker's. */
+export function isBinaryContent(buf: Uint8Array): boolean {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return b.indexOf(0, 3) !== -1;
+  if (b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff))) {
+    // UTF-16: a NUL is a zero code unit.
+    for (let i = 2; i + 1 < b.length; i += 2) if (b[i] === 0 && b[i + 1] === 0) return true;
+    return false;
+  }
+  return b.indexOf(0) !== -1;
+}

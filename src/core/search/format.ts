@@ -1,0 +1,162 @@
+import { fenceFor, languageOf } from '../text';
+import { describeFileType } from './fileTypes';
+import { MAX_LIMIT, type FileMatches, type SearchResult } from './types';
+
+/**
+ * The answer the agent reads (Markdown) and the same facts for machines (`structured`).
+ *
+ * ```
+ * ## Search: `TODO` in core/src
+ * **Matches**: 3 in 2 files (literal, case-insensitive)
+ *
+ * ### core/src/File.java
+ * ```java
+ * 12: // TODO fix
+ * 13- next context line
+ * --
+ * 40: TODO again
+ * ```
+ * ```
+ * A matching line is `N:`, a context line `N-` (grep's convention), `--` separates groups of lines
+ * that are not adjacent; files and lines come sorted by path, then line number.
+ */
+
+/** Inline code that survives backticks inside. */
+export function inlineCode(text: string): string {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const ticks = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function where(r: SearchResult): string {
+  return r.path === '.' ? 'the project' : r.path;
+}
+
+function modeLine(r: SearchResult): string {
+  const parts = [r.regex ? 'regex' : 'literal', r.caseSensitive ? 'case-sensitive' : 'case-insensitive'];
+  const type = describeFileType(r.fileType);
+  if (type !== undefined) parts.push(`file type: ${type}`);
+  return parts.join(', ');
+}
+
+function fileBlock(f: FileMatches): string[] {
+  const rows = new Map<number, { text: string; match: boolean }>();
+  const put = (line: number, text: string, match: boolean): void => {
+    const existing = rows.get(line);
+    if (!existing || (match && !existing.match)) rows.set(line, { text, match });
+  };
+  for (const m of f.matches) {
+    m.before.forEach((t, i) => put(m.line - m.before.length + i, t, false));
+    put(m.line, m.text, true);
+    m.after.forEach((t, i) => put(m.line + 1 + i, t, false));
+  }
+  const numbers = [...rows.keys()].sort((a, b) => a - b);
+  const body: string[] = [];
+  let previous: number | undefined;
+  for (const n of numbers) {
+    const row = rows.get(n) as { text: string; match: boolean };
+    if (previous !== undefined && n !== previous + 1) body.push('--');
+    body.push(`${n}${row.match ? ':' : '-'} ${row.text}`);
+    previous = n;
+  }
+  const fence = fenceFor(body.join('\n'));
+  const shown = f.matches.length < f.totalMatches ? ` (first ${f.matches.length} of ${f.totalMatches} matches)` : '';
+  return [`### ${f.path}${shown}`, `${fence}${languageOf(f.path)}`, ...body, fence];
+}
+
+/** The Markdown result. */
+export function formatMarkdown(r: SearchResult): string {
+  const out: string[] = [`## Search: ${inlineCode(r.pattern)} in ${where(r)}`];
+  if (r.totalMatches === 0) {
+    if (r.binaryFile) {
+      out.push(`No matches: ${r.path} is a binary file, and binary files are not searched.`);
+    } else {
+      out.push(`No matches for ${inlineCode(r.pattern)} in ${where(r)} (${modeLine(r)}).`);
+    }
+    for (const note of r.notes) out.push(`_Note: ${note}_`);
+    return `${out.join('\n')}\n`;
+  }
+  out.push(
+    `**Matches**: ${plural(r.totalMatches, 'line', 'lines')} in ${plural(r.totalFiles, 'file', 'files')} (${modeLine(r)})`,
+  );
+  if (r.truncated) {
+    const hidden = r.totalMatches - r.returnedMatches;
+    const how =
+      r.limit < MAX_LIMIT
+        ? `raise \`limit\` (now ${r.limit}, at most ${MAX_LIMIT}) or narrow \`relativePath\``
+        : 'narrow `relativePath`, `file_type` or the pattern';
+    out.push(
+      `**Showing**: the first ${r.returnedMatches} (sorted by path, then line); ${hidden} more not shown. To see them, ${how}.`,
+    );
+  }
+  for (const note of r.notes) out.push(`_Note: ${note}_`);
+  for (const f of r.files) {
+    out.push('', ...fileBlock(f));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export interface StructuredSearchResult {
+  readonly pattern: string;
+  readonly path: string;
+  readonly pathKind: 'file' | 'directory';
+  readonly regex: boolean;
+  readonly caseSensitive: boolean;
+  readonly contextLines: number;
+  readonly fileType: string;
+  readonly limit: number;
+  readonly totalMatches: number;
+  readonly totalFiles: number;
+  readonly returnedMatches: number;
+  readonly truncated: boolean;
+  readonly binaryFile?: boolean;
+  readonly notes: readonly string[];
+  readonly files: ReadonlyArray<{
+    readonly path: string;
+    readonly totalMatches: number;
+    readonly matches: ReadonlyArray<{
+      readonly line: number;
+      readonly column: number;
+      readonly text: string;
+      readonly before: readonly string[];
+      readonly after: readonly string[];
+    }>;
+  }>;
+}
+
+/** The machine-readable result (plain JSON data). */
+export function toStructured(r: SearchResult): StructuredSearchResult {
+  return {
+    pattern: r.pattern,
+    path: r.path,
+    pathKind: r.pathKind,
+    regex: r.regex,
+    caseSensitive: r.caseSensitive,
+    contextLines: r.contextLines,
+    fileType: r.fileType,
+    limit: r.limit,
+    totalMatches: r.totalMatches,
+    totalFiles: r.totalFiles,
+    returnedMatches: r.returnedMatches,
+    truncated: r.truncated,
+    ...(r.binaryFile ? { binaryFile: true } : {}),
+    notes: [...r.notes],
+    files: r.files.map((f) => ({
+      path: f.path,
+      totalMatches: f.totalMatches,
+      matches: f.matches.map((m) => ({
+        line: m.line,
+        column: m.column,
+        text: m.text,
+        before: [...m.before],
+        after: [...m.after],
+      })),
+    })),
+  };
+}

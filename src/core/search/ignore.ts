@@ -1,0 +1,421 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+
+/**
+ * Which files a search considers, written once for both engines.
+ *
+ * ripgrep decides with its `globset` and `ignore` crates; the in-process fallback must decide the
+ * same, so this module re-implements the parts ripgrep uses with the flags we pass it:
+ *  - glob syntax and matching of ripgrep 13's `globset` (gitignore flavour: `*` and `?` do not
+ *    cross '/', `**` only as a whole path component, `[...]`/`[!...]` classes, `{a,b}`, `\` escapes);
+ *  - gitignore lines exactly as `GitignoreBuilder::add_line` reads them (comments, trailing spaces,
+ *    `!` whitelists, leading '/' anchors, trailing '/' = folders only, no slash = any depth, `x/**`
+ *    = only what is inside x), last matching line wins;
+ *  - the precedence between `.rgignore`, `.ignore` and `.gitignore` files (the closest folder with a
+ *    matching line decides, per kind; then `.rgignore` beats `.ignore` beats `.gitignore`), and the
+ *    lowest-precedence "explicit" rules (`--ignore-file`).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Globs
+
+type Token =
+  | { readonly k: 'lit'; readonly c: string }
+  | { readonly k: 'any' }
+  | { readonly k: 'star' }
+  | { readonly k: 'rprefix' }
+  | { readonly k: 'rsuffix' }
+  | { readonly k: 'rzero' }
+  | { readonly k: 'class'; readonly negated: boolean; readonly ranges: ReadonlyArray<readonly [number, number]> }
+  | { readonly k: 'alt'; readonly branches: readonly Token[][] };
+
+export class GlobError extends Error {}
+
+/** Parses a glob like globset 0.4 (ripgrep 13) with literal_separator and backslash_escape on. */
+function parseGlob(glob: string): Token[] {
+  const chars = Array.from(glob);
+  let pos = 0;
+  let prev: string | undefined;
+  let cur: string | undefined;
+  const stack: Token[][] = [[]];
+  const bump = (): string | undefined => {
+    prev = cur;
+    cur = chars[pos++];
+    return cur;
+  };
+  const peek = (): string | undefined => chars[pos];
+  const top = (): Token[] => stack[stack.length - 1] as Token[];
+  const push = (t: Token): void => {
+    top().push(t);
+  };
+
+  const parseStar = (): void => {
+    const before = prev;
+    if (peek() !== '*') {
+      push({ k: 'star' });
+      return;
+    }
+    bump();
+    if (top().length === 0) {
+      const next = peek();
+      if (next !== undefined && next !== '/') {
+        push({ k: 'star' });
+        push({ k: 'star' });
+      } else {
+        push({ k: 'rprefix' });
+        bump();
+      }
+      return;
+    }
+    if (before !== '/') {
+      if (stack.length <= 1 || (before !== ',' && before !== '{')) {
+        push({ k: 'star' });
+        push({ k: 'star' });
+        return;
+      }
+    }
+    let isSuffix: boolean;
+    const next = peek();
+    if (next === undefined) {
+      bump();
+      isSuffix = true;
+    } else if ((next === ',' || next === '}') && stack.length >= 2) {
+      isSuffix = true;
+    } else if (next === '/') {
+      bump();
+      isSuffix = false;
+    } else {
+      push({ k: 'star' });
+      push({ k: 'star' });
+      return;
+    }
+    const popped = top().pop();
+    if (popped?.k === 'rprefix') push({ k: 'rprefix' });
+    else if (popped?.k === 'rsuffix') push({ k: 'rsuffix' });
+    else push({ k: isSuffix ? 'rsuffix' : 'rzero' });
+  };
+
+  const parseClass = (): void => {
+    const ranges: Array<[number, number]> = [];
+    let negated = false;
+    if (peek() === '!' || peek() === '^') {
+      bump();
+      negated = true;
+    }
+    let first = true;
+    let inRange = false;
+    for (;;) {
+      const c = bump();
+      if (c === undefined) throw new GlobError(`unclosed character class in glob '${glob}'`);
+      if (c === ']') {
+        if (first) ranges.push([0x5d, 0x5d]);
+        else break;
+      } else if (c === '-') {
+        if (first) ranges.push([0x2d, 0x2d]);
+        else if (inRange) {
+          const r = ranges[ranges.length - 1] as [number, number];
+          r[1] = 0x2d;
+          if (r[1] < r[0]) throw new GlobError(`invalid range in glob '${glob}'`);
+          inRange = false;
+        } else inRange = true;
+      } else {
+        const cp = c.codePointAt(0) as number;
+        if (inRange) {
+          const r = ranges[ranges.length - 1] as [number, number];
+          r[1] = cp;
+          if (r[1] < r[0]) throw new GlobError(`invalid range in glob '${glob}'`);
+        } else ranges.push([cp, cp]);
+        inRange = false;
+      }
+      first = false;
+    }
+    if (inRange) ranges.push([0x2d, 0x2d]);
+    push({ k: 'class', negated, ranges });
+  };
+
+  for (let c = bump(); c !== undefined; c = bump()) {
+    switch (c) {
+      case '?':
+        push({ k: 'any' });
+        break;
+      case '*':
+        parseStar();
+        break;
+      case '[':
+        parseClass();
+        break;
+      case '{':
+        if (stack.length > 1) throw new GlobError(`nested alternate groups are not allowed in glob '${glob}'`);
+        stack.push([]);
+        break;
+      case '}': {
+        const branches: Token[][] = [];
+        while (stack.length >= 2) branches.push(stack.pop() as Token[]);
+        push({ k: 'alt', branches });
+        break;
+      }
+      case ',':
+        if (stack.length <= 1) push({ k: 'lit', c: ',' });
+        else stack.push([]);
+        break;
+      case '\\': {
+        const next = bump();
+        if (next === undefined) throw new GlobError(`dangling '\\' in glob '${glob}'`);
+        push({ k: 'lit', c: next });
+        break;
+      }
+      default:
+        push({ k: 'lit', c });
+    }
+  }
+  if (stack.length > 1) throw new GlobError(`unclosed alternate group in glob '${glob}'`);
+  return stack[0] as Token[];
+}
+
+function escapeChar(c: string): string {
+  return /^[A-Za-z0-9_]$/.test(c) ? c : `\\u{${(c.codePointAt(0) as number).toString(16)}}`;
+}
+
+function tokensToRegex(tokens: readonly Token[]): string {
+  let re = '';
+  for (const t of tokens) {
+    switch (t.k) {
+      case 'lit':
+        re += escapeChar(t.c);
+        break;
+      case 'any':
+        re += '[^/]';
+        break;
+      case 'star':
+        re += '[^/]*';
+        break;
+      case 'rprefix':
+        re += '(?:/?|[^\\n]*/)';
+        break;
+      case 'rsuffix':
+        re += '/[^\\n]*';
+        break;
+      case 'rzero':
+        re += '(?:/|/[^\\n]*/)';
+        break;
+      case 'class':
+        re += `[${t.negated ? '^' : ''}${t.ranges
+          .map(([a, b]) => (a === b ? `\\u{${a.toString(16)}}` : `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`))
+          .join('')}]`;
+        break;
+      case 'alt': {
+        const parts = t.branches.map((b) => tokensToRegex(b)).filter((p) => p !== '');
+        if (parts.length > 0) re += `(?:${parts.join('|')})`;
+        break;
+      }
+    }
+  }
+  return re;
+}
+
+/** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
+export function globToRegExp(glob: string): RegExp {
+  const tokens = parseGlob(glob);
+  const body = tokens.length === 1 && tokens[0]?.k === 'rprefix' ? '[^\\n]*' : tokensToRegex(tokens);
+  return new RegExp(`^${body}$`, 'u');
+}
+
+/** Escapes a literal path so that it can be put inside a glob. */
+export function escapeGlob(literal: string): string {
+  return literal.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gitignore rules
+
+interface Rule {
+  readonly re: RegExp;
+  readonly whitelist: boolean;
+  readonly onlyDir: boolean;
+}
+
+/** The parts of one gitignore line, as `GitignoreBuilder::add_line` understands it; undefined for comments and blanks. */
+interface ParsedLine {
+  readonly whitelist: boolean;
+  readonly onlyDir: boolean;
+  /** The glob actually matched against the path relative to the ignore file's folder. */
+  readonly glob: string;
+}
+
+function parseLine(raw: string): ParsedLine | undefined {
+  let line = raw;
+  if (line.startsWith('#')) return undefined;
+  if (!line.endsWith('\\ ')) line = line.trimEnd();
+  if (line === '') return undefined;
+  let whitelist = false;
+  let absolute = false;
+  if (line.startsWith('\\!') || line.startsWith('\\#')) {
+    line = line.slice(1);
+    absolute = line.startsWith('/');
+  } else {
+    if (line.startsWith('!')) {
+      whitelist = true;
+      line = line.slice(1);
+    }
+    if (line.startsWith('/')) {
+      line = line.slice(1);
+      absolute = true;
+    }
+  }
+  let onlyDir = false;
+  if (line.endsWith('/')) {
+    onlyDir = true;
+    line = line.slice(0, -1);
+    if (line.endsWith('\\')) line = line.slice(0, -1);
+  }
+  let glob = line;
+  if (!absolute && !line.includes('/') && !(glob.startsWith('**/') || glob === '**')) glob = `**/${glob}`;
+  if (glob.endsWith('/**')) glob = `${glob}/*`;
+  return { whitelist, onlyDir, glob };
+}
+
+/** The lines of an ignore file as ripgrep reads them (`BufRead::lines`: '\n' or '\r\n' ends a line). */
+export function splitIgnoreFile(text: string): string[] {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const lines = body.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+export type IgnoreVerdict = 'ignore' | 'whitelist' | undefined;
+
+/** The rules of one ignore file (or a list of lines): paths relative to its folder, last matching rule wins. */
+export class GitignoreMatcher {
+  private readonly rules: Rule[] = [];
+
+  constructor(lines: readonly string[]) {
+    for (const raw of lines) {
+      const parsed = parseLine(raw);
+      if (!parsed) continue;
+      try {
+        this.rules.push({ re: globToRegExp(parsed.glob), whitelist: parsed.whitelist, onlyDir: parsed.onlyDir });
+      } catch (err) {
+        // ripgrep reports a bad line and keeps the others: so do we (silently).
+        if (!(err instanceof GlobError) && !(err instanceof SyntaxError)) throw err;
+      }
+    }
+  }
+
+  get isEmpty(): boolean {
+    return this.rules.length === 0;
+  }
+
+  match(relPath: string, isDir: boolean): IgnoreVerdict {
+    for (let i = this.rules.length - 1; i >= 0; i--) {
+      const rule = this.rules[i] as Rule;
+      if (rule.onlyDir && !isDir) continue;
+      if (rule.re.test(relPath)) return rule.whitelist ? 'whitelist' : 'ignore';
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Rewrites one line of the ignore file of folder `dir` (root-relative, non-empty) so that it means
+ * the same relative to the root; undefined for comments and blank lines.
+ */
+export function rebaseIgnoreLine(line: string, dir: string): string | undefined {
+  const parsed = parseLine(line);
+  if (!parsed) return undefined;
+  return `${parsed.whitelist ? '!' : ''}/${escapeGlob(dir)}/${parsed.glob}${parsed.onlyDir ? '/' : ''}`;
+}
+
+/** Ignore file names, lowest precedence first (ripgrep: `.rgignore` > `.ignore` > `.gitignore`). */
+export const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'] as const;
+export type IgnoreFileName = (typeof IGNORE_FILES)[number];
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The explicit (lowest precedence, root-relative) ignore rules of a search: the root's
+ * `.git/info/exclude`, then the ignore files of each folder from the root down to the target's
+ * parent, rebased onto the root. A search of the whole project only gets `.git/info/exclude` here:
+ * ripgrep reads the root's own ignore files itself. Folders above the project root are never read.
+ */
+export async function explicitIgnoreLines(root: string, target: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    if ((await fs.stat(path.join(root, '.git'))).isDirectory()) {
+      const exclude = await readText(path.join(root, '.git', 'info', 'exclude'));
+      if (exclude !== undefined) out.push(...splitIgnoreFile(exclude).filter((l) => parseLine(l) !== undefined));
+    }
+  } catch {
+    // no .git folder
+  }
+  if (target === '.') return out;
+  const parts = target.split('/');
+  for (let depth = 0; depth < parts.length; depth++) {
+    const dir = parts.slice(0, depth).join('/');
+    for (const name of IGNORE_FILES) {
+      const text = await readText(path.join(root, ...parts.slice(0, depth), name));
+      if (text === undefined) continue;
+      for (const line of splitIgnoreFile(text)) {
+        const rebased = dir === '' ? (parseLine(line) ? line : undefined) : rebaseIgnoreLine(line, dir);
+        if (rebased !== undefined) out.push(rebased);
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exclusion globs (VS Code `files.exclude` / `search.exclude`)
+
+/** Folders no search ever enters (VS Code's own search skips them too). */
+export const ALWAYS_EXCLUDED = ['**/.git', '**/.svn', '**/.hg'];
+
+/**
+ * VS Code exclusion globs → ripgrep `--glob` bodies (without the '!'), anchored at the root so they
+ * keep VS Code's meaning (`node_modules` = only the root's; `**\/node_modules` = at any depth).
+ * Globs ripgrep could not parse are dropped (it would refuse to run at all).
+ */
+export function normalizeExcludes(globs: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of [...ALWAYS_EXCLUDED, ...globs]) {
+    let g = raw.trim();
+    while (g.startsWith('./')) g = g.slice(2);
+    while (g.startsWith('/')) g = g.slice(1);
+    if (g === '' || g.startsWith('!') || g.startsWith('#')) continue;
+    const body = `/${g}`;
+    const parsed = parseLine(body);
+    if (!parsed) continue;
+    try {
+      globToRegExp(parsed.glob);
+    } catch {
+      continue;
+    }
+    if (!seen.has(body)) {
+      seen.add(body);
+      out.push(body);
+    }
+  }
+  return out;
+}
+
+/** The exclusion globs as one matcher (root-relative paths): a match means the entry is skipped. */
+export function excludeMatcher(excludeGlobs: readonly string[]): GitignoreMatcher {
+  return new GitignoreMatcher(excludeGlobs);
+}
+
+/** File-name globs of a file type as one matcher over names. */
+export class NameMatcher {
+  private readonly res: RegExp[];
+  constructor(globs: readonly string[]) {
+    this.res = globs.map((g) => globToRegExp(g));
+  }
+  test(name: string): boolean {
+    return this.res.some((re) => re.test(name));
+  }
+}

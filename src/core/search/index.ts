@@ -1,0 +1,241 @@
+import * as fs from 'node:fs/promises';
+import type { Logger } from '../log';
+import { resolveInProject, toRelative } from '../paths';
+import { ToolError } from '../protocol/errors';
+import type { Workspace } from '../workspace';
+import { isBinaryContent, runFallback } from './fallback';
+import { fileTypeGlobs } from './fileTypes';
+import { explicitIgnoreLines, normalizeExcludes } from './ignore';
+import { RipgrepUnavailableError, runRipgrep } from './ripgrep';
+import {
+  cancelledError,
+  clipLine,
+  comparePaths,
+  MAX_CONTEXT_LINES,
+  MAX_FILE_SIZE,
+  MAX_LIMIT,
+  SEARCH_TIME_BUDGET_MS,
+  stripCr,
+  type EngineRequest,
+  type FileMatches,
+  type FileResult,
+  type LineMatch,
+  type ResultSink,
+  type SearchOptions,
+  type SearchResult,
+} from './types';
+
+export type { SearchOptions, SearchResult } from './types';
+export { formatMarkdown, toStructured } from './format';
+
+/**
+ * Keeps the first `limit` matching lines in (path, line) order, whatever order files arrive in,
+ * and counts all of them: memory stays O(limit) however many millions of lines match.
+ */
+export class ResultCollector implements ResultSink {
+  totalMatches = 0;
+  totalFiles = 0;
+  private kept: Array<{ path: string; match: LineMatch }> = [];
+  /** Once `limit` lines are kept: the greatest path among them. A file after it cannot contribute. */
+  private threshold: string | undefined;
+  private readonly fileTotals = new Map<string, number>();
+
+  constructor(private readonly limit: number) {}
+
+  wantDetails(path: string): boolean {
+    return this.threshold === undefined || comparePaths(path, this.threshold) < 0;
+  }
+
+  addFile(file: FileResult): void {
+    this.totalMatches += file.count;
+    this.totalFiles += 1;
+    if (file.matches.length === 0 || !this.wantDetails(file.path)) return;
+    this.fileTotals.set(file.path, file.count);
+    for (const m of file.matches) {
+      this.kept.push({
+        path: file.path,
+        match: {
+          line: m.line,
+          column: m.column,
+          text: clipLine(stripCr(m.text), m.column),
+          before: m.before.map((t) => clipLine(stripCr(t))),
+          after: m.after.map((t) => clipLine(stripCr(t))),
+        },
+      });
+    }
+    if (this.kept.length >= 2 * this.limit || (this.threshold === undefined && this.kept.length >= this.limit)) {
+      this.compact();
+    }
+  }
+
+  private compact(): void {
+    this.kept.sort((a, b) => comparePaths(a.path, b.path) || a.match.line - b.match.line);
+    if (this.kept.length > this.limit) this.kept.length = this.limit;
+    if (this.kept.length >= this.limit) this.threshold = (this.kept[this.kept.length - 1] as { path: string }).path;
+  }
+
+  /** The kept lines grouped by file, in order. */
+  files(): FileMatches[] {
+    this.compact();
+    const files: Array<{ path: string; totalMatches: number; matches: LineMatch[] }> = [];
+    for (const k of this.kept) {
+      let last = files[files.length - 1];
+      if (!last || last.path !== k.path) {
+        last = { path: k.path, totalMatches: this.fileTotals.get(k.path) ?? 0, matches: [] };
+        files.push(last);
+      }
+      last.matches.push(k.match);
+    }
+    return files;
+  }
+}
+
+function validate(options: SearchOptions): { limit: number; contextLines: number; notes: string[] } {
+  if (options.pattern === '') throw new ToolError('VALIDATION_FAILED', 'pattern: must not be empty');
+  if (options.pattern.includes('\n')) {
+    throw new ToolError('VALIDATION_FAILED', 'pattern: must be a single line (the search matches line by line)');
+  }
+  if (!Number.isInteger(options.limit) || options.limit < 1) {
+    throw new ToolError('VALIDATION_FAILED', 'limit: must be a whole number of at least 1');
+  }
+  if (!Number.isInteger(options.contextLines) || options.contextLines < 0) {
+    throw new ToolError('VALIDATION_FAILED', 'context_lines: must be a whole number of at least 0');
+  }
+  const notes: string[] = [];
+  let limit = options.limit;
+  if (limit > MAX_LIMIT) {
+    notes.push(`limit ${limit} was lowered to ${MAX_LIMIT}, the most one answer returns.`);
+    limit = MAX_LIMIT;
+  }
+  let contextLines = options.contextLines;
+  if (contextLines > MAX_CONTEXT_LINES) {
+    notes.push(`context_lines ${contextLines} was lowered to ${MAX_CONTEXT_LINES}.`);
+    contextLines = MAX_CONTEXT_LINES;
+  }
+  return { limit, contextLines, notes };
+}
+
+/** Reads up to the first MB of a file to tell whether it is binary (only used to explain "no matches"). */
+async function looksBinary(abs: string): Promise<boolean> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(abs, 'r');
+    const buf = Buffer.alloc(1024 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return isBinaryContent(buf.subarray(0, bytesRead));
+  } catch {
+    return false;
+  } finally {
+    await handle?.close();
+  }
+}
+
+export type SearchEngine = 'ripgrep' | 'fallback';
+
+/** `signal`, plus a timer that aborts with TIMEOUT once the budget is spent. */
+function withBudget(signal: AbortSignal, ms: number, hint: string): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  const onAbort = (): void => ac.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    ac.abort(new ToolError('TIMEOUT', `The search was stopped after ${Math.round(ms / 100) / 10} s. ${hint}`));
+  }, ms);
+  timer.unref?.();
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * Searches the project for `options.pattern`: ripgrep when the workspace has a binary, the
+ * in-process engine otherwise (or when ripgrep cannot be started). Both give the same result.
+ * `engine` forces one (tests compare them).
+ */
+export async function search(
+  ws: Workspace,
+  options: SearchOptions,
+  signal: AbortSignal,
+  log?: Logger,
+  engine?: SearchEngine,
+): Promise<SearchResult> {
+  const { limit, contextLines, notes } = validate(options);
+  const typeGlobs = fileTypeGlobs(options.fileType);
+  if (signal.aborted) throw cancelledError(signal);
+
+  const requested = (options.relativePath ?? '').trim();
+  const target = await resolveInProject(ws, requested === '' ? undefined : requested);
+  const info = await ws.stat(target.abs);
+  if (!info) throw new ToolError('NOT_FOUND', `File or folder not found: ${target.rel}`);
+  if (info.kind === 'other') {
+    throw new ToolError('VALIDATION_FAILED', `relativePath: ${target.rel} is neither a file nor a folder`);
+  }
+  const isFile = info.kind === 'file';
+  const realTarget = toRelative(ws.root, target.abs);
+
+  const req: EngineRequest = {
+    root: ws.root,
+    target: realTarget,
+    targetIsFile: isFile,
+    pattern: options.pattern,
+    regex: options.regex,
+    caseSensitive: options.caseSensitive,
+    contextLines,
+    perFileLimit: limit,
+    typeGlobs,
+    excludeGlobs: normalizeExcludes(ws.searchExcludes()),
+    explicitIgnore: isFile ? [] : await explicitIgnoreLines(ws.root, realTarget),
+    maxFileSize: MAX_FILE_SIZE,
+  };
+
+  let collector = new ResultCollector(limit);
+  const rg = engine === 'fallback' ? undefined : ws.ripgrepPath();
+  if (engine === 'ripgrep' && !rg) throw new Error('search: no ripgrep binary in this workspace');
+  const hint =
+    'Narrow `relativePath` or `file_type`, or simplify the pattern' +
+    (options.regex && !rg
+      ? ' (nested repetitions such as `(a+)+` can take exponential time in the in-process search).'
+      : '.');
+  const budget = withBudget(signal, options.timeoutMs ?? SEARCH_TIME_BUDGET_MS, hint);
+  try {
+    if (rg) {
+      try {
+        await runRipgrep(rg, req, collector, budget.signal);
+      } catch (err) {
+        if (!(err instanceof RipgrepUnavailableError) || engine === 'ripgrep') throw err;
+        log?.warn(`${err.message}; searching in-process instead`);
+        collector = new ResultCollector(limit);
+        await runFallback(req, collector, budget.signal);
+      }
+    } else {
+      await runFallback(req, collector, budget.signal);
+    }
+  } finally {
+    budget.dispose();
+  }
+
+  const files = collector.files();
+  const returnedMatches = files.reduce((n, f) => n + f.matches.length, 0);
+  const binaryFile = isFile && collector.totalMatches === 0 && (await looksBinary(target.abs));
+  return {
+    pattern: options.pattern,
+    regex: options.regex,
+    caseSensitive: options.caseSensitive,
+    contextLines,
+    fileType: options.fileType,
+    limit,
+    path: target.rel,
+    pathKind: isFile ? 'file' : 'directory',
+    totalMatches: collector.totalMatches,
+    totalFiles: collector.totalFiles,
+    returnedMatches,
+    truncated: returnedMatches < collector.totalMatches,
+    ...(binaryFile ? { binaryFile: true } : {}),
+    notes,
+    files,
+  };
+}

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { z } from 'zod';
+import { Dispatcher } from '../../src/core/dispatcher';
+import { silentLogger } from '../../src/core/log';
+import { ToolError } from '../../src/core/protocol/errors';
+import type { ToolCall } from '../../src/core/protocol/messages';
+import { defineTool } from '../../src/core/tools/tool';
+import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
+
+const ws = new NodeWorkspace(makeTree({ 'a.txt': 'hello\n' }));
+let slowRuns = 0;
+let writes = 0;
+const testTools = [
+  defineTool({
+    name: 'slow', description: '', writes: false, params: z.object({ ms: z.number() }),
+    async handler(p) { slowRuns++; await new Promise((r) => setTimeout(r, p.ms)); return { result: `slept ${p.ms}` }; },
+  }),
+  defineTool({ name: 'boom', description: '', writes: false, params: z.object({}), handler: async () => { throw new TypeError('kaput'); } }),
+  defineTool({ name: 'denied', description: '', writes: false, params: z.object({}), handler: async () => { throw new ToolError('CONFLICT', 'changed underneath'); } }),
+  defineTool({ name: 'write', description: '', writes: true, params: z.object({}), handler: async () => { writes++; return { result: 'written' }; } }),
+];
+const call = (id: string, toolName: string, params: Record<string, unknown> = {}, idKey: 'toolCallId' | 'callId' = 'toolCallId'): ToolCall => ({ id, idKey, toolName, params });
+
+test('unknown tools are TOOL_NOT_FOUND and list what exists', async () => {
+  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger });
+  const r = await d.dispatch(call('1', 'rm_rf'));
+  assert.equal(r.data.code, 'TOOL_NOT_FOUND');
+  assert.match(r.data.error ?? '', /rm_rf.*read_file/);
+});
+
+test('bad params are VALIDATION_FAILED naming the field', async () => {
+  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger });
+  const missing = await d.dispatch(call('2', 'read_file', {}));
+  assert.equal(missing.data.code, 'VALIDATION_FAILED');
+  assert.match(missing.data.error ?? '', /relativePath: is required/);
+  const wrong = await d.dispatch(call('3', 'read_file', { relativePath: 'a.txt', start_line: 'ten' }));
+  assert.equal(wrong.data.code, 'VALIDATION_FAILED');
+  assert.match(wrong.data.error ?? '', /start_line/);
+});
+
+test('projectKey and webSocketSessionId in params are accepted and ignored', async () => {
+  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger });
+  const r = await d.dispatch(call('4', 'read_file', { relativePath: 'a.txt', projectKey: 'p', webSocketSessionId: 'w' }, 'callId'));
+  assert.equal(r.data.success, true, r.data.error);
+  assert.equal(r.data.callId, '4');
+  assert.equal(typeof r.data.executionTime, 'number');
+});
+
+test('calls run concurrently and a repeated id is answered once, from the first answer', async () => {
+  const d = new Dispatcher({ workspace: ws, tools: testTools, log: silentLogger });
+  slowRuns = 0;
+  const started = Date.now();
+  const [a, b, again] = await Promise.all([
+    d.dispatch(call('s1', 'slow', { ms: 200 })),
+    d.dispatch(call('s2', 'slow', { ms: 200 })),
+    d.dispatch(call('s1', 'slow', { ms: 200 })),
+  ]);
+  assert.ok(Date.now() - started < 390, 'two 200 ms calls ran one after the other');
+  assert.equal(slowRuns, 2);
+  assert.equal(again, a);
+  assert.equal(b.data.result, 'slept 200');
+  const later = await d.dispatch(call('s1', 'slow', { ms: 999 }));
+  assert.deepEqual(later, a);
+  assert.equal(slowRuns, 2);
+});
+
+test('a crashing tool answers INTERNAL_ERROR; a ToolError keeps its code', async () => {
+  const d = new Dispatcher({ workspace: ws, tools: testTools, log: silentLogger });
+  const boom = await d.dispatch(call('b', 'boom'));
+  assert.equal(boom.data.success, false);
+  assert.equal(boom.data.code, 'INTERNAL_ERROR');
+  assert.match(boom.data.error ?? '', /kaput/);
+  const conflict = await d.dispatch(call('c', 'denied'));
+  assert.equal(conflict.data.code, 'CONFLICT');
+});
+
+test('writing tools are refused while the write policy says no', async () => {
+  let refusal: string | undefined = 'not trusted';
+  writes = 0;
+  const d = new Dispatcher({ workspace: ws, tools: testTools, log: silentLogger, writeRefusal: () => refusal });
+  const denied = await d.dispatch(call('w1', 'write'));
+  assert.equal(denied.data.code, 'PERMISSION_DENIED');
+  assert.equal(writes, 0);
+  refusal = undefined;
+  const allowed = await d.dispatch(call('w2', 'write'));
+  assert.equal(allowed.data.success, true);
+  assert.equal(writes, 1);
+});
+
+test('cancelAll answers running calls CANCELLED', async () => {
+  const d = new Dispatcher({ workspace: ws, tools: testTools, log: silentLogger });
+  const pending = d.dispatch(call('long', 'slow', { ms: 5000 }));
+  setTimeout(() => d.cancelAll('user disconnected'), 20);
+  const r = await pending;
+  assert.equal(r.data.code, 'CANCELLED');
+  assert.match(r.data.error ?? '', /user disconnected/);
+});
