@@ -1,0 +1,154 @@
+/**
+ * Applying search/replace edits to a text, purely: the callers read the file, call these, and write
+ * the result back only if they return. A failing edit throws ToolError and nothing changes.
+ */
+import { ToolError } from '../protocol/errors';
+import { findMatch } from './match';
+import { reindent } from './indent';
+import { dominantEol, dropFinalEol, endsWithEol, lineNumberAt, splitSearchLines, withEol } from './lines';
+import { matchError, notExactForReplaceAll } from './errors';
+import type { ApplyResult, EditNames, EditReport, EditSpec, EditsResult, LineRange, MatchOutcome } from './types';
+
+export const applyChangeNames = (path: string): EditNames => ({ path, search: 'searchContent', replace: 'replaceContent' });
+export const editNames = (path: string): EditNames => ({ path, search: 'old_string', replace: 'new_string' });
+
+/** Empty, or holding nothing but a BOM. */
+const isEmptyText = (t: string): boolean => t === '' || t === '\ufeff';
+
+/** The replacement as the file writes it: its line endings are the file's dominant ones. */
+function inFileEols(original: string, replacement: string): string {
+  const eol = dominantEol(original);
+  return eol ? withEol(replacement, eol) : replacement;
+}
+
+/**
+ * Puts `insert` over [start, end). When the region reached the end of the text, the text keeps
+ * whether it ended with a line terminator: agents drop or add the final newline by accident, and
+ * a diff that only flips it is noise the developer has to review. Only the region's own text is
+ * adjusted (a terminator is added after the insert, or the insert's last one dropped), never the
+ * untouched text before it.
+ */
+function splice(original: string, start: number, end: number, insert: string): { text: string; newRange: LineRange } {
+  const atEnd = end === original.length;
+  // Dropped from the insert itself: in the joined text a CR before it could pair with its LF.
+  if (atEnd && !endsWithEol(original)) insert = dropFinalEol(insert);
+  let text = original.slice(0, start) + insert + original.slice(end);
+  if (atEnd && endsWithEol(original) && !endsWithEol(text) && !isEmptyText(text)) text += dominantEol(original) ?? '\n';
+  const startLine = lineNumberAt(text, start);
+  const insertEnd = Math.min(start + insert.length, text.length);
+  const endLine = insertEnd > start ? lineNumberAt(text, insertEnd - 1) : startLine;
+  return { text, newRange: { startLine, endLine } };
+}
+
+/** The text with the one match of a 'match' outcome replaced; the replacement re-indented if the match needed it. */
+function applyMatch(original: string, outcome: Extract<MatchOutcome, { kind: 'match' }>, search: string, replace: string) {
+  const shifted = outcome.indent ? reindent(replace, outcome.indent, splitSearchLines(search)) : replace;
+  return splice(original, outcome.range.start, outcome.range.end, inFileEols(original, shifted));
+}
+
+/**
+ * apply_change: replaces the one place `search` means (match.ts's ladder) with `replace`. Returns
+ * 'already-applied' with the text unchanged when only the replacement is found; throws NOT_FOUND or
+ * CONFLICT otherwise. An empty search means "create the file" and must be routed before this.
+ */
+export function applySearchReplace(original: string, search: string, replace: string, names: EditNames = applyChangeNames('the file')): ApplyResult {
+  if (search === '') {
+    throw new ToolError('VALIDATION_FAILED', `${names.search} is empty; an empty ${names.search} means "create the file", and ${names.path} already has content. Send the text to replace.`);
+  }
+  if (search === replace) {
+    throw new ToolError('VALIDATION_FAILED', `${names.search} and ${names.replace} are identical; there is nothing to change.`);
+  }
+  const outcome = findMatch(original, search, replace);
+  if (outcome.kind === 'already-applied') {
+    return { kind: 'already-applied', newText: original, strategy: outcome.strategy, range: outcome.range };
+  }
+  if (outcome.kind !== 'match') throw matchError(outcome, names);
+  const { text, newRange } = applyMatch(original, outcome, search, replace);
+  return { kind: 'applied', newText: text, strategy: outcome.strategy, oldRange: outcome.range, newRange };
+}
+
+/** replace_all: every exact, non-overlapping occurrence (line endings adapted to the file's if that is what it takes). */
+function replaceAll(text: string, edit: EditSpec, names: EditNames): { text: string; occurrences: number; newRange: LineRange } {
+  let old = edit.old_string;
+  let parts = text.split(old);
+  if (parts.length === 1) {
+    old = inFileEols(text, old);
+    parts = text.split(old);
+  }
+  if (parts.length === 1) throw notExactForReplaceAll(findMatch(text, edit.old_string, edit.new_string), names);
+  const insert = inFileEols(text, edit.new_string);
+  const first = parts[0].length;
+  const tail = parts[parts.length - 1].length;
+  const joined = parts.join(insert);
+  // Delegate the final-newline rule and the line arithmetic to splice, over the span from first to last occurrence.
+  const span = splice(text, first, text.length - tail, joined.slice(first, joined.length - tail));
+  return { text: span.text, occurrences: parts.length - 1, newRange: span.newRange };
+}
+
+function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boolean): { text: string; report: Omit<EditReport, 'editIndex'> } {
+  if (edit.old_string === '') {
+    // Spec 004's MultiEdit creates a file with a first edit whose old_string is empty.
+    if (isFirst && isEmptyText(text)) {
+      const created = text + edit.new_string;
+      return { text: created, report: { occurrences: 1, strategy: 'exact', newRange: { startLine: 1, endLine: lineNumberAt(created, created.length) } } };
+    }
+    throw new ToolError('VALIDATION_FAILED', `${names.search} is empty; only the first edit of a new (empty) file may have an empty ${names.search}.`);
+  }
+  if (edit.old_string === edit.new_string) {
+    throw new ToolError('VALIDATION_FAILED', `${names.search} and ${names.replace} are identical; there is nothing to change.`);
+  }
+  if (edit.replace_all) {
+    const r = replaceAll(text, edit, names);
+    return { text: r.text, report: { occurrences: r.occurrences, strategy: 'exact', newRange: r.newRange } };
+  }
+  const outcome = findMatch(text, edit.old_string, edit.new_string);
+  if (outcome.kind !== 'match') throw matchError(outcome, names, true);
+  const r = applyMatch(text, outcome, edit.old_string, edit.new_string);
+  return { text: r.text, report: { occurrences: 1, strategy: outcome.strategy, newRange: r.newRange } };
+}
+
+/**
+ * MultiEdit: the edits in order, each on the result of the ones before, all or nothing. A failing
+ * edit throws its error prefixed "Error in edit k of n:" (spec 004's wording) and nothing is applied.
+ * With a single edit this is the Edit tool, and its errors carry no prefix.
+ */
+export function applyEdits(original: string, edits: readonly EditSpec[], path = 'the file'): EditsResult {
+  if (edits.length === 0) throw new ToolError('VALIDATION_FAILED', 'edits: at least one edit is required.');
+  const names = editNames(path);
+  let text = original;
+  const reports: EditReport[] = [];
+  for (let i = 0; i < edits.length; i++) {
+    try {
+      const r = applyOne(text, edits[i], names, i === 0);
+      text = r.text;
+      reports.push({ editIndex: i + 1, ...r.report });
+    } catch (e) {
+      if (!(e instanceof ToolError) || edits.length === 1) throw e;
+      const asOf = i > 0 ? ` (line numbers are as after edits 1-${i})` : '';
+      const why = e.message.replace(/ Nothing was changed\.$/, '');
+      throw new ToolError(e.code, `Error in edit ${i + 1} of ${edits.length}${asOf}: ${why} None of the ${edits.length} edits were applied.`);
+    }
+  }
+  return { newText: text, edits: reports };
+}
+
+/** Edit: one search/replace (or replace_all) with old_string / new_string. */
+export function applyEdit(original: string, edit: EditSpec, path = 'the file'): EditsResult {
+  return applyEdits(original, [edit], path);
+}
+
+/**
+ * Creating a file that may already exist (apply_change with an empty searchContent): write when it
+ * doesn't exist or is empty, do nothing when it already holds this content (a retried call; line
+ * endings aside), and refuse with CONFLICT otherwise so a create never silently overwrites work.
+ */
+export function planCreate(existing: string | undefined, content: string, names: EditNames = applyChangeNames('the file')): 'write' | 'unchanged' {
+  if (existing === undefined || isEmptyText(existing)) return 'write';
+  if (withEol(existing.replace(/^\ufeff/, ''), '\n') === withEol(content, '\n')) return 'unchanged';
+  const lines = lineNumberAt(existing, existing.length);
+  throw new ToolError(
+    'CONFLICT',
+    `${names.path} already exists (${lines} lines) with different content, so it was not created. ` +
+      `To change it, read it and send a non-empty ${names.search} that matches the part to replace.`,
+  );
+}

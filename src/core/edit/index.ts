@@ -1,0 +1,5 @@
+/** The edit engine: pure text in, text or a precise ToolError out. No I/O, no vscode. */
+export { findMatch } from './match';
+export { applyChangeNames, applyEdit, applyEdits, applySearchReplace, editNames, planCreate } from './apply';
+export { patchCounts, structuredPatchOf } from './patch';
+export type * from './types';
