@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { Bridge } from '../core/bridge';
-import { BridgeConnection, type ConnectionState } from '../core/connection';
+import { BridgeConnection, resolveProtocol, type ConnectionState } from '../core/connection';
 import { Dispatcher } from '../core/dispatcher';
 import type { Logger } from '../core/log';
+import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
 import { ALL_TOOLS } from '../core/tools/registry';
 import type { SessionStore } from './session';
 import { readSettings } from './settings';
@@ -20,6 +21,12 @@ export class BridgeController implements vscode.Disposable {
   private live: Live | undefined;
   private readonly stateEmitter = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChangeState = this.stateEmitter.event;
+  private readonly messageEmitter = new vscode.EventEmitter<ServerMessage>();
+  /** Every parsed message from the backend (chat traffic, THINKING, TOOL_CALL, ...), for the chat panel. */
+  readonly onDidReceiveMessage = this.messageEmitter.event;
+  private readonly toolEmitter = new vscode.EventEmitter<{ call: ToolCall; result: ToolResultMessage }>();
+  /** A tool call was answered (TOOL_CALL arrivals come through onDidReceiveMessage). */
+  readonly onDidFinishTool = this.toolEmitter.event;
 
   constructor(
     private readonly sessions: SessionStore,
@@ -40,6 +47,23 @@ export class BridgeController implements vscode.Disposable {
 
   get isActive(): boolean {
     return this.live !== undefined;
+  }
+
+  /** The protocol the live link speaks (from the settings when there is no link). */
+  get protocol(): 'v1' | 'v2' {
+    if (this.live) return this.live.connection.protocol;
+    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    return resolveProtocol(settings.serverUrl, settings.protocol);
+  }
+
+  /** `requestId` from the backend's CONNECTED (v1 multi-turn). */
+  get requestId(): string | undefined {
+    return this.live?.connection.requestId;
+  }
+
+  /** Sends a message to the backend; false when the link is down. */
+  send(message: ClientMessage): boolean {
+    return this.live?.connection.send(message) ?? false;
   }
 
   /** (Re)connects with the current settings. Returns a reason when it cannot start. */
@@ -66,7 +90,16 @@ export class BridgeController implements vscode.Disposable {
       log: this.log,
     });
     const bridge = new Bridge(connection, dispatcher, { log: this.log });
-    const unsubscribe = connection.onState((s) => this.stateEmitter.fire(s));
+    const offState = connection.onState((s) => this.stateEmitter.fire(s));
+    const offMessage = connection.onMessage((m) => {
+      this.messageEmitter.fire(m);
+      // The bridge has already started this call; dispatch() joins it rather than running it again.
+      if (m.type === 'TOOL_CALL') void dispatcher.dispatch(m.call).then((result) => this.toolEmitter.fire({ call: m.call, result }));
+    });
+    const unsubscribe = () => {
+      offState();
+      offMessage();
+    };
     this.live = { connection, dispatcher, bridge, unsubscribe };
     try {
       connection.connect();
@@ -95,5 +128,7 @@ export class BridgeController implements vscode.Disposable {
   dispose(): void {
     this.teardown();
     this.stateEmitter.dispose();
+    this.messageEmitter.dispose();
+    this.toolEmitter.dispose();
   }
 }

@@ -1,0 +1,22 @@
+import type * as vscode from 'vscode';
+
+/** A change the agent proposed that waits for the developer's decision, as the UI shows it. */
+export interface PendingChangeView {
+  /** The tool call's id. */
+  readonly id: string;
+  readonly toolName: string;
+  readonly relativePath: string;
+  readonly description?: string;
+  readonly created: boolean;
+  readonly added: number;
+  readonly removed: number;
+}
+
+/** The queue of pending changes; the diff editor, notifications and the chat panel's cards all act through it. */
+export interface ChangeQueue {
+  readonly onDidChange: vscode.Event<void>;
+  list(): readonly PendingChangeView[];
+  approve(id: string): Promise<void>;
+  reject(id: string, reason?: string): Promise<void>;
+  showDiff(id: string): Promise<void>;
+}
