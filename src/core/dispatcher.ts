@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ChangeGate } from './edit/gate';
 import type { Logger } from './log';
 import { ToolError, type ToolErrorCode } from './protocol/errors';
 import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from './protocol/messages';
@@ -9,6 +10,8 @@ export interface DispatcherOptions {
   readonly workspace: Workspace;
   readonly tools: readonly ToolDefinition[];
   readonly log: Logger;
+  /** Approves and performs the writing tools' changes. */
+  readonly changes?: ChangeGate;
   /** Asked before any writing tool runs: a reason to refuse, or undefined to allow. */
   readonly writeRefusal?: () => string | undefined;
   /** How many answered call ids are remembered for replay (003 §8 idempotency). */
@@ -107,7 +110,7 @@ export class Dispatcher {
       // A cancel after the tool has answered must not surface as an unhandled rejection.
       aborted.catch(() => undefined);
       const output = await Promise.race([
-        tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log }),
+        tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes }),
         aborted,
       ]);
       const result = toolSuccess(call, output.result, elapsed(), output.structured);

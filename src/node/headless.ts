@@ -4,6 +4,7 @@ import { BridgeConnection, type ConnectionTiming, type ProtocolSetting } from '.
 import { Dispatcher } from '../core/dispatcher';
 import type { Logger } from '../core/log';
 import { ALL_TOOLS } from '../core/tools/registry';
+import { DirectWriteGate } from './directWriteGate';
 import { NodeWorkspace, type NodeWorkspaceOptions } from './nodeWorkspace';
 
 export interface HeadlessHostOptions extends NodeWorkspaceOptions {
@@ -37,6 +38,7 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     workspace,
     tools: ALL_TOOLS,
     log: o.log,
+    changes: o.autoApprove ? new DirectWriteGate() : undefined,
     writeRefusal: () => (o.autoApprove ? undefined : HEADLESS_WRITE_REFUSAL),
   });
   const connection = new BridgeConnection({

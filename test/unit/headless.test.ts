@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { z } from 'zod';
@@ -126,5 +127,31 @@ test('an answer finished while the link is down is delivered after the reconnect
   } finally {
     bridge.dispose();
     connection.disconnect();
+  }
+});
+
+test('the headless host refuses writes unless started with --auto-approve', async () => {
+  const backend = await startDevBackend({ port: 0 });
+  const folder = makeTree({ 'a.txt': 'one\n' }, 'ab-headless-write-');
+  const strict = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: folder, log: silentLogger, projectKey: 'strict' });
+  try {
+    await backend.waitForSession((s) => s.projectKey === 'strict', 5000);
+    const refused = await backend.callTool('apply_change', { relativePath: 'a.txt', searchContent: 'one', replaceContent: 'two' });
+    const data = refused.data as { code: string; error: string };
+    assert.equal(data.code, 'PERMISSION_DENIED');
+    assert.match(data.error, /--auto-approve/);
+    assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'one\n');
+  } finally {
+    strict.stop();
+  }
+  const trusting = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: folder, log: silentLogger, projectKey: 'auto', autoApprove: true });
+  try {
+    const session = await backend.waitForSession((s) => s.projectKey === 'auto', 5000);
+    const written = await backend.callTool('apply_change', { relativePath: 'a.txt', searchContent: 'one', replaceContent: 'two' }, { session });
+    assert.equal((written.data as { success: boolean }).success, true);
+    assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'two\n');
+  } finally {
+    trusting.stop();
+    await backend.close();
   }
 });

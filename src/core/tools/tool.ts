@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Workspace } from '../workspace';
 import type { Logger } from '../log';
+import type { ChangeGate } from '../edit/gate';
 
 /** What a tool handler gets besides its params. */
 export interface ToolContext {
@@ -9,6 +10,8 @@ export interface ToolContext {
   /** Aborted when the call is cancelled or times out; long work should stop when it fires. */
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** Where writing tools send their changes for approval and writing; absent where nothing may be written. */
+  readonly changes?: ChangeGate;
 }
 
 /** A successful tool answer: `result` is the string the agent reads; `structured` the same facts for machines. */
@@ -30,4 +33,10 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
 /** Keeps the schema's inferred type attached to the handler while the registry stores the wide type. */
 export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition {
   return tool as unknown as ToolDefinition;
+}
+
+/** The edit tools answer with a JSON string; `structured` is exactly that JSON parsed (undefined fields dropped). */
+export function jsonOutput(data: object): ToolOutput {
+  const result = JSON.stringify(data);
+  return { result, structured: JSON.parse(result) as unknown };
 }

@@ -1,0 +1,89 @@
+import { ToolError } from '../protocol/errors';
+import type { NotebookCellEdit } from './gate';
+
+/** The parts of an .ipynb (nbformat 4) this tool reads and writes; everything else is kept as is. */
+interface Cell {
+  cell_type: string;
+  source: string | string[];
+  metadata?: unknown;
+  outputs?: unknown[];
+  execution_count?: number | null;
+  [key: string]: unknown;
+}
+interface Notebook {
+  cells: Cell[];
+  metadata?: { language_info?: { name?: string }; kernelspec?: { language?: string } };
+  [key: string]: unknown;
+}
+
+export interface NotebookEditRequest {
+  readonly mode: 'replace' | 'insert' | 'delete';
+  readonly index: number;
+  readonly source: string;
+  readonly cellType?: 'code' | 'markdown';
+}
+
+/** Jupyter stores source as lines that keep their newline, the last one without. */
+function toSourceLines(source: string): string[] {
+  const parts = source.split(/(?<=\n)/);
+  return parts.length === 1 && parts[0] === '' ? [] : parts;
+}
+
+function parse(text: string, path: string): Notebook {
+  let nb: unknown;
+  try {
+    nb = JSON.parse(text);
+  } catch (e) {
+    throw new ToolError('BAD_REQUEST', `${path} is not valid notebook JSON: ${(e as Error).message}`);
+  }
+  if (typeof nb !== 'object' || nb === null || !Array.isArray((nb as Notebook).cells)) {
+    throw new ToolError('BAD_REQUEST', `${path} is not a Jupyter notebook (no "cells" array).`);
+  }
+  return nb as Notebook;
+}
+
+/** Indentation the file uses (Jupyter writes one space), so the rewrite changes only the edited cell. */
+function indentOf(text: string): string | number {
+  const m = /^\{\r?\n([ \t]+)"/.exec(text);
+  return m ? m[1] : 1;
+}
+
+/**
+ * Applies a cell edit to a notebook's JSON text. Cell numbers are 0-based (spec 004); an insert
+ * goes before `index` (== cell count appends). Returns the new text and the edit in a form a
+ * notebook API can apply to an open notebook.
+ */
+export function editNotebookText(text: string, req: NotebookEditRequest, path: string): { text: string; edit: NotebookCellEdit } {
+  const nb = parse(text, path);
+  const count = nb.cells.length;
+  const language = nb.metadata?.language_info?.name ?? nb.metadata?.kernelspec?.language ?? 'python';
+  const max = req.mode === 'insert' ? count : count - 1;
+  if (req.index < 0 || req.index > max) {
+    throw new ToolError('VALIDATION_FAILED', `cell_number: ${req.index} is out of bounds. Notebook has ${count} cells.`);
+  }
+  const existing = nb.cells[req.index] as Cell | undefined;
+  const cellType = req.cellType ?? (req.mode === 'insert' ? 'code' : (existing?.cell_type === 'markdown' ? 'markdown' : 'code'));
+  const fresh = (): Cell =>
+    cellType === 'code'
+      ? { cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: toSourceLines(req.source) }
+      : { cell_type: 'markdown', metadata: {}, source: toSourceLines(req.source) };
+  if (req.mode === 'delete') {
+    nb.cells.splice(req.index, 1);
+  } else if (req.mode === 'insert') {
+    nb.cells.splice(req.index, 0, fresh());
+  } else if (existing && existing.cell_type === cellType) {
+    existing.source = toSourceLines(req.source);
+    if (cellType === 'code') {
+      // The old outputs belong to the old source.
+      existing.outputs = [];
+      existing.execution_count = null;
+    }
+  } else {
+    nb.cells[req.index] = { ...fresh(), metadata: existing?.metadata ?? {} };
+  }
+  const trailing = /\n$/.test(text) ? '\n' : '';
+  return {
+    text: JSON.stringify(nb, null, indentOf(text)) + trailing,
+    edit: { mode: req.mode, index: req.index, source: req.mode === 'delete' ? '' : req.source, cellType, language },
+  };
+}

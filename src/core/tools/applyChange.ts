@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { applyChangeNames, applySearchReplace, planCreate } from '../edit';
+import { planAndWrite } from '../edit/write';
+import { ToolError } from '../protocol/errors';
+import { splitLines } from '../text';
+import { defineTool, jsonOutput } from './tool';
+import { pathParam } from './params';
+
+const params = z.object({
+  relativePath: pathParam(),
+  /** Absent or empty: create the file with replaceContent. */
+  searchContent: z.string().optional(),
+  replaceContent: z.string(),
+  description: z.string().optional(),
+});
+
+interface Extra {
+  readonly strategy: 'create' | 'exact' | 'whitespace' | 'indentation';
+  readonly alreadyApplied: boolean;
+  readonly changedLines?: { readonly start: number; readonly end: number };
+}
+
+export const applyChangeTool = defineTool({
+  name: 'apply_change',
+  description: 'Replace searchContent with replaceContent in a file (or create it), after the developer approves the diff; then format and save.',
+  writes: true,
+  params,
+  async handler(p, ctx) {
+    const creating = !p.searchContent;
+    const out = await planAndWrite<Extra>(ctx, 'apply_change', p.relativePath, p.description, (current) => {
+      const names = applyChangeNames(current?.path.rel ?? p.relativePath);
+      if (creating) {
+        if (planCreate(current?.text, p.replaceContent, names) === 'unchanged') {
+          return { kind: 'unchanged', extra: { strategy: 'create', alreadyApplied: true } };
+        }
+        const lines = Math.max(1, splitLines(p.replaceContent).length);
+        return { kind: 'write', proposed: p.replaceContent, changedLines: { startLine: 1, endLine: lines }, extra: { strategy: 'create', alreadyApplied: false, changedLines: { start: 1, end: lines } } };
+      }
+      const applied = applySearchReplace(current?.text ?? missing(p.relativePath), p.searchContent ?? '', p.replaceContent, names);
+      if (applied.kind === 'already-applied') {
+        return { kind: 'unchanged', extra: { strategy: applied.strategy, alreadyApplied: true, changedLines: { start: applied.range.startLine, end: applied.range.endLine } } };
+      }
+      return {
+        kind: 'write',
+        proposed: applied.newText,
+        changedLines: applied.newRange,
+        extra: { strategy: applied.strategy, alreadyApplied: false, changedLines: { start: applied.newRange.startLine, end: applied.newRange.endLine } },
+      };
+    });
+    const structured = {
+      path: out.path.rel,
+      created: out.created && out.written,
+      alreadyApplied: out.extra.alreadyApplied,
+      strategy: out.extra.strategy,
+      changedLines: out.extra.changedLines,
+      formatted: out.committed?.formatted ?? false,
+      modifiedByUser: out.committed?.modifiedByUser ?? false,
+      saved: out.committed?.saved ?? false,
+      description: p.description,
+      added: out.added,
+      removed: out.removed,
+      structuredPatch: out.structuredPatch,
+    };
+    return jsonOutput(structured);
+  },
+});
+
+function missing(path: string): never {
+  throw new ToolError('NOT_FOUND', `File not found: ${path}. To create it, send an empty searchContent.`);
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { applyEdit } from '../edit';
+import { planAndWrite } from '../edit/write';
+import { ToolError } from '../protocol/errors';
+import { filePathFields, targetOf } from './filePathParam';
+import { boolParam } from './params';
+import { defineTool, jsonOutput } from './tool';
+
+/** spec 004 "Edit" (FileEditTool): one old/new string, unique unless replace_all. */
+export const editTool = defineTool({
+  name: 'Edit',
+  description: 'Replace old_string with new_string in a file (every occurrence with replace_all), after the developer approves the diff.',
+  writes: true,
+  params: z.object({ ...filePathFields, old_string: z.string(), new_string: z.string(), replace_all: boolParam().optional(), description: z.string().optional() }),
+  async handler(p, ctx) {
+    const target = targetOf(p);
+    const out = await planAndWrite(ctx, 'Edit', target, p.description, (current) => {
+      if (!current && p.old_string !== '') throw new ToolError('NOT_FOUND', `File not found: ${target}. To create it, send an empty old_string.`);
+      const r = applyEdit(current?.text ?? '', { old_string: p.old_string, new_string: p.new_string, replace_all: p.replace_all }, current?.path.rel ?? target);
+      const lines = r.edits[0].newRange;
+      return { kind: 'write', proposed: r.newText, changedLines: lines, extra: undefined };
+    });
+    const data = {
+      filePath: out.path.abs,
+      oldString: p.old_string,
+      newString: p.new_string,
+      originalFile: out.original ?? '',
+      structuredPatch: out.structuredPatch,
+    };
+    return jsonOutput(data);
+  },
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { ToolError } from '../protocol/errors';
+
+/**
+ * The edit tools of spec 004 name their file `file_path` (often absolute, as the agent that wrote
+ * them does); `relativePath`, as the other tools say, is accepted too. Containment applies either way.
+ */
+export const filePathFields = {
+  file_path: z.string().min(1).optional(),
+  relativePath: z.string().min(1).optional(),
+};
+
+export function targetOf(p: { file_path?: string; relativePath?: string }): string {
+  const target = p.file_path ?? p.relativePath;
+  if (!target) throw new ToolError('VALIDATION_FAILED', 'file_path: is required');
+  return target;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { applyEdits } from '../edit';
+import { planAndWrite } from '../edit/write';
+import { ToolError } from '../protocol/errors';
+import { filePathFields, targetOf } from './filePathParam';
+import { boolParam } from './params';
+import { defineTool, jsonOutput } from './tool';
+
+const edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: boolParam().optional() });
+const cut = (s: string) => (s.length > 100 ? s.slice(0, 100) : s);
+
+/** spec 004 "MultiEdit": several edits on one file, in order, all or nothing. */
+export const multiEditTool = defineTool({
+  name: 'MultiEdit',
+  description: 'Apply several old/new string edits to one file in order, all or nothing, after the developer approves the diff.',
+  writes: true,
+  params: z.object({ ...filePathFields, edits: z.array(edit).min(1, 'at least one edit is required'), description: z.string().optional() }),
+  async handler(p, ctx) {
+    const target = targetOf(p);
+    const out = await planAndWrite(ctx, 'MultiEdit', target, p.description, (current) => {
+      if (!current && p.edits[0].old_string !== '') {
+        throw new ToolError('NOT_FOUND', `File not found: ${target}. To create it, make the first edit's old_string empty.`);
+      }
+      const r = applyEdits(current?.text ?? '', p.edits, current?.path.rel ?? target);
+      const first = Math.min(...r.edits.map((e) => e.newRange.startLine));
+      const last = Math.max(...r.edits.map((e) => e.newRange.endLine));
+      return { kind: 'write', proposed: r.newText, changedLines: { startLine: first, endLine: last }, extra: r.edits };
+    });
+    const name = out.path.rel.split('/').pop();
+    const data = {
+      filePath: out.path.abs,
+      wasNewFile: out.original === undefined,
+      editsApplied: out.extra.map((e, i) => ({
+        editIndex: e.editIndex,
+        success: true,
+        old_string: cut(p.edits[i].old_string),
+        new_string: cut(p.edits[i].new_string),
+        occurrences: e.occurrences,
+      })),
+      totalEdits: p.edits.length,
+      summary: `Successfully applied ${p.edits.length} edit${p.edits.length === 1 ? '' : 's'} to ${name}`,
+      structuredPatch: out.structuredPatch,
+    };
+    return jsonOutput(data);
+  },
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { editNotebookText } from '../edit/notebook';
+import { planAndWrite } from '../edit/write';
+import { ToolError } from '../protocol/errors';
+import { intParam } from './params';
+import { defineTool, jsonOutput } from './tool';
+
+/** spec 004 "NotebookEditCell": replace, insert or delete one cell of a Jupyter notebook. */
+export const notebookEditCellTool = defineTool({
+  name: 'NotebookEditCell',
+  description: 'Replace, insert or delete a cell (0-based cell_number) of an .ipynb notebook, after the developer approves the diff.',
+  writes: true,
+  params: z.object({
+    notebook_path: z.string().min(1).optional(),
+    relativePath: z.string().min(1).optional(),
+    cell_number: intParam().pipe(z.number().min(0)),
+    new_source: z.string().default(''),
+    cell_type: z.enum(['code', 'markdown']).optional(),
+    edit_mode: z.enum(['replace', 'insert', 'delete']).default('replace'),
+    description: z.string().optional(),
+  }),
+  async handler(p, ctx) {
+    const target = p.notebook_path ?? p.relativePath;
+    if (!target) throw new ToolError('VALIDATION_FAILED', 'notebook_path: is required');
+    if (!/\.ipynb$/i.test(target)) throw new ToolError('VALIDATION_FAILED', `notebook_path: ${target} is not an .ipynb file`);
+    const out = await planAndWrite(ctx, 'NotebookEditCell', target, p.description, (current) => {
+      if (!current) throw new ToolError('NOT_FOUND', `Notebook not found: ${target}`);
+      const r = editNotebookText(current.text, { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type }, current.path.rel);
+      return { kind: 'write', proposed: r.text, notebookEdit: r.edit, extra: r.edit };
+    });
+    const data = {
+      cell_number: p.cell_number,
+      new_source: out.extra.source,
+      cell_type: out.extra.cellType,
+      language: out.extra.language,
+      edit_mode: p.edit_mode,
+    };
+    return jsonOutput(data);
+  },
+});

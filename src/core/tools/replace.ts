@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { planAndWrite } from '../edit/write';
+import { splitLines } from '../text';
+import { filePathFields, targetOf } from './filePathParam';
+import { defineTool, jsonOutput } from './tool';
+
+/** spec 004 "Replace" (FileWriteTool): create a file or overwrite it whole. */
+export const replaceTool = defineTool({
+  name: 'Replace',
+  description: 'Create a file, or replace its whole content, after the developer approves the diff.',
+  writes: true,
+  params: z.object({ ...filePathFields, content: z.string(), description: z.string().optional() }),
+  async handler(p, ctx) {
+    const target = targetOf(p);
+    const out = await planAndWrite(ctx, 'Replace', target, p.description, (current) =>
+      current?.text === p.content
+        ? { kind: 'unchanged', extra: undefined }
+        : { kind: 'write', proposed: p.content, changedLines: { startLine: 1, endLine: Math.max(1, splitLines(p.content).length) }, extra: undefined },
+    );
+    const data = {
+      type: out.original === undefined ? ('create' as const) : ('update' as const),
+      filePath: out.path.abs,
+      content: out.finalText,
+      structuredPatch: out.original === undefined ? [] : out.structuredPatch,
+    };
+    return jsonOutput(data);
+  },
+});
