@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import type { ApprovalGate } from './approval/approvalGate';
 import type { BridgeController } from './controller';
 
 /** The commands of package.json, plus the status bar's menu. Each is a few lines over the controller. */
-export function registerCommands(controller: BridgeController, channel: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerCommands(controller: BridgeController, channel: vscode.LogOutputChannel, approvals: ApprovalGate): vscode.Disposable[] {
   const connect = () => {
     const problem = controller.connect();
     if (problem) void vscode.window.showErrorMessage(`Agent Bridge: ${problem}`);
@@ -11,6 +12,21 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
     vscode.commands.registerCommand('agentBridge.connect', connect),
     vscode.commands.registerCommand('agentBridge.disconnect', () => controller.disconnect()),
     vscode.commands.registerCommand('agentBridge.showLog', () => channel.show(true)),
+    // With no argument (title bar, palette, keybinding) they act on the diff in front of the developer.
+    vscode.commands.registerCommand('agentBridge.approveChange', async (id?: unknown) => {
+      const target = typeof id === 'string' ? id : approvals.current();
+      if (target) await approvals.approve(target);
+      else void vscode.window.showInformationMessage('Agent Bridge: no change is waiting for approval.');
+    }),
+    vscode.commands.registerCommand('agentBridge.rejectChange', async (id?: unknown, reason?: unknown) => {
+      const target = typeof id === 'string' ? id : approvals.current();
+      if (!target) {
+        void vscode.window.showInformationMessage('Agent Bridge: no change is waiting for approval.');
+        return;
+      }
+      const why = typeof reason === 'string' ? reason : await vscode.window.showInputBox({ title: 'Reject change', prompt: 'Tell the agent why (optional)' });
+      await approvals.reject(target, why);
+    }),
     vscode.commands.registerCommand('agentBridge.statusMenu', async () => {
       const items = [
         controller.isActive

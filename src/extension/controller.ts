@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Bridge } from '../core/bridge';
 import { BridgeConnection, resolveProtocol, type ConnectionState } from '../core/connection';
 import { Dispatcher } from '../core/dispatcher';
+import type { ChangeGate } from '../core/edit/gate';
 import type { Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
 import { ALL_TOOLS } from '../core/tools/registry';
@@ -31,6 +32,7 @@ export class BridgeController implements vscode.Disposable {
   constructor(
     private readonly sessions: SessionStore,
     private readonly log: Logger,
+    private readonly changes: ChangeGate,
   ) {}
 
   get state(): ConnectionState {
@@ -78,6 +80,7 @@ export class BridgeController implements vscode.Disposable {
       workspace,
       tools: ALL_TOOLS,
       log: this.log,
+      changes: this.changes,
       writeRefusal: () =>
         vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, so Agent Bridge only answers read-only tools.',
     });

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/connection';
+import type { ChangeQueue } from './approval/changeQueue';
+import { ApprovalGate } from './approval/approvalGate';
 import { registerCommands } from './commands';
 import { BridgeController } from './controller';
 import { channelLogger } from './logger';
@@ -12,18 +14,23 @@ export interface AgentBridgeApi {
   readonly state: () => ConnectionState;
   readonly sessionId: () => string;
   readonly onDidChangeState: vscode.Event<ConnectionState>;
+  /** Changes waiting for the developer's decision. */
+  readonly pendingChanges: ChangeQueue;
 }
 
 /** Only wiring: the long-lived objects, their commands, and the settings that steer them. */
 export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const channel = vscode.window.createOutputChannel('Agent Bridge', { log: true });
   const sessions = new SessionStore(context.workspaceState);
-  const controller = new BridgeController(sessions, channelLogger(channel));
+  const log = channelLogger(channel);
+  const approvals = new ApprovalGate(log);
+  const controller = new BridgeController(sessions, log, approvals);
   context.subscriptions.push(
     channel,
+    approvals,
     controller,
     new StatusBar(controller),
-    ...registerCommands(controller, channel),
+    ...registerCommands(controller, channel, approvals),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsConnection(e) && controller.isActive) controller.connect();
     }),
@@ -35,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     state: () => controller.state,
     sessionId: () => sessions.id,
     onDidChangeState: controller.onDidChangeState,
+    pendingChanges: approvals,
   };
 }
 

@@ -8,6 +8,8 @@ export const Setting = {
   projectKey: 'projectKey',
   protocol: 'protocol',
   autoConnect: 'autoConnect',
+  approvalMode: 'approvalMode',
+  format: 'format',
 } as const;
 
 /** Settings that change where or how we connect: a change to one of them reconnects. */
@@ -21,11 +23,13 @@ export interface BridgeSettings {
 }
 
 export function readSettings(folder: vscode.WorkspaceFolder | undefined): BridgeSettings {
-  const c = vscode.workspace.getConfiguration(SECTION, folder?.uri);
+  // The link is one per window; only the project key may differ per folder.
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const perFolder = vscode.workspace.getConfiguration(SECTION, folder?.uri);
   const protocol = c.get<string>(Setting.protocol, 'auto');
   return {
     serverUrl: c.get<string>(Setting.serverUrl, 'ws://localhost:8080/ws/agent/chat').trim(),
-    projectKey: c.get<string>(Setting.projectKey, '').trim() || (folder?.name ?? ''),
+    projectKey: perFolder.get<string>(Setting.projectKey, '').trim() || (folder?.name ?? ''),
     protocol: protocol === 'v1' || protocol === 'v2' ? protocol : 'auto',
     autoConnect: c.get<boolean>(Setting.autoConnect, true),
   };

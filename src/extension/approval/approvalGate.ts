@@ -1,0 +1,190 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ChangeGate, CommittedChange, ProposedChange } from '../../core/edit/gate';
+import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
+import type { Logger } from '../../core/log';
+import { ToolError } from '../../core/protocol/errors';
+import { decodeText } from '../../core/text';
+import { SECTION, Setting } from '../settings';
+import type { ChangeQueue, PendingChangeView } from './changeQueue';
+import { ProposalStore } from './proposalFs';
+import { writeNotebookCell, writeText, type FormatMode } from './writeChange';
+
+interface Pending {
+  readonly change: ProposedChange;
+  readonly view: PendingChangeView;
+  readonly left: vscode.Uri;
+  readonly right: vscode.Uri;
+  readonly decide: (d: { approved: true } | { approved: false; error: ToolError }) => void;
+}
+
+/** The text the developer has now: an unsaved buffer wins over the disk. */
+function currentText(uri: vscode.Uri): string | undefined {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (doc) return doc.getText();
+  try {
+    return decodeText(fs.readFileSync(uri.fsPath)).text;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The VS Code gate: every proposed change is shown as a diff (current text left, proposal right)
+ * with Approve / Reject in the title bar, in a notification and in the chat panel's cards, and
+ * waits there until the developer decides. Several changes queue, each decided on its own.
+ */
+export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable {
+  private readonly pending = new Map<string, Pending>();
+  /** The approved text of each decided proposal (the developer may have edited it), until written. */
+  private readonly decided = new Map<string, string>();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly store = new ProposalStore();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly log: Logger) {
+    this.disposables.push(ProposalStore.register(this.store), this.changeEmitter);
+  }
+
+  list(): readonly PendingChangeView[] {
+    return [...this.pending.values()].map((p) => p.view);
+  }
+
+  /** The change shown in the active editor, else the oldest waiting one. */
+  current(): string | undefined {
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    if (tab?.input instanceof vscode.TabInputTextDiff) {
+      const uri = tab.input.modified.toString();
+      for (const [id, p] of this.pending) if (p.right.toString() === uri) return id;
+    }
+    return this.pending.keys().next().value;
+  }
+
+  async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
+    const uri = vscode.Uri.file(change.path.abs);
+    const mode = vscode.workspace.getConfiguration(SECTION, uri).get<string>(Setting.approvalMode, 'ask');
+    if (mode !== 'autoApprove') {
+      await this.ask(change, signal);
+    }
+    return this.write(change, uri);
+  }
+
+  private async ask(change: ProposedChange, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was shown.');
+    const counts = patchCounts(structuredPatchOf(change.original ?? '', change.proposed));
+    const view: PendingChangeView = {
+      id: change.id,
+      toolName: change.toolName,
+      relativePath: change.path.rel,
+      description: change.description,
+      created: change.original === undefined,
+      ...counts,
+    };
+    const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', change.proposed);
+    const decision = new Promise<{ approved: true } | { approved: false; error: ToolError }>((resolve) => {
+      this.pending.set(change.id, { change, view, left, right, decide: resolve });
+    });
+    const onAbort = () => this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.refresh();
+    this.log.info(`${change.toolName} ${change.id}: waiting for approval of ${change.path.rel} (+${counts.added} -${counts.removed})`);
+    // Not awaited: a decision taken while the diff is still opening closes its tab, and the open
+    // command may then never settle.
+    void this.showDiff(change.id);
+    void this.notify(view);
+    const outcome = await decision;
+    signal.removeEventListener('abort', onAbort);
+    if (!outcome.approved) throw outcome.error;
+  }
+
+  private async notify(view: PendingChangeView): Promise<void> {
+    const what = view.created ? 'create' : 'change';
+    const approve = 'Approve';
+    const reject = 'Reject';
+    const showDiff = 'Show Diff';
+    const picked = await vscode.window.showInformationMessage(
+      `Agent Bridge: the agent wants to ${what} ${view.relativePath} (+${view.added} −${view.removed})${view.description ? `: ${view.description}` : ''}`,
+      approve,
+      reject,
+      showDiff,
+    );
+    if (!this.pending.has(view.id)) return;
+    if (picked === approve) await this.approve(view.id);
+    else if (picked === reject) await this.reject(view.id);
+    else if (picked === showDiff) await this.showDiff(view.id);
+  }
+
+  async showDiff(id: string): Promise<void> {
+    const p = this.pending.get(id);
+    if (!p) return;
+    const title = `${p.view.relativePath} ↔ Agent proposal${p.view.created ? ' (new file)' : ''}`;
+    await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, { preview: false });
+  }
+
+  async approve(id: string): Promise<void> {
+    this.log.info(`${id}: ${this.pending.has(id) ? 'approved by the developer' : 'approve requested, but nothing is pending under that id'}`);
+    this.decide(id, { approved: true });
+  }
+
+  async reject(id: string, reason?: string): Promise<void> {
+    const p = this.pending.get(id);
+    if (!p) return;
+    const because = reason?.trim() ? ` Reason: ${reason.trim()}` : '';
+    this.log.info(`${id}: rejected by the developer`);
+    this.decide(id, { approved: false, error: new ToolError('USER_REJECTED', `The developer rejected the change to ${p.view.relativePath}.${because}`) });
+  }
+
+  private decide(id: string, outcome: { approved: true } | { approved: false; error: ToolError }): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    // Read the proposal (with the developer's edits) before its editor goes away.
+    const edited = this.store.currentText(p.right);
+    this.pending.delete(id);
+    this.decided.set(id, edited ?? p.change.proposed);
+    void this.closeDiff(p);
+    this.refresh();
+    p.decide(outcome);
+  }
+
+  private async closeDiff(p: Pending): Promise<void> {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
+    if (doc?.isDirty) await doc.save();
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.right.toString());
+    if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
+    this.store.remove(p.right);
+  }
+
+  private async write(change: ProposedChange, uri: vscode.Uri): Promise<CommittedChange> {
+    const finalProposal = this.decided.get(change.id) ?? change.proposed;
+    this.decided.delete(change.id);
+    const modifiedByUser = finalProposal !== change.proposed;
+    // Never apply a proposal over text that changed after it was computed.
+    if (currentText(uri) !== change.original) {
+      throw new ToolError('CONFLICT', `${change.path.rel} changed while the proposal was waiting; nothing was written. Read it again and send a new change.`);
+    }
+    const formatMode = vscode.workspace.getConfiguration(SECTION, uri).get<FormatMode>(Setting.format, 'changedRange');
+    const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString());
+    if (notebook && change.notebookEdit && !modifiedByUser) {
+      const r = await writeNotebookCell(notebook, change.notebookEdit);
+      return { ...r, modifiedByUser, finalText: currentText(uri) ?? finalProposal };
+    }
+    const r = await writeText(uri, finalProposal, change.encoding, change.original !== undefined, formatMode);
+    this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${r.formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
+    return { ...r, modifiedByUser };
+  }
+
+  private refresh(): void {
+    void vscode.commands.executeCommand('setContext', 'agentBridge.hasPendingChanges', this.pending.size > 0);
+    this.changeEmitter.fire();
+  }
+
+  dispose(): void {
+    for (const id of [...this.pending.keys()]) {
+      this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'VS Code is closing; nothing was written.') });
+    }
+    for (const d of this.disposables) d.dispose();
+  }
+}

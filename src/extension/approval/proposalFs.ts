@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+
+export const PROPOSAL_SCHEME = 'agent-bridge-proposal';
+export const ORIGINAL_SCHEME = 'agent-bridge-original';
+
+/**
+ * Holds the two sides of every pending diff in memory. The proposed side is a writable file system,
+ * so the developer can edit the agent's proposal before approving it; the original side is a
+ * read-only snapshot of the text the change was computed from.
+ */
+export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
+  private readonly files = new Map<string, { data: Uint8Array; mtime: number }>();
+  private readonly originals = new Map<string, string>();
+  private readonly changeEmitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changeEmitter.event;
+
+  static register(store: ProposalStore): vscode.Disposable {
+    return vscode.Disposable.from(
+      vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, store, { isCaseSensitive: true }),
+      vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, store),
+    );
+  }
+
+  /** URIs keep the file's name so the diff editor picks the right language. */
+  add(id: string, relativePath: string, original: string, proposed: string): { left: vscode.Uri; right: vscode.Uri } {
+    const p = `/${encodeURIComponent(id)}/${relativePath}`;
+    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: p });
+    const left = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: p });
+    this.files.set(right.path, { data: Buffer.from(proposed, 'utf8'), mtime: Date.now() });
+    this.originals.set(left.path, original);
+    return { left, right };
+  }
+
+  remove(right: vscode.Uri): void {
+    this.files.delete(right.path);
+    this.originals.delete(right.path);
+  }
+
+  /** The proposal as it is now: the open editor's text (edits not yet saved included), else what was stored. */
+  currentText(right: vscode.Uri): string | undefined {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === right.toString());
+    if (doc) return doc.getText();
+    const f = this.files.get(right.path);
+    return f ? Buffer.from(f.data).toString('utf8') : undefined;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.originals.get(uri.path) ?? '';
+  }
+
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const f = this.files.get(uri.path);
+    if (!f) throw vscode.FileSystemError.FileNotFound(uri);
+    return { type: vscode.FileType.File, ctime: f.mtime, mtime: f.mtime, size: f.data.byteLength };
+  }
+
+  readFile(uri: vscode.Uri): Uint8Array {
+    const f = this.files.get(uri.path);
+    if (!f) throw vscode.FileSystemError.FileNotFound(uri);
+    return f.data;
+  }
+
+  writeFile(uri: vscode.Uri, content: Uint8Array): void {
+    if (!this.files.has(uri.path)) throw vscode.FileSystemError.NoPermissions('Only pending proposals can be edited.');
+    this.files.set(uri.path, { data: content, mtime: Date.now() });
+    this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('Proposals have no folders.');
+  }
+
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('Proposals are removed when decided.');
+  }
+
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('Proposals cannot be renamed.');
+  }
+}

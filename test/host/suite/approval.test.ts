@@ -1,0 +1,157 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentBridgeApi } from '../../../src/extension/extension';
+import { rootCall, startBackend, until, type Backend } from './backend';
+
+/**
+ * apply_change in the real host: the diff opens, nothing is written until the developer decides,
+ * approving writes + formats + saves, rejecting leaves the file byte-identical.
+ */
+describe('Approval of agent changes', () => {
+  let backend: Backend;
+  let api: AgentBridgeApi;
+  const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const file = (rel: string) => path.join(root(), rel);
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(file(rel)), { recursive: true });
+    fs.writeFileSync(file(rel), text);
+  };
+  const proposalTabs = () =>
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'agent-bridge-proposal');
+  const data = (m: Record<string, unknown>) => m.data as Record<string, unknown>;
+  const structured = (m: Record<string, unknown>) => JSON.parse(String(data(m).result)) as Record<string, unknown>;
+
+  /** Sends a call and waits until its proposal is pending and its diff is open. */
+  async function propose(params: Record<string, unknown>, tool = 'apply_change') {
+    const msg = rootCall(tool, params);
+    const answer = backend.call(msg);
+    const ownTab = () => proposalTabs().some((t) => (t.input as vscode.TabInputTextDiff).modified.path.startsWith(`/${msg.toolCallId}/`));
+    await until(() => api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
+    return { id: msg.toolCallId, answer };
+  }
+
+  before(async () => {
+    backend = await startBackend();
+    api = await vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge')!.activate();
+    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', `ws://127.0.0.1:${backend.port}/ws/agent/chat`, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('agentBridge.connect');
+    await until(() => api.state() === 'connected' && backend.urls.length > 0, 'connected');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    await backend.close();
+  });
+
+  it('opens a diff and writes nothing until approved; approving writes, saves and returns the patch', async () => {
+    write('approve/A.java', 'class A {\n    int x = 1;\n}\n');
+    const { id, answer } = await propose({ relativePath: 'approve/A.java', searchContent: 'int x = 1;', replaceContent: 'int x = 2;', description: 'bump x' });
+    const view = api.pendingChanges.list().find((c) => c.id === id)!;
+    assert.deepEqual([view.relativePath, view.added, view.removed, view.description], ['approve/A.java', 1, 1, 'bump x']);
+    assert.equal(fs.readFileSync(file('approve/A.java'), 'utf8'), 'class A {\n    int x = 1;\n}\n', 'nothing written before approval');
+    await vscode.commands.executeCommand('agentBridge.approveChange');
+    const res = await answer;
+    assert.equal(data(res).success, true, String(data(res).error));
+    const r = structured(res);
+    assert.equal(r.saved, true);
+    assert.equal(r.modifiedByUser, false);
+    assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' class A {', '-    int x = 1;', '+    int x = 2;', ' }'] }]);
+    assert.equal(fs.readFileSync(file('approve/A.java'), 'utf8'), 'class A {\n    int x = 2;\n}\n');
+    await until(() => proposalTabs().length === 0, 'the diff to close');
+    assert.equal(api.pendingChanges.list().length, 0);
+  });
+
+  it('rejecting answers USER_REJECTED with the reason and leaves the file byte-identical', async () => {
+    const bytes = Buffer.from('\ufeffline one\r\nline two\r\n', 'utf8');
+    fs.mkdirSync(path.dirname(file('reject/b.txt')), { recursive: true });
+    fs.writeFileSync(file('reject/b.txt'), bytes);
+    const { id, answer } = await propose({ relativePath: 'reject/b.txt', searchContent: 'line two', replaceContent: 'line 2' });
+    await vscode.commands.executeCommand('agentBridge.rejectChange', id, 'keep the words');
+    const res = await answer;
+    assert.equal(data(res).success, false);
+    assert.equal(data(res).code, 'USER_REJECTED');
+    assert.match(String(data(res).error), /keep the words/);
+    assert.deepEqual(fs.readFileSync(file('reject/b.txt')), bytes);
+  });
+
+  it('several proposals queue and are decided one by one', async () => {
+    write('queue/one.txt', 'one\n');
+    write('queue/two.txt', 'two\n');
+    const first = await propose({ relativePath: 'queue/one.txt', searchContent: 'one', replaceContent: 'uno' });
+    const second = await propose({ relativePath: 'queue/two.txt', searchContent: 'two', replaceContent: 'dos' });
+    assert.equal(api.pendingChanges.list().length, 2);
+    await vscode.commands.executeCommand('agentBridge.rejectChange', second.id, '');
+    await vscode.commands.executeCommand('agentBridge.approveChange', first.id);
+    assert.equal(data(await first.answer).success, true);
+    assert.equal(data(await second.answer).code, 'USER_REJECTED');
+    assert.equal(fs.readFileSync(file('queue/one.txt'), 'utf8'), 'uno\n');
+    assert.equal(fs.readFileSync(file('queue/two.txt'), 'utf8'), 'two\n');
+  });
+
+  it('what lands is the proposal as the developer edited it', async () => {
+    write('edited/c.txt', 'alpha\nbeta\n');
+    const { id, answer } = await propose({ relativePath: 'edited/c.txt', searchContent: 'beta', replaceContent: 'BETA' });
+    const tab = proposalTabs().find((t) => (t.input as vscode.TabInputTextDiff).modified.path.endsWith('edited/c.txt'))!;
+    const doc = await vscode.workspace.openTextDocument((tab.input as vscode.TabInputTextDiff).modified);
+    const we = new vscode.WorkspaceEdit();
+    we.insert(doc.uri, new vscode.Position(2, 0), 'gamma (added by the developer)\n');
+    assert.ok(await vscode.workspace.applyEdit(we));
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    assert.equal(r.modifiedByUser, true);
+    assert.equal(fs.readFileSync(file('edited/c.txt'), 'utf8'), 'alpha\nBETA\ngamma (added by the developer)\n');
+  });
+
+  it('a dirty buffer is edited in place, not clobbered from disk, and not saved behind the developer', async () => {
+    write('dirty/d.txt', 'first\nsecond\n');
+    const doc = await vscode.workspace.openTextDocument(file('dirty/d.txt'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'UNSAVED\n'));
+    const { id, answer } = await propose({ relativePath: 'dirty/d.txt', searchContent: 'second', replaceContent: 'SECOND' });
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    assert.equal(r.saved, false);
+    assert.equal(doc.getText(), 'UNSAVED\nfirst\nSECOND\n');
+    assert.equal(fs.readFileSync(file('dirty/d.txt'), 'utf8'), 'first\nsecond\n');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a file changed underneath while the diff is open is refused with CONFLICT', async () => {
+    write('conflict/e.txt', 'base\n');
+    const { id, answer } = await propose({ relativePath: 'conflict/e.txt', searchContent: 'base', replaceContent: 'agent' });
+    fs.writeFileSync(file('conflict/e.txt'), 'changed by the developer\n');
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const res = await answer;
+    assert.equal(data(res).code, 'CONFLICT');
+    assert.equal(fs.readFileSync(file('conflict/e.txt'), 'utf8'), 'changed by the developer\n');
+  });
+
+  it('creates a new file on approval, and formats the changed range with the language formatter', async () => {
+    const { id, answer } = await propose({ relativePath: 'fmt/util.ts', searchContent: '', replaceContent: 'export function add(a:number,b:number){return a+b}\n' });
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    assert.equal(r.created, true);
+    assert.equal(r.formatted, true);
+    const text = fs.readFileSync(file('fmt/util.ts'), 'utf8');
+    assert.match(text, /export function add\(a: number, b: number\) \{/);
+  });
+
+  it('autoApprove writes without asking; Edit answers in spec 004 shape', async () => {
+    const config = vscode.workspace.getConfiguration('agentBridge');
+    await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Workspace);
+    try {
+      write('auto/config.py', '# Configuration\nDEBUG = False\nPORT = 8000\n');
+      const res = await backend.call(rootCall('Edit', { file_path: 'auto/config.py', old_string: 'DEBUG = False', new_string: 'DEBUG = True' }));
+      const r = structured(res);
+      assert.equal(r.filePath, file('auto/config.py'));
+      assert.equal(r.originalFile, '# Configuration\nDEBUG = False\nPORT = 8000\n');
+      assert.deepEqual((r.structuredPatch as { lines: string[] }[])[0].lines, [' # Configuration', '-DEBUG = False', '+DEBUG = True', ' PORT = 8000']);
+      assert.equal(fs.readFileSync(file('auto/config.py'), 'utf8'), '# Configuration\nDEBUG = True\nPORT = 8000\n');
+    } finally {
+      await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/** A minimal backend on loopback for the host suites: plays the agent side, sends TOOL_CALLs, collects TOOL_RESULTs. */
+export interface Backend {
+  readonly port: number;
+  readonly urls: URL[];
+  socket(): WebSocket;
+  call(msg: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function startBackend(): Promise<Backend> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const urls: URL[] = [];
+  let current: WebSocket | undefined;
+  const waiting = new Map<string, (m: Record<string, unknown>) => void>();
+  wss.on('connection', (ws, req) => {
+    urls.push(new URL(req.url ?? '/', 'ws://x'));
+    current = ws;
+    ws.send(JSON.stringify({ type: 'CONNECTED', data: { message: 'ok', serverTime: Date.now() } }));
+    ws.on('message', (raw) => {
+      const m = JSON.parse(raw.toString()) as Record<string, unknown>;
+      if (m.type === 'PING') ws.send(JSON.stringify({ type: 'PONG', data: m.data }));
+      if (m.type === 'TOOL_RESULT') {
+        const d = m.data as { toolCallId: string };
+        waiting.get(d.toolCallId)?.(m);
+      }
+    });
+  });
+  const socket = (): WebSocket => {
+    if (!current) throw new Error('no IDE connected');
+    return current;
+  };
+  return {
+    port: (wss.address() as AddressInfo).port,
+    urls,
+    socket,
+    call(msg) {
+      const id = (msg.toolCallId ?? (msg.data as { callId?: string } | undefined)?.callId) as string;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no TOOL_RESULT for ${id}`)), 15000);
+        waiting.set(id, (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        });
+        socket().send(JSON.stringify(msg));
+      });
+    },
+    close: () => new Promise<void>((r) => {
+      for (const c of wss.clients) c.terminate();
+      wss.close(() => r());
+    }),
+  };
+}
+
+export async function until(predicate: () => boolean, what: string, timeoutMs = 10000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+let seq = 0;
+export const rootCall = (toolName: string, params: Record<string, unknown>) => ({
+  type: 'TOOL_CALL', toolCallId: `${toolName}-${++seq}-${Date.now()}`, toolName, params: { projectKey: 'fixture', ...params }, webSocketSessionId: 'ws-test',
+});
+
