@@ -17,7 +17,10 @@ export class StatusBar implements vscode.Disposable {
   constructor(private readonly controller: BridgeController) {
     this.item.name = 'Agent Bridge';
     this.item.command = 'agentBridge.statusMenu';
-    this.subscription = controller.onDidChangeState(() => this.render());
+    this.subscription = vscode.Disposable.from(
+      controller.onDidChangeState(() => this.render()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.render()),
+    );
     this.render();
     this.item.show();
   }
@@ -25,9 +28,12 @@ export class StatusBar implements vscode.Disposable {
   private render(): void {
     const state = this.controller.state;
     const look = LOOK[state];
-    this.item.text = `${look.icon} ${look.text}`;
+    // In Restricted Mode the agent may read but not write: say so where the developer looks.
+    const readOnly = vscode.workspace.isTrusted ? '' : ' (read-only)';
+    this.item.text = `${look.icon} ${look.text}${readOnly}`;
     this.item.backgroundColor = look.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const lines = [`Agent Bridge: ${state}`, this.controller.serverUrl ?? ''];
+    if (readOnly) lines.push('Workspace not trusted: the agent can read and search, but every change is refused.');
     if (state !== 'connected' && this.controller.lastError) lines.push(`Last error: ${this.controller.lastError}`);
     this.item.tooltip = lines.filter(Boolean).join('\n');
     this.item.accessibilityInformation = { label: `Agent Bridge ${state}` };

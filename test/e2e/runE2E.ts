@@ -1,6 +1,9 @@
 // End to end, as a user: package the VSIX, install it into a real VS Code (code-server) the way a
 // user does, open a folder, and check through the dev backend's HTTP tool API (spec 002) that the
-// installed extension connects on its own and answers. Prints `e2e: N passed, N failed`.
+// installed extension connects on its own, answers, and asks before it writes: the approval is
+// given and refused by clicking the diff editor's title-bar buttons. A second window, with
+// Workspace Trust on and the folder untrusted, must refuse every write.
+// Prints `e2e: N passed, N failed`.
 //
 //   node --import tsx test/e2e/runE2E.ts [--skip-package]
 import assert from 'node:assert/strict';
@@ -17,9 +20,20 @@ const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf
 const vsix = path.join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
 
 interface Check {
-  name: string;
-  run: () => Promise<void>;
+  readonly name: string;
+  readonly run: () => Promise<void>;
 }
+
+interface Window {
+  readonly backend: DevBackend;
+  readonly server: CodeServer;
+  readonly bench: Workbench;
+  readonly folder: string;
+  readonly projectKey: string;
+}
+
+let passed = 0;
+let failed = 0;
 
 async function execute(backend: DevBackend, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const res = await fetch(`${backend.url}/api/claude-code/tools/execute`, {
@@ -31,104 +45,199 @@ async function execute(backend: DevBackend, body: Record<string, unknown>): Prom
   return (await res.json()) as Record<string, unknown>;
 }
 
+/** A fresh VS Code window with the VSIX installed, a copy of the fixture folder open, and a dev backend. */
+async function openWindow(projectKey: string, options: { workspaceTrust?: boolean } = {}): Promise<Window> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-e2e-'));
+  const folder = path.join(tmp, projectKey);
+  fs.cpSync(path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), folder, { recursive: true });
+  const backend = await startDevBackend({ port: 0 });
+  const server = await CodeServer.start({
+    workspace: folder,
+    workspaceTrust: options.workspaceTrust,
+    settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat') },
+  });
+  await server.installExtension(vsix);
+  const bench = await openWorkbench(server, { folder });
+  return { backend, server, bench, folder, projectKey };
+}
+
+async function closeWindow(w: Window | undefined): Promise<void> {
+  if (!w) return;
+  await w.bench.close().catch(() => undefined);
+  await w.server.stop().catch(() => undefined);
+  await w.backend.close();
+  fs.rmSync(path.dirname(w.folder), { recursive: true, force: true });
+}
+
+async function runChecks(w: Window, checks: Check[]): Promise<void> {
+  for (const check of checks) {
+    try {
+      await check.run();
+      passed++;
+      console.log(`  ✔ ${check.name}`);
+    } catch (e) {
+      failed++;
+      console.log(`  ✖ ${check.name}\n    ${(e as Error).message}`);
+      await w.bench.screenshot(path.join(resultsDir, `e2e-failure-${passed + failed}.png`)).catch(() => undefined);
+    }
+  }
+}
+
+/** Proposes a change over HTTP (the answer arrives once the developer decides) and waits for its diff. */
+async function proposeAndShowDiff(w: Window, params: Record<string, unknown>) {
+  const answer = execute(w.backend, { tool: 'apply_change', params, projectKey: w.projectKey });
+  const approve = w.bench.page.locator('.editor-actions a.action-label[aria-label^="Approve Change"]').first();
+  await approve.waitFor({ timeout: 20_000 });
+  await w.bench.page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
+  return { answer, approve, reject: w.bench.page.locator('.editor-actions a.action-label[aria-label^="Reject Change"]').first() };
+}
+
+function trustedChecks(w: Window): Check[] {
+  const file = (rel: string) => path.join(w.folder, rel);
+  return [
+    {
+      name: 'the VSIX installs into the extensions folder',
+      run: async () => {
+        const installed = fs.readdirSync(w.server.extensionsDir).filter((d) => d.startsWith(`agent-bridge.${pkg.name}-`));
+        assert.deepEqual(installed, [`agent-bridge.${pkg.name}-${pkg.version}`]);
+      },
+    },
+    {
+      name: 'the installed extension connects on its own with the folder name as project key',
+      run: async () => {
+        const s = await w.backend.waitForSession((x) => x.projectKey === w.projectKey, 90_000);
+        assert.equal(s.protocol, 'v2');
+      },
+    },
+    {
+      name: 'grep_file through the HTTP tool API returns the matches',
+      run: async () => {
+        const r = await execute(w.backend, { tool: 'grep_file', params: { pattern: 'TODO' }, projectKey: w.projectKey });
+        assert.equal(r.success, true, String(r.error));
+        assert.match(String(r.result), /src\/app\/Greeter\.java/);
+        assert.match(String(r.result), /TODO: localize/);
+      },
+    },
+    {
+      name: 'read_file through the HTTP tool API returns numbered lines',
+      run: async () => {
+        const r = await execute(w.backend, { tool: 'read_file', params: { relativePath: 'notes.txt' }, projectKey: w.projectKey });
+        assert.equal(r.success, true, String(r.error));
+        assert.match(String(r.result), /2 \| The word needle appears here once\./);
+        assert.equal(typeof r.executionTime, 'number');
+      },
+    },
+    {
+      name: 'a path escape is refused with PERMISSION_DENIED',
+      run: async () => {
+        const r = await execute(w.backend, { tool: 'read_file', params: { relativePath: '../../../etc/hostname' }, projectKey: w.projectKey });
+        assert.equal(r.success, false);
+        assert.equal(r.code, 'PERMISSION_DENIED');
+      },
+    },
+    {
+      name: 'the status bar shows the connected state',
+      run: async () => {
+        const item = w.bench.page.locator('.statusbar-item', { hasText: 'Agent Bridge' }).first();
+        await item.waitFor({ timeout: 20_000 });
+        assert.match((await item.getAttribute('aria-label')) ?? '', /connected/);
+        await w.bench.screenshot(path.join(resultsDir, 'e2e-connected.png'));
+      },
+    },
+    {
+      name: 'apply_change opens a diff; clicking Approve in its title bar writes the change',
+      run: async () => {
+        const before = fs.readFileSync(file('src/app/Greeter.java'), 'utf8');
+        const { answer, approve } = await proposeAndShowDiff(w, {
+          relativePath: 'src/app/Greeter.java',
+          searchContent: '        return "Hello, " + name + "!";',
+          replaceContent: '        return "Hello, " + name.trim() + "!";',
+          description: 'Trim the name before greeting',
+        });
+        await w.bench.page.waitForTimeout(500);
+        await w.bench.screenshot(path.join(resultsDir, 'e2e-approval-diff.png'));
+        assert.equal(fs.readFileSync(file('src/app/Greeter.java'), 'utf8'), before, 'nothing written before approval');
+        await approve.click();
+        const r = await answer;
+        assert.equal(r.success, true, String(r.error));
+        const data = JSON.parse(String(r.result)) as { saved: boolean; structuredPatch: { lines: string[] }[] };
+        assert.equal(data.saved, true);
+        assert.ok(data.structuredPatch[0].lines.includes('+        return "Hello, " + name.trim() + "!";'));
+        assert.match(fs.readFileSync(file('src/app/Greeter.java'), 'utf8'), /name\.trim\(\)/);
+      },
+    },
+    {
+      name: 'clicking Reject and giving a reason answers USER_REJECTED and leaves the file byte-identical',
+      run: async () => {
+        const before = fs.readFileSync(file('notes.txt'));
+        const { answer, reject } = await proposeAndShowDiff(w, { relativePath: 'notes.txt', searchContent: 'needle', replaceContent: 'haystack' });
+        await reject.click();
+        const input = w.bench.page.locator('.quick-input-widget input').first();
+        await input.waitFor({ timeout: 10_000 });
+        await input.fill('keep the needle');
+        await input.press('Enter');
+        const r = await answer;
+        assert.equal(r.success, false);
+        assert.equal(r.code, 'USER_REJECTED');
+        assert.match(String(r.error), /keep the needle/);
+        assert.deepEqual(fs.readFileSync(file('notes.txt')), before);
+      },
+    },
+  ];
+}
+
+function untrustedChecks(w: Window): Check[] {
+  return [
+    {
+      name: 'in an untrusted workspace the extension still connects and reads',
+      run: async () => {
+        await w.backend.waitForSession((x) => x.projectKey === w.projectKey, 90_000);
+        const r = await execute(w.backend, { tool: 'read_file', params: { relativePath: 'notes.txt' }, projectKey: w.projectKey });
+        assert.equal(r.success, true, String(r.error));
+      },
+    },
+    {
+      name: 'in an untrusted workspace every write is refused with PERMISSION_DENIED',
+      run: async () => {
+        const before = fs.readFileSync(path.join(w.folder, 'notes.txt'));
+        const r = await execute(w.backend, { tool: 'apply_change', params: { relativePath: 'notes.txt', searchContent: 'needle', replaceContent: 'pin' }, projectKey: w.projectKey });
+        assert.equal(r.success, false);
+        assert.equal(r.code, 'PERMISSION_DENIED');
+        assert.match(String(r.error), /not trusted/);
+        const created = await execute(w.backend, { tool: 'Replace', params: { file_path: 'evil.txt', content: 'x' }, projectKey: w.projectKey });
+        assert.equal(created.code, 'PERMISSION_DENIED');
+        assert.deepEqual(fs.readFileSync(path.join(w.folder, 'notes.txt')), before);
+        assert.equal(fs.existsSync(path.join(w.folder, 'evil.txt')), false);
+        const item = w.bench.page.locator('.statusbar-item', { hasText: 'Agent Bridge' }).first();
+        assert.match((await item.textContent()) ?? '', /read-only/);
+        await w.bench.screenshot(path.join(resultsDir, 'e2e-untrusted.png'));
+      },
+    },
+  ];
+}
+
+async function phase(projectKey: string, options: { workspaceTrust?: boolean }, checks: (w: Window) => Check[]): Promise<void> {
+  let w: Window | undefined;
+  try {
+    w = await openWindow(projectKey, options);
+    await runChecks(w, checks(w));
+  } catch (e) {
+    failed++;
+    console.log(`  ✖ e2e setup (${projectKey}): ${(e as Error).stack ?? String(e)}`);
+  } finally {
+    if (w && failed > 0) console.log(w.server.logs(60));
+    await closeWindow(w);
+  }
+}
+
 async function main(): Promise<number> {
   if (!process.argv.includes('--skip-package')) {
     execFileSync('npm', ['run', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   assert.ok(fs.existsSync(vsix), `${vsix} was not built`);
   fs.mkdirSync(resultsDir, { recursive: true });
-
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-e2e-'));
-  const folder = path.join(tmp, 'shop-service');
-  fs.cpSync(path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), folder, { recursive: true });
-
-  const backend = await startDevBackend({ port: 0 });
-  let server: CodeServer | undefined;
-  let bench: Workbench | undefined;
-  let passed = 0;
-  let failed = 0;
-  try {
-    server = await CodeServer.start({
-      workspace: folder,
-      settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat') },
-    });
-    await server.installExtension(vsix);
-    const installed = fs.readdirSync(server.extensionsDir).filter((d) => d.startsWith(`agent-bridge.${pkg.name}-`));
-    bench = await openWorkbench(server, { folder });
-    const backendRef = backend;
-    const checks: Check[] = [
-      {
-        name: 'the VSIX installs into the extensions folder',
-        run: async () => assert.deepEqual(installed, [`agent-bridge.${pkg.name}-${pkg.version}`]),
-      },
-      {
-        name: 'the installed extension connects on its own with the folder name as project key',
-        run: async () => {
-          const s = await backendRef.waitForSession((x) => x.projectKey === 'shop-service', 90_000);
-          assert.equal(s.protocol, 'v2');
-        },
-      },
-      {
-        name: 'grep_file through the HTTP tool API returns the matches',
-        run: async () => {
-          const r = await execute(backendRef, { tool: 'grep_file', params: { pattern: 'TODO' }, projectKey: 'shop-service' });
-          assert.equal(r.success, true, String(r.error));
-          assert.match(String(r.result), /src\/app\/Greeter\.java/);
-          assert.match(String(r.result), /TODO: localize/);
-        },
-      },
-      {
-        name: 'read_file through the HTTP tool API returns numbered lines',
-        run: async () => {
-          const r = await execute(backendRef, { tool: 'read_file', params: { relativePath: 'notes.txt' }, projectKey: 'shop-service' });
-          assert.equal(r.success, true, String(r.error));
-          assert.match(String(r.result), /2 \| The word needle appears here once\./);
-          assert.equal(typeof r.executionTime, 'number');
-        },
-      },
-      {
-        name: 'a path escape is refused with PERMISSION_DENIED',
-        run: async () => {
-          const r = await execute(backendRef, { tool: 'read_file', params: { relativePath: '../../../etc/hostname' }, projectKey: 'shop-service' });
-          assert.equal(r.success, false);
-          assert.equal(r.code, 'PERMISSION_DENIED');
-        },
-      },
-      {
-        name: 'the status bar shows the connected state',
-        run: async () => {
-          const item = bench!.page.locator('.statusbar-item', { hasText: 'Agent Bridge' }).first();
-          await item.waitFor({ timeout: 20_000 });
-          const label = (await item.getAttribute('aria-label')) ?? '';
-          assert.match(label, /connected/);
-          await bench!.screenshot(path.join(resultsDir, 'e2e-connected.png'));
-        },
-      },
-    ];
-    for (const check of checks) {
-      try {
-        await check.run();
-        passed++;
-        console.log(`  ✔ ${check.name}`);
-      } catch (e) {
-        failed++;
-        console.log(`  ✖ ${check.name}\n    ${(e as Error).message}`);
-      }
-    }
-    if (failed > 0) {
-      await bench.screenshot(path.join(resultsDir, 'e2e-failure.png')).catch(() => undefined);
-      console.log(server.logs(80));
-    }
-  } catch (e) {
-    failed++;
-    console.log(`  ✖ e2e setup: ${(e as Error).stack ?? String(e)}`);
-    if (server) console.log(server.logs(80));
-  } finally {
-    await bench?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
-    await backend.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  await phase('shop-service', {}, trustedChecks);
+  await phase('untrusted-service', { workspaceTrust: true }, untrustedChecks);
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

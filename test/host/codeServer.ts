@@ -85,6 +85,8 @@ export interface StartOptions {
   extensionsDir?: string;
   port?: number;
   extraArgs?: string[];
+  /** Leave Workspace Trust on (default off: no trust prompt), to test restricted mode. */
+  workspaceTrust?: boolean;
   /** Milliseconds to wait for HTTP. Default 60 s. */
   startTimeoutMs?: number;
   /** Echo code-server's output live (also kept in memory for logs()). */
@@ -169,7 +171,8 @@ export class CodeServer {
     const extensionsDir = opts.extensionsDir ?? path.join(tmpDir, 'extensions');
     fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
     fs.mkdirSync(extensionsDir, { recursive: true });
-    writeSettings(userDataDir, { ...DEFAULT_SETTINGS, ...opts.settings });
+    const trust = opts.workspaceTrust ? { 'security.workspace.trust.enabled': true } : {};
+    writeSettings(userDataDir, { ...DEFAULT_SETTINGS, ...trust, ...opts.settings });
     const port = opts.port ?? (await freePort());
     // Own config file so nothing is written to ~/.config/code-server.
     const configPath = path.join(tmpDir, 'config.yaml');
@@ -184,7 +187,7 @@ export class CodeServer {
       '--extensions-dir', extensionsDir,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
       ...(opts.extraArgs ?? []),
     ];
     if (opts.workspace) args.push(path.resolve(opts.workspace));

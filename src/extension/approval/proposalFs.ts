@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 export const PROPOSAL_SCHEME = 'agent-bridge-proposal';
 export const ORIGINAL_SCHEME = 'agent-bridge-original';
 
+const key = (uri: vscode.Uri) => `${uri.path}?${uri.query}`;
+
 /**
  * Holds the two sides of every pending diff in memory. The proposed side is a writable file system,
  * so the developer can edit the agent's proposal before approving it; the original side is a
@@ -21,48 +23,51 @@ export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocu
     );
   }
 
-  /** URIs keep the file's name so the diff editor picks the right language. */
+  /**
+   * URIs keep the file's path, so the diff editor picks the right language and the breadcrumbs
+   * read like the real file; the call id rides in the query to keep proposals apart.
+   */
   add(id: string, relativePath: string, original: string, proposed: string): { left: vscode.Uri; right: vscode.Uri } {
-    const p = `/${encodeURIComponent(id)}/${relativePath}`;
-    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: p });
-    const left = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: p });
-    this.files.set(right.path, { data: Buffer.from(proposed, 'utf8'), mtime: Date.now() });
-    this.originals.set(left.path, original);
+    const where = { path: `/${relativePath}`, query: id };
+    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, ...where });
+    const left = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, ...where });
+    this.files.set(key(right), { data: Buffer.from(proposed, 'utf8'), mtime: Date.now() });
+    this.originals.set(key(left), original);
     return { left, right };
   }
 
   remove(right: vscode.Uri): void {
-    this.files.delete(right.path);
-    this.originals.delete(right.path);
+    this.files.delete(key(right));
+    this.originals.delete(key(right));
   }
 
   /** The proposal as it is now: the open editor's text (edits not yet saved included), else what was stored. */
   currentText(right: vscode.Uri): string | undefined {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === right.toString());
     if (doc) return doc.getText();
-    const f = this.files.get(right.path);
+    const f = this.files.get(key(right));
     return f ? Buffer.from(f.data).toString('utf8') : undefined;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.originals.get(uri.path) ?? '';
+    return this.originals.get(key(uri)) ?? '';
   }
 
   stat(uri: vscode.Uri): vscode.FileStat {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(key(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     return { type: vscode.FileType.File, ctime: f.mtime, mtime: f.mtime, size: f.data.byteLength };
   }
 
   readFile(uri: vscode.Uri): Uint8Array {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(key(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     return f.data;
   }
 
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    if (!this.files.has(uri.path)) throw vscode.FileSystemError.NoPermissions('Only pending proposals can be edited.');
-    this.files.set(uri.path, { data: content, mtime: Date.now() });
+    if (!this.files.has(key(uri))) throw vscode.FileSystemError.NoPermissions('Only pending proposals can be edited.');
+    this.files.set(key(uri), { data: content, mtime: Date.now() });
     this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 

@@ -27,7 +27,7 @@ describe('Approval of agent changes', () => {
   async function propose(params: Record<string, unknown>, tool = 'apply_change') {
     const msg = rootCall(tool, params);
     const answer = backend.call(msg);
-    const ownTab = () => proposalTabs().some((t) => (t.input as vscode.TabInputTextDiff).modified.path.startsWith(`/${msg.toolCallId}/`));
+    const ownTab = () => proposalTabs().some((t) => (t.input as vscode.TabInputTextDiff).modified.query === msg.toolCallId);
     await until(() => api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
     return { id: msg.toolCallId, answer };
   }
