@@ -154,4 +154,21 @@ describe('Approval of agent changes', () => {
       await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Workspace);
     }
   });
+
+  it('NotebookEditCell edits an open notebook through the notebook API', async () => {
+    const nb = { cells: [{ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: ['print(1)'] }], metadata: { language_info: { name: 'python' } }, nbformat: 4, nbformat_minor: 5 };
+    write('nb/demo.ipynb', JSON.stringify(nb, null, 1) + '\n');
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file('nb/demo.ipynb')));
+    await vscode.window.showNotebookDocument(notebook);
+    const { id, answer } = await propose({ notebook_path: 'nb/demo.ipynb', cell_number: 1, new_source: '# Notes', cell_type: 'markdown', edit_mode: 'insert' }, 'NotebookEditCell');
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    assert.deepEqual(r, { cell_number: 1, new_source: '# Notes', cell_type: 'markdown', language: 'python', edit_mode: 'insert' });
+    assert.equal(notebook.cellCount, 2);
+    assert.equal(notebook.cellAt(1).kind, vscode.NotebookCellKind.Markup);
+    assert.equal(notebook.cellAt(1).document.getText(), '# Notes');
+    const onDisk = JSON.parse(fs.readFileSync(file('nb/demo.ipynb'), 'utf8')) as { cells: { cell_type: string }[] };
+    assert.deepEqual(onDisk.cells.map((c) => c.cell_type), ['code', 'markdown']);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
 });
