@@ -101,6 +101,32 @@ describe('Agent Bridge against a loopback backend', () => {
     assert.match(result, /TODO: read the name from args/);
   });
 
+  it('grep_file honours files.exclude and search.exclude', async () => {
+    const fs = await import('node:fs');
+    const root = folder().uri.fsPath;
+    for (const dir of ['generated', 'vendored']) {
+      fs.mkdirSync(path.join(root, dir), { recursive: true });
+      fs.writeFileSync(path.join(root, dir, 'Out.java'), '// marker-xyzzy\n');
+    }
+    const files = vscode.workspace.getConfiguration('files');
+    const search = vscode.workspace.getConfiguration('search');
+    await files.update('exclude', { '**/generated': true }, vscode.ConfigurationTarget.Workspace);
+    await search.update('exclude', { '**/vendored': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      const hidden = (await backend.call(rootCall('grep_file', { pattern: 'marker-xyzzy' }))).data as Record<string, unknown>;
+      assert.equal(hidden.success, true);
+      assert.doesNotMatch(String(hidden.result), /generated|vendored/);
+      await files.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+      await search.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+      const shown = (await backend.call(rootCall('grep_file', { pattern: 'marker-xyzzy' }))).data as Record<string, unknown>;
+      assert.match(String(shown.result), /generated\/Out\.java/);
+      assert.match(String(shown.result), /vendored\/Out\.java/);
+    } finally {
+      await files.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+      await search.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('unknown tools and missing params get the spec codes', async () => {
     const unknown = (await backend.call(rootCall('format_disk', {}))).data as Record<string, unknown>;
     assert.equal(unknown.code, 'TOOL_NOT_FOUND');
