@@ -20,6 +20,8 @@ interface Live {
 /** Owns the link to the backend for this window: builds it from the settings, tears it down, reports its state. */
 export class BridgeController implements vscode.Disposable {
   private live: Live | undefined;
+  /** Kept across reconnects, so caches keyed by the workspace (the code index) survive them. */
+  private workspaceValue: VscodeWorkspace | undefined;
   private readonly stateEmitter = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChangeState = this.stateEmitter.event;
   private readonly messageEmitter = new vscode.EventEmitter<ServerMessage>();
@@ -45,6 +47,11 @@ export class BridgeController implements vscode.Disposable {
 
   get serverUrl(): string | undefined {
     return readSettings(vscode.workspace.workspaceFolders?.[0]).serverUrl;
+  }
+
+  /** The workspace the tools run against (undefined before the first connect). */
+  get workspace(): VscodeWorkspace | undefined {
+    return this.workspaceValue;
   }
 
   get isActive(): boolean {
@@ -75,7 +82,8 @@ export class BridgeController implements vscode.Disposable {
     if (!folder) return 'Open a folder first: Agent Bridge answers tool calls against a workspace folder.';
     if (folder.uri.scheme !== 'file') return `Agent Bridge needs a folder on disk; this one is ${folder.uri.scheme}:.`;
     const settings = readSettings(folder);
-    const workspace = new VscodeWorkspace(folder);
+    if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new VscodeWorkspace(folder);
+    const workspace = this.workspaceValue;
     const dispatcher = new Dispatcher({
       workspace,
       tools: ALL_TOOLS,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/connection';
 import type { ChangeQueue } from './approval/changeQueue';
 import { ApprovalGate } from './approval/approvalGate';
+import { registerCodeIntel } from './codeIntel';
 import { registerCommands } from './commands';
 import { BridgeController } from './controller';
 import { channelLogger } from './logger';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     approvals,
     controller,
     new StatusBar(controller),
+    registerCodeIntel(context, log, () => controller.workspace),
     ...registerCommands(controller, channel, approvals),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsConnection(e) && controller.isActive) controller.connect();

@@ -36,7 +36,11 @@ export class VscodeWorkspace implements Workspace {
   readonly name: string;
   private readonly rg: string | undefined;
 
+  /** Which workspace folder this is (its URI), to tell whether a cached instance still fits. */
+  readonly folderUri: string;
+
   constructor(private readonly folder: vscode.WorkspaceFolder) {
+    this.folderUri = folder.uri.toString();
     this.root = realpathOrSelf(folder.uri.fsPath);
     this.name = folder.name;
     this.rg = findBundledRipgrep(vscode.env.appRoot);

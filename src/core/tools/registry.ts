@@ -7,6 +7,7 @@ import { replaceTool } from './replace';
 import { editTool } from './edit';
 import { multiEditTool } from './multiEdit';
 import { notebookEditCellTool } from './notebookEditCell';
+import { CODE_TOOLS } from '../code/tools/all';
 
 /** Every tool the extension answers. One file per tool; adding one is adding a line here. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -18,4 +19,5 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   editTool,
   multiEditTool,
   notebookEditCellTool,
+  ...CODE_TOOLS,
 ];

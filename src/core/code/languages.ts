@@ -1,0 +1,66 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Tree } from 'web-tree-sitter';
+import { toRelative } from '../paths';
+import { extractJava } from './java';
+import type { FileSymbols, LanguageId } from './model';
+
+/**
+ * The languages the code index understands, by file extension. Adding a language means a grammar
+ * in `parser.ts`, an extractor producing `FileSymbols`, and a line here (plus a resolver for its
+ * call sites: today's resolver speaks Java).
+ */
+export interface LanguageSupport {
+  readonly id: LanguageId;
+  readonly extensions: readonly string[];
+  extract(tree: Tree, lineCount: number): FileSymbols;
+}
+
+export const LANGUAGES: readonly LanguageSupport[] = [{ id: 'java', extensions: ['.java'], extract: extractJava }];
+
+export function languageForPath(file: string): LanguageSupport | undefined {
+  const ext = path.extname(file).toLowerCase();
+  return LANGUAGES.find((l) => l.extensions.includes(ext));
+}
+
+/** Folders never indexed (hidden folders are skipped too). */
+const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['node_modules', '__pycache__', 'bazel-bin', 'bazel-out', 'bazel-testlogs']);
+/**
+ * Build output folders, skipped only beside a build file or at the root: `com/acme/build/` deep
+ * in a source tree is a package, `module/build/` next to `build.gradle` is output.
+ */
+const OUTPUT_DIRS: ReadonlySet<string> = new Set(['build', 'out', 'target', 'dist', 'bin', 'obj']);
+const BUILD_FILES: ReadonlySet<string> = new Set([
+  'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'build.xml', 'package.json',
+  'BUILD', 'BUILD.bazel', 'Makefile', 'go.mod', 'pyproject.toml', 'setup.py', 'Cargo.toml',
+]);
+
+/**
+ * Project-relative paths (forward slashes, sorted) of every source file in a supported language
+ * under `root`. Symbolic links to folders are not followed (no cycles, nothing outside the root).
+ */
+export async function listSourceFiles(root: string, signal?: AbortSignal): Promise<string[]> {
+  const out: string[] = [];
+  const pending = [root];
+  while (pending.length) {
+    if (signal?.aborted) throw new Error('cancelled');
+    const dir = pending.pop() as string;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const moduleRoot = dir === root || entries.some((e) => BUILD_FILES.has(e.name) || e.name.endsWith('.iml') || e.name.endsWith('.csproj'));
+    for (const e of entries) {
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        const skip = e.name.startsWith('.') || ALWAYS_SKIPPED.has(e.name) || (moduleRoot && OUTPUT_DIRS.has(e.name));
+        if (!skip) pending.push(abs);
+      } else if ((e.isFile() || e.isSymbolicLink()) && languageForPath(e.name)) {
+        out.push(toRelative(root, abs));
+      }
+    }
+  }
+  return out.sort();
+}

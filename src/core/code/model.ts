@@ -1,0 +1,142 @@
+/**
+ * What the code index knows about one source file. Everything here is plain JSON (no Maps, no
+ * cycles) so a file's symbols can be cached on disk and loaded back without reparsing. Types are
+ * kept as source text (`Map.Entry<K, V>[]`) and resolved later, against the whole index.
+ */
+
+export type LanguageId = 'java';
+
+export type TypeKind = 'class' | 'interface' | 'enum' | 'record' | 'annotation';
+
+export interface TypeParam {
+  readonly name: string;
+  /** Source text of the first bound (`Comparable<T>`), when there is one. */
+  readonly bound?: string;
+}
+
+export interface VarSymbol {
+  readonly name: string;
+  /** Declared type as source text, annotations removed, whitespace collapsed. */
+  readonly type: string;
+  readonly line: number;
+  readonly modifiers?: readonly string[];
+}
+
+/**
+ * The receiver of a call, kept as a small expression tree so it can be typed once the index is
+ * complete. Locals and parameters are already bound to their declared types at extraction.
+ */
+export type Expr =
+  | { readonly k: 'id'; readonly n: string } // a name that is no local: field, type or package
+  | { readonly k: 't'; readonly t: string } // a value of this declared type (local, parameter, cast)
+  | { readonly k: 'fq'; readonly t: string } // a value of this fully qualified type (literals)
+  | { readonly k: 'this' }
+  | { readonly k: 'super' }
+  | { readonly k: 'qthis'; readonly q: string } // Outer.this
+  | { readonly k: 'qsuper'; readonly q: string } // Iface.super
+  | { readonly k: 'get'; readonly o: Expr; readonly n: string } // a.b
+  | { readonly k: 'call'; readonly o?: Expr; readonly n: string; readonly a: number; readonly g?: readonly Expr[] } // a.m(…), g: the arguments
+  | { readonly k: 'cond'; readonly a: Expr; readonly b: Expr } // c ? a : b
+  | { readonly k: 'null' }
+  | { readonly k: 'num'; readonly a: Expr; readonly b?: Expr } // arithmetic: binary numeric promotion
+  | { readonly k: 'new'; readonly t: string }
+  | { readonly k: 'idx'; readonly o: Expr } // a[i]
+  | { readonly k: 'elem'; readonly o: Expr } // `var x : a` in a for-each
+  | { readonly k: '?'; readonly why?: string };
+
+export type CallKind = 'call' | 'new' | 'this' | 'super' | 'ref';
+
+/** Flags of a call site. */
+export const IN_LAMBDA = 1;
+/** The call is inside an anonymous or local class body within the member. */
+export const IN_NESTED_CLASS = 2;
+/** `new T() { … }`: creates an anonymous subclass. */
+export const ANONYMOUS = 4;
+
+export interface CallSite {
+  readonly line: number;
+  readonly kind: CallKind;
+  /** Method name; for `new`, the created type's source text; for `this(…)`/`super(…)`, empty. */
+  readonly name: string;
+  /** Argument count; -1 for method references. */
+  readonly argc: number;
+  /** Receiver (`a.b` in `a.b.m()`); absent for unqualified calls. */
+  readonly recv?: Expr;
+  /** Receiver as written, cut to 80 characters, for display. */
+  readonly text?: string;
+  readonly flags?: number;
+  /** The arguments, for choosing between overloads of the same arity. */
+  readonly g?: readonly Expr[];
+}
+
+export type MemberKind = 'method' | 'constructor' | 'initializer';
+
+export interface MethodSymbol {
+  readonly kind: MemberKind;
+  /** The method name; for constructors the class name; `<clinit>` / `<init>` for initializer blocks and field initializers. */
+  readonly name: string;
+  readonly params: readonly VarSymbol[];
+  readonly varargs?: boolean;
+  /** Absent for constructors and initializers. */
+  readonly returnType?: string;
+  readonly typeParams?: readonly TypeParam[];
+  readonly modifiers: readonly string[];
+  readonly annotations: readonly string[];
+  readonly throws?: readonly string[];
+  readonly line: number;
+  readonly endLine: number;
+  readonly doc?: string;
+  /** False for abstract and interface methods without a body. */
+  readonly hasBody: boolean;
+  readonly calls: readonly CallSite[];
+}
+
+export interface EnumConstantSymbol {
+  readonly name: string;
+  readonly line: number;
+  readonly doc?: string;
+}
+
+export interface TypeSymbol {
+  readonly kind: TypeKind;
+  readonly name: string;
+  /** Name inside the file: `Outer.Inner`. */
+  readonly qname: string;
+  /** Fully qualified: `pkg.Outer.Inner`. */
+  readonly fqn: string;
+  /** `qname` of the enclosing type, for nested types. */
+  readonly outer?: string;
+  readonly modifiers: readonly string[];
+  readonly annotations: readonly string[];
+  readonly typeParams: readonly TypeParam[];
+  readonly extends: readonly string[];
+  readonly implements: readonly string[];
+  readonly line: number;
+  readonly endLine: number;
+  /** The declaration's first line, from modifiers to the opening brace, whitespace collapsed. */
+  readonly signature: string;
+  readonly doc?: string;
+  readonly fields: readonly VarSymbol[];
+  readonly fieldDocs?: Readonly<Record<string, string>>;
+  readonly methods: readonly MethodSymbol[];
+  readonly enumConstants: readonly EnumConstantSymbol[];
+  readonly components: readonly VarSymbol[];
+}
+
+export interface ImportSymbol {
+  /** Dotted name without `.*`. */
+  readonly name: string;
+  readonly isStatic: boolean;
+  readonly onDemand: boolean;
+}
+
+export interface FileSymbols {
+  readonly language: LanguageId;
+  readonly package: string;
+  readonly imports: readonly ImportSymbol[];
+  /** Every type in the file, nested ones included, outer before inner. */
+  readonly types: readonly TypeSymbol[];
+  readonly lineCount: number;
+  /** True when the parser had to recover from syntax errors. */
+  readonly hasErrors?: boolean;
+}

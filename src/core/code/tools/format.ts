@@ -1,0 +1,104 @@
+import { fenceFor } from '../../text';
+import type { MethodEntry, TypeEntry } from '../index';
+import type { MethodSymbol, TypeSymbol, VarSymbol } from '../model';
+
+/** Markdown and structured shapes shared by the code tools. */
+
+export const SOURCE = 'parser' as const;
+
+export interface MethodInfo {
+  readonly className: string;
+  readonly methodName: string;
+  readonly kind: MethodSymbol['kind'];
+  readonly signature: string;
+  readonly path: string;
+  readonly line: number;
+  readonly endLine: number;
+  readonly doc?: string;
+}
+
+const params = (ps: readonly VarSymbol[]): string => ps.map((p) => `${p.type} ${p.name}`.trim()).join(', ');
+
+/** `public static <T> List<T> of(T... items) throws IOException` */
+export function methodSignature(m: MethodSymbol): string {
+  const mods = [...m.annotations, ...m.modifiers].join(' ');
+  const tps = m.typeParams?.length ? `<${m.typeParams.map((t) => (t.bound ? `${t.name} extends ${t.bound}` : t.name)).join(', ')}> ` : '';
+  const ret = m.kind === 'method' && m.returnType ? `${m.returnType} ` : '';
+  const thr = m.throws?.length ? ` throws ${m.throws.join(', ')}` : '';
+  const name = m.kind === 'initializer' ? (m.name === '<clinit>' ? 'static initializer' : 'instance initializer') : m.name;
+  return `${mods ? `${mods} ` : ''}${tps}${ret}${name}${m.kind === 'initializer' ? '' : `(${params(m.params)})`}${thr}`;
+}
+
+export function methodInfo(e: MethodEntry): MethodInfo {
+  const m = e.method;
+  return {
+    className: e.owner.type.fqn,
+    methodName: m.name,
+    kind: m.kind,
+    signature: methodSignature(m),
+    path: e.owner.path,
+    line: m.line,
+    endLine: m.endLine,
+    ...(m.doc ? { doc: m.doc } : {}),
+  };
+}
+
+/** `ArrayList.add(int, E)`: short name for trees and lists. */
+export function shortName(e: MethodEntry): string {
+  const m = e.method;
+  const cls = e.owner.type.qname;
+  if (m.kind === 'initializer') return `${cls}.${m.name}`;
+  return `${cls}.${m.kind === 'constructor' ? '<init>' : m.name}(${m.params.map((p) => p.type).join(', ')})`;
+}
+
+export const lines = (a: number, b: number): string => (a === b ? `line ${a}` : `lines ${a}–${b}`);
+
+export function typeLabel(e: TypeEntry): string {
+  return `${e.type.kind} \`${e.type.fqn}\` — ${e.path}:${e.type.line}`;
+}
+
+/** Candidates for an ambiguous name: a success result that asks the agent to choose. */
+export function ambiguity(name: string, candidates: readonly TypeEntry[], how: string): { result: string; structured: unknown } {
+  const list = candidates.map((c) => `- ${typeLabel(c)}`);
+  return {
+    result: [
+      `## Several classes match \`${name}\``,
+      '',
+      ...list,
+      '',
+      `Call again with ${how}.`,
+    ].join('\n'),
+    structured: {
+      source: SOURCE,
+      ambiguous: true,
+      candidates: candidates.map((c) => ({ className: c.type.fqn, kind: c.type.kind, path: c.path, line: c.type.line })),
+    },
+  };
+}
+
+/** Lines `from..to` (1-based, inclusive) with right-aligned numbers, in a fence. */
+export function numbered(textLines: readonly string[], from: number, to: number, language = 'java'): string {
+  const width = String(Math.max(to, 1)).length;
+  const body = [];
+  for (let n = from; n <= to; n++) body.push(`${String(n).padStart(width)} | ${textLines[n - 1] ?? ''}`);
+  const joined = body.join('\n');
+  const fence = fenceFor(joined);
+  return `${fence}${language}\n${joined}\n${fence}`;
+}
+
+/** First line of a member including the Javadoc comment right above it, if any. */
+export function startWithDoc(textLines: readonly string[], line: number): number {
+  const end = line - 2; // 0-based index of the line above the member
+  if (!(textLines[end] ?? '').trim().endsWith('*/')) return line;
+  for (let j = end; j >= 0 && j >= end - 400; j--) {
+    const t = (textLines[j] ?? '').trim();
+    if (j < end && t.endsWith('*/')) return line;
+    if (t.startsWith('/**')) return j + 1;
+    if (t.startsWith('/*')) return line;
+  }
+  return line;
+}
+
+export function nestedTypes(file: readonly TypeSymbol[], owner: TypeSymbol): TypeSymbol[] {
+  return file.filter((t) => t.outer === owner.qname);
+}

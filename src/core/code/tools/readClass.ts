@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { readProjectText } from '../../files';
+import { resolveInProject } from '../../paths';
+import { ToolError } from '../../protocol/errors';
+import { splitLines } from '../../text';
+import { MAX_READ_LINES } from '../../tools/readFile';
+import { defineTool } from '../../tools/tool';
+import type { CodeIndex, TypeEntry } from '../index';
+import type { MethodSymbol, TypeSymbol } from '../model';
+import { ambiguity, lines, methodSignature, nestedTypes, numbered, SOURCE } from './format';
+import { readyCodeIntel } from './shared';
+
+/**
+ * read_class: a class's structure (package, declaration, fields, constructors, methods with line
+ * numbers and Javadoc summaries, nested types) or its full source with line numbers. A simple
+ * name several classes share is answered with the list of candidates (a success that asks the
+ * agent to choose by fully qualified name or relativePath), not an error: the list is what the
+ * agent needs to go on.
+ */
+
+const params = z.object({
+  className: z.string().trim().min(1, 'must not be empty'),
+  mode: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['structure', 'full'])).default('structure'),
+  relativePath: z.string().trim().optional(),
+});
+
+/** Types matching `className`, narrowed to `relativePath` (a file or a folder) when given. */
+export async function findClass(index: CodeIndex, ws: Parameters<typeof resolveInProject>[0], className: string, relativePath?: string): Promise<TypeEntry[]> {
+  if (!relativePath) return index.findTypes(className);
+  const p = await resolveInProject(ws, relativePath);
+  if (index.fileSymbols(p.rel) || /\.java$/i.test(p.rel)) await index.update(p.rel);
+  const inPath = (e: TypeEntry) => e.path === p.rel || p.rel === '.' || e.path.startsWith(`${p.rel}/`);
+  const found = index.findTypes(className).filter(inPath);
+  if (found.length || !index.fileSymbols(p.rel)) return found;
+  // A file was named but the class name is written differently there (e.g. the file's only class).
+  const simple = className.replace(/\$/g, '.').split('.').pop() ?? className;
+  return index.findTypes(simple).filter(inPath);
+}
+
+/** Reparses the type's file if it changed, and returns its fresh entry. */
+export async function fresh(index: CodeIndex, e: TypeEntry): Promise<TypeEntry> {
+  await index.update(e.path);
+  return index.typesByFqn(e.type.fqn).find((x) => x.path === e.path) ?? e;
+}
+
+export function notFound(index: CodeIndex, className: string): ToolError {
+  const simple = (className.replace(/\$/g, '.').split('.').pop() ?? className).toLowerCase();
+  const near = [...index.typeEntries()].filter((e) => e.type.name.toLowerCase().includes(simple)).slice(0, 10);
+  const hint = near.length ? ` Similar: ${near.map((e) => e.type.fqn).join(', ')}.` : '';
+  return new ToolError('NOT_FOUND', `Class not found: ${className} (searched ${index.fileCount} Java files).${hint}`);
+}
+
+const memberJson = (m: MethodSymbol) => ({
+  name: m.name,
+  signature: methodSignature(m),
+  ...(m.returnType ? { returnType: m.returnType } : {}),
+  params: m.params.map((p) => ({ name: p.name, type: p.type })),
+  ...(m.typeParams?.length ? { typeParameters: m.typeParams } : {}),
+  modifiers: m.modifiers,
+  annotations: m.annotations,
+  line: m.line,
+  endLine: m.endLine,
+  ...(m.doc ? { doc: m.doc } : {}),
+});
+
+function structure(e: TypeEntry, all: readonly TypeSymbol[]): { result: string; structured: unknown } {
+  const t = e.type;
+  const ctors = t.methods.filter((m) => m.kind === 'constructor');
+  const methods = t.methods.filter((m) => m.kind === 'method');
+  const nested = nestedTypes(all, t);
+  const doc = (d?: string) => (d ? ` — ${d}` : '');
+  const out = [
+    `## ${t.kind === 'annotation' ? 'Annotation' : t.kind[0]?.toUpperCase() + t.kind.slice(1)}: ${t.fqn}`,
+    '',
+    `File: ${e.path} · ${lines(t.line, t.endLine)} · package ${e.file.package || '(default)'} · source: ${SOURCE}`,
+    '',
+    '```java',
+    t.signature,
+    '```',
+  ];
+  if (t.doc) out.push('', t.doc);
+  if (t.outer) out.push('', `Nested in ${e.file.package ? `${e.file.package}.` : ''}${t.outer}.`);
+  const section = (title: string, items: string[]) => {
+    if (items.length) out.push('', `### ${title} (${items.length})`, ...items);
+  };
+  section('Enum constants', t.enumConstants.map((c) => `- L${c.line} \`${c.name}\`${doc(c.doc)}`));
+  section('Record components', t.components.map((c) => `- L${c.line} \`${c.type} ${c.name}\``));
+  section('Fields', t.fields.map((f) => `- L${f.line} \`${[...(f.modifiers ?? []), f.type, f.name].join(' ')}\`${doc(t.fieldDocs?.[f.name])}`));
+  section('Constructors', ctors.map((m) => `- L${m.line}–${m.endLine} \`${methodSignature(m)}\`${doc(m.doc)}`));
+  section('Methods', methods.map((m) => `- L${m.line}–${m.endLine} \`${methodSignature(m)}\`${m.hasBody ? '' : ' (no body)'}${doc(m.doc)}`));
+  section('Nested types', nested.map((n) => `- L${n.line} ${n.kind} \`${n.qname}\`${doc(n.doc)}`));
+  if (e.file.hasErrors) out.push('', '_The file has syntax errors; the structure above is what could be recovered._');
+  return {
+    result: out.join('\n'),
+    structured: {
+      source: SOURCE,
+      className: t.fqn,
+      simpleName: t.name,
+      kind: t.kind,
+      path: e.path,
+      package: e.file.package,
+      line: t.line,
+      endLine: t.endLine,
+      signature: t.signature,
+      ...(t.doc ? { doc: t.doc } : {}),
+      ...(t.outer ? { outer: t.outer } : {}),
+      modifiers: t.modifiers,
+      annotations: t.annotations,
+      typeParameters: t.typeParams,
+      extends: t.extends,
+      implements: t.implements,
+      fields: t.fields.map((f) => ({ name: f.name, type: f.type, modifiers: f.modifiers ?? [], line: f.line, ...(t.fieldDocs?.[f.name] ? { doc: t.fieldDocs[f.name] } : {}) })),
+      enumConstants: t.enumConstants,
+      recordComponents: t.components.map((c) => ({ name: c.name, type: c.type, line: c.line })),
+      constructors: ctors.map(memberJson),
+      methods: methods.map(memberJson),
+      nestedTypes: nested.map((n) => ({ className: n.fqn, kind: n.kind, line: n.line })),
+    },
+  };
+}
+
+async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry): Promise<{ result: string; structured: unknown }> {
+  const file = await readProjectText(ws, e.path);
+  const text = splitLines(file.text);
+  const from = e.type.line;
+  const end = Math.min(e.type.endLine, text.length);
+  const to = Math.min(end, from + MAX_READ_LINES - 1);
+  const out = [`## ${e.type.kind}: ${e.type.fqn}`, '', `File: ${e.path} · ${lines(from, end)} · source: ${SOURCE}`, '', numbered(text, from, to)];
+  if (to < end) out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
+  return {
+    result: out.join('\n'),
+    structured: { source: SOURCE, className: e.type.fqn, kind: e.type.kind, path: e.path, startLine: from, endLine: to, totalLines: end - from + 1, truncated: to < end, content: text.slice(from - 1, to).join('\n') },
+  };
+}
+
+export const readClassTool = defineTool({
+  name: 'read_class',
+  description:
+    'Read a Java class by simple, qualified or fully qualified name: its structure (fields, constructors, methods with line numbers and Javadoc summaries) or, with mode "full", its source with line numbers.',
+  writes: false,
+  params,
+  async handler(p, ctx) {
+    const { index } = await readyCodeIntel(ctx);
+    const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
+    if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
+    if (found.length > 1) return ambiguity(p.className, found, 'className set to one of the fully qualified names above, or relativePath set to the file');
+    const e = await fresh(index, found[0] as TypeEntry);
+    return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types);
+  },
+});

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { readProjectText } from '../../files';
+import { ToolError } from '../../protocol/errors';
+import { splitLines } from '../../text';
+import { defineTool } from '../../tools/tool';
+import type { MethodEntry, TypeEntry } from '../index';
+import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity } from './format';
+import { findClass, fresh, notFound } from './readClass';
+import { readyCodeIntel } from './shared';
+import { paramsMatch, parseMethodSpec } from '../callGraph';
+
+/**
+ * read_method: the source of every overload of a method (constructors when methodName is the
+ * class name, `<init>` or `new`), Javadoc included, with line numbers. `methodName` may carry
+ * parameter types to pick one overload: `add(int, E)`. When the class does not declare the
+ * method, the inherited declaration is shown and said to be inherited.
+ */
+
+const params = z.object({
+  className: z.string().trim().min(1, 'must not be empty'),
+  methodName: z.string().trim().min(1, 'must not be empty'),
+  relativePath: z.string().trim().optional(),
+});
+
+/** At most this many lines per overload; longer bodies are cut with a note. */
+export const MAX_METHOD_LINES = 400;
+
+export const readMethodTool = defineTool({
+  name: 'read_method',
+  description:
+    'Read the source of a Java method (every overload, Javadoc included) with line numbers. methodName may include parameter types, e.g. "add(int, E)"; use the class name for constructors.',
+  writes: false,
+  params,
+  async handler(p, ctx) {
+    const { index, graph } = await readyCodeIntel(ctx);
+    const spec = parseMethodSpec(`X.${p.methodName}`);
+    const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
+    if (!classes.length) throw notFound(index, p.className);
+    const freshClasses: TypeEntry[] = [];
+    for (const c of classes) freshClasses.push(await fresh(index, c));
+    const pick = (owner: TypeEntry): MethodEntry[] => {
+      const ctor = spec.methodName === owner.type.name || spec.methodName === '<init>' || spec.methodName === 'new';
+      return owner.type.methods
+        .filter((m) => (ctor ? m.kind === 'constructor' : m.kind === 'method' && m.name === spec.methodName))
+        .filter((m) => !spec.params || paramsMatch(m, spec.params))
+        .map((method) => ({ owner, method }));
+    };
+    let matches = freshClasses.flatMap(pick);
+    let inherited = false;
+    if (!matches.length) {
+      const q = graph.findMethods(`${freshClasses.length === 1 ? (freshClasses[0] as TypeEntry).type.fqn : p.className}.${p.methodName}`);
+      matches = q.matches;
+      inherited = q.inherited;
+    }
+    const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
+    if (owners.size > 1 && !inherited && classes.length > 1) {
+      return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above');
+    }
+    if (!matches.length) {
+      const names = [...new Set(freshClasses.flatMap((c) => c.type.methods.filter((m) => m.kind === 'method').map((m) => m.name)))].sort();
+      const what = spec.params ? `${spec.methodName}(${spec.params.join(', ')})` : spec.methodName;
+      throw new ToolError('NOT_FOUND', `No method ${what} in ${freshClasses.map((c) => c.type.fqn).join(', ')}. Methods: ${names.slice(0, 40).join(', ') || '(none)'}${names.length > 40 ? ', …' : ''}`);
+    }
+    const out = [`## Method: ${p.className}.${p.methodName}`, '', `${matches.length} declaration(s) · source: ${SOURCE}${inherited ? ` · inherited from ${[...new Set(matches.map((m) => m.owner.type.fqn))].join(', ')}` : ''}`];
+    const methods = [];
+    const texts = new Map<string, string[]>();
+    for (const m of matches) {
+      let text = texts.get(m.owner.path);
+      if (!text) texts.set(m.owner.path, (text = splitLines((await readProjectText(ctx.workspace, m.owner.path)).text)));
+      const from = startWithDoc(text, m.method.line);
+      const end = Math.min(m.method.endLine, text.length);
+      const to = Math.min(end, m.method.line + MAX_METHOD_LINES - 1);
+      out.push('', `### \`${methodSignature(m.method)}\``, '', `${m.owner.type.fqn} — ${m.owner.path}:${m.method.line}–${m.method.endLine}`, '', numbered(text, from, to));
+      if (to < end) out.push('', `_Cut at ${MAX_METHOD_LINES} lines; read the rest with read_file relativePath=${m.owner.path} start_line=${to + 1} end_line=${end}._`);
+      methods.push({ ...methodInfo(m), startLine: from, truncated: to < end, code: text.slice(from - 1, to).join('\n') });
+    }
+    return {
+      result: out.join('\n'),
+      structured: { source: SOURCE, className: p.className, methodName: p.methodName, inherited, methods },
+    };
+  },
+});

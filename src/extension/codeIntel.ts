@@ -1,0 +1,43 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { configureCodeIndexes, peekCodeIntel } from '../core/code/tools/all';
+import type { Logger } from '../core/log';
+import type { Workspace } from '../core/workspace';
+
+/**
+ * The code index behind read_class / read_method / call_chain, in VS Code: its cache lives in the
+ * extension's workspace storage (so a reload does not reparse), its first build shows progress in
+ * the status bar, and saved, created or deleted Java files keep it current.
+ */
+export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger, current: () => Workspace | undefined): vscode.Disposable {
+  const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
+  configureCodeIndexes({
+    cacheDir: () => storage,
+    log,
+    onBuildStart: (_ws, index) => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Agent Bridge: indexing Java' }, async (progress) => {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(storage));
+        await index.ready((p) => {
+          if (p.phase === 'parsing' && p.total) progress.report({ message: `${p.done}/${p.total} files` });
+        }).catch(() => undefined);
+      });
+    },
+  });
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.java');
+  const relative = (uri: vscode.Uri, ws: Workspace) => path.relative(ws.root, uri.fsPath).split(path.sep).join('/');
+  const onChange = (uri: vscode.Uri) => {
+    const ws = current();
+    const intel = ws && peekCodeIntel(ws);
+    if (ws && intel?.index.isReady) void intel.index.update(relative(uri, ws)).catch((e: unknown) => log.warn(`code index: ${String(e)}`));
+  };
+  return vscode.Disposable.from(
+    watcher,
+    watcher.onDidChange(onChange),
+    watcher.onDidCreate(onChange),
+    watcher.onDidDelete((uri) => {
+      const ws = current();
+      const intel = ws && peekCodeIntel(ws);
+      if (ws && intel?.index.isReady) intel.index.remove(relative(uri, ws));
+    }),
+  );
+}

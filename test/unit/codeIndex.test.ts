@@ -1,0 +1,298 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { CallGraph, type CallTreeNode } from '../../src/core/code/callGraph';
+import { CodeIndex, type MethodEntry } from '../../src/core/code/index';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
+
+/** The code index and call graph on a small hand-made Java project. */
+
+const JAVA_PROJECT: Record<string, string> = {
+  'src/main/java/com/acme/app/Main.java': `package com.acme.app;
+
+import com.acme.util.Strings;
+import com.acme.model.*;
+import static com.acme.util.Checks.notNull;
+import java.util.List;
+import java.util.ArrayList;
+
+/** Entry point. Does things. */
+public class Main {
+  private final Service service = new Service();
+  private List<User> users = new ArrayList<>();
+
+  public static void main(String[] args) {
+    new Main().run(args.length);
+  }
+
+  /** Runs the app. Twice. */
+  void run(int n) {
+    notNull(service);
+    service.handle(n);
+    service.handle("x");
+    String s = Strings.trim("  a ");
+    users.add(new User(s));
+    for (User u : users) u.greet();
+    helper().process();
+    unknown.call();
+    mystery();
+  }
+
+  private Service helper() { return service; }
+
+  static class Inner {
+    static void go() { pong(); }
+    static void pong() {}
+  }
+
+  class Nested {
+    class Deeper {
+      void m() { run(1); }
+    }
+  }
+}
+`,
+  'src/main/java/com/acme/app/Service.java': `package com.acme.app;
+
+public class Service implements Handler {
+  public void handle(int n) {
+    if (n > 0) handle(n - 1);
+  }
+
+  public void handle(String s) {
+    process();
+  }
+
+  @Override
+  public void process() {
+    a();
+  }
+
+  void a() {
+    b();
+  }
+
+  void b() {
+    a();
+  }
+}
+`,
+  'src/main/java/com/acme/app/Handler.java': `package com.acme.app;
+
+/** Handles. */
+public interface Handler {
+  void process();
+}
+`,
+  'src/main/java/com/acme/app/Client.java': `package com.acme.app;
+
+class Client {
+  void use(Handler h) {
+    h.process();
+  }
+}
+`,
+  'src/main/java/com/acme/util/Strings.java': `package com.acme.util;
+
+public final class Strings {
+  private Strings() {}
+
+  public static String trim(String s) {
+    return s.trim();
+  }
+}
+`,
+  'src/main/java/com/acme/util/Checks.java': `package com.acme.util;
+
+public final class Checks {
+  public static <T> T notNull(T t) {
+    return java.util.Objects.requireNonNull(t);
+  }
+}
+`,
+  'src/main/java/com/acme/model/User.java': `package com.acme.model;
+
+/** A user of the app. */
+public class User {
+  private final String name;
+
+  public User(String name) {
+    this.name = name;
+  }
+
+  public void greet() {
+    System.out.println(name);
+  }
+}
+`,
+  'src/main/java/com/other/model/User.java': `package com.other.model;
+
+public record User(String id, int age) {
+  public User {
+    if (age < 0) throw new IllegalArgumentException();
+  }
+}
+`,
+  'build/generated/Ignored.java': 'class Ignored {}\n',
+  'pom.xml': '<project/>\n',
+};
+
+async function build(files: Record<string, string> = JAVA_PROJECT): Promise<{ root: string; index: CodeIndex; graph: CallGraph }> {
+  const root = makeTree(files, 'ab-code-');
+  const index = new CodeIndex(new NodeWorkspace(root));
+  await index.ready();
+  return { root, index, graph: new CallGraph(index) };
+}
+
+function method(graph: CallGraph, spec: string): MethodEntry {
+  const { matches } = graph.findMethods(spec);
+  assert.equal(matches.length, 1, `${spec}: ${matches.length} matches`);
+  return matches[0] as MethodEntry;
+}
+
+const calleeKeys = (graph: CallGraph, m: MethodEntry) =>
+  graph.callees(m).filter((r) => r.owner).map((r) => `${r.site.line} ${r.owner}.${r.site.kind === 'call' ? r.site.name : '<init>'}`);
+
+test('lists sources, skipping build output beside a build file', async () => {
+  const { index } = await build();
+  assert.equal(index.fileCount, 8);
+  assert.equal(index.findTypes('Ignored').length, 0);
+  assert.deepEqual(index.lastBuild && { parsed: index.lastBuild.parsed, cached: index.lastBuild.cached }, { parsed: 8, cached: 0 });
+});
+
+test('nested types by simple, qualified, fully qualified and binary name', async () => {
+  const { index } = await build();
+  for (const name of ['Deeper', 'Nested.Deeper', 'Main.Nested.Deeper', 'com.acme.app.Main.Nested.Deeper', 'com.acme.app.Main$Nested$Deeper']) {
+    const found = index.findTypes(name);
+    assert.equal(found.length, 1, name);
+    assert.equal(found[0]?.type.fqn, 'com.acme.app.Main.Nested.Deeper');
+    assert.equal(found[0]?.type.outer, 'Main.Nested');
+  }
+  const main = index.findTypes('Main')[0];
+  assert.equal(main?.type.doc, 'Entry point.');
+  assert.deepEqual(main?.type.fields.map((f) => `${f.type} ${f.name}`), ['Service service', 'List<User> users']);
+});
+
+test('the same simple name in two packages: both listed, with paths', async () => {
+  const { index } = await build();
+  const users = index.findTypes('User');
+  assert.deepEqual(users.map((u) => `${u.type.fqn} ${u.path}`).sort(), [
+    'com.acme.model.User src/main/java/com/acme/model/User.java',
+    'com.other.model.User src/main/java/com/other/model/User.java',
+  ]);
+  const rec = index.findTypes('com.other.model.User')[0]?.type;
+  assert.equal(rec?.kind, 'record');
+  assert.deepEqual(rec?.components.map((c) => `${c.type} ${c.name}`), ['String id', 'int age']);
+});
+
+test('callees: fields, locals, static imports, imports, same package, for-each and return types resolve', async () => {
+  const { graph } = await build();
+  const run = method(graph, 'Main.run');
+  assert.deepEqual(calleeKeys(graph, run), [
+    '20 com.acme.util.Checks.notNull',
+    '21 com.acme.app.Service.handle',
+    '22 com.acme.app.Service.handle',
+    '23 com.acme.util.Strings.trim',
+    '24 java.util.List.add',
+    '24 com.acme.model.User.<init>',
+    '25 com.acme.model.User.greet',
+    '26 com.acme.app.Service.process',
+    '26 com.acme.app.Main.helper',
+  ]);
+  const unresolved = graph.callees(run).filter((r) => !r.owner).map((r) => `${r.site.line} ${r.site.name}: ${r.reason}`);
+  assert.equal(unresolved.length, 2, unresolved.join('\n'));
+  assert.match(unresolved[0] as string, /^27 call: unknown/);
+  assert.match(unresolved[1] as string, /^28 mystery: no method mystery/);
+});
+
+test('overloads: a name matches all of them, parameter types pick one, argument types pick the target', async () => {
+  const { graph } = await build();
+  assert.equal(graph.findMethods('Service.handle').matches.length, 2);
+  assert.equal(graph.findMethods('com.acme.app.Service.handle(String)').matches.length, 1);
+  assert.equal(graph.findMethods('Service#handle(int n)').matches.length, 1);
+  const run = method(graph, 'Main.run');
+  const targets = graph.callees(run).filter((r) => r.site.name === 'handle').map((r) => r.targets.map((t) => t.method.params[0]?.type).join('|'));
+  assert.deepEqual(targets, ['int', 'String']);
+  const callers = graph.callers(method(graph, 'Service.handle(int)')).map((c) => `${c.caller.method.name}:${c.site.line}`);
+  assert.deepEqual(callers.sort(), ['handle:5', 'run:21']);
+});
+
+test('callers include calls through a supertype declaration, marked virtual', async () => {
+  const { graph } = await build();
+  const callers = graph.callers(method(graph, 'Service.process')).map((c) => `${c.caller.owner.type.name}.${c.caller.method.name}:${c.site.line}${c.virtual ? ' virtual' : ''}`);
+  assert.deepEqual(callers.sort(), ['Client.use:5 virtual', 'Main.run:26', 'Service.handle:9']);
+});
+
+test('unqualified calls reach enclosing classes; static nested classes their own', async () => {
+  const { graph } = await build();
+  assert.deepEqual(calleeKeys(graph, method(graph, 'Deeper.m')), ['40 com.acme.app.Main.run']);
+  assert.deepEqual(calleeKeys(graph, method(graph, 'Main.Inner.go')), ['34 com.acme.app.Main.Inner.pong']);
+});
+
+const flat = (n: CallTreeNode, depth = 0): string[] => [
+  `${'  '.repeat(depth)}${n.method ? `${n.method.owner.type.name}.${n.method.method.name}` : n.external}${n.cycle ? ' (cycle)' : ''}${n.repeated ? ' (repeated)' : ''}`,
+  ...n.children.flatMap((c) => flat(c, depth + 1)),
+];
+
+test('trees: depth 2, cycles cut and marked', async () => {
+  const { graph } = await build();
+  const t = graph.tree([method(graph, 'Service.a')], 'callees', 5);
+  assert.deepEqual(flat(t.nodes[0] as CallTreeNode), ['Service.a', '  Service.b', '    Service.a (cycle)']);
+  const recursive = graph.tree([method(graph, 'Service.handle(int)')], 'callees', 3);
+  assert.deepEqual(flat(recursive.nodes[0] as CallTreeNode), ['Service.handle', '  Service.handle (cycle)']);
+  const two = graph.tree([method(graph, 'Main.main')], 'callees', 2);
+  const lines = flat(two.nodes[0] as CallTreeNode);
+  assert.deepEqual(lines.slice(0, 3), ['Main.main', '  Main.run', '    Checks.notNull']);
+  assert.ok(lines.includes('  com.acme.app.Main.<init>'), 'the implicit default constructor is a leaf');
+  assert.ok(two.nodes[0]?.children.some((c) => c.implicit && c.external === 'com.acme.app.Main.<init>'));
+  assert.ok(lines.includes('    Strings.trim'), lines.join('\n'));
+  assert.ok(!lines.some((l) => l.startsWith('      ')), 'depth 2 goes no deeper');
+  const callers = graph.tree([method(graph, 'Strings.trim')], 'callers', 2);
+  assert.deepEqual(flat(callers.nodes[0] as CallTreeNode), ['Strings.trim', '  Main.run', '    Main.main', '    Deeper.m']);
+});
+
+test('persistence: a second index loads the cache and reparses only what changed', async () => {
+  const { root, index } = await build();
+  const copy = new CodeIndex(new NodeWorkspace(root));
+  assert.equal(copy.load(index.serialize()), 8);
+  assert.deepEqual(copy.findTypes('Deeper').map((e) => e.type.fqn), ['com.acme.app.Main.Nested.Deeper']);
+  assert.equal(copy.load('{"format":"agent-bridge-code-index","version":0}\n'), 0, 'another version is ignored');
+  const cacheFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-code-cache-')), 'index.json');
+  await index.save(cacheFile);
+  const again = new CodeIndex(new NodeWorkspace(root), { cacheFile });
+  await again.ready();
+  assert.deepEqual(again.lastBuild && { parsed: again.lastBuild.parsed, cached: again.lastBuild.cached }, { parsed: 0, cached: 8 });
+  assert.deepEqual(again.fileSymbols('src/main/java/com/acme/app/Main.java'), index.fileSymbols('src/main/java/com/acme/app/Main.java'));
+  const file = path.join(root, 'src/main/java/com/acme/util/Strings.java');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('trim(String s)', 'trim(String s, int n)'));
+  const third = new CodeIndex(new NodeWorkspace(root), { cacheFile });
+  await third.ready();
+  assert.deepEqual(third.lastBuild && { parsed: third.lastBuild.parsed, cached: third.lastBuild.cached }, { parsed: 1, cached: 7 });
+  assert.equal(third.findTypes('Strings')[0]?.type.methods.find((m) => m.name === 'trim')?.params.length, 2);
+  fs.rmSync(path.dirname(cacheFile), { recursive: true, force: true });
+});
+
+test('incremental: update() reparses one file, remove() drops it', async () => {
+  const { root, index, graph } = await build();
+  const file = path.join(root, 'src/main/java/com/acme/app/Service.java');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('    a();\n  }\n\n  void a()', '    a();\n    c();\n  }\n\n  void c() {}\n\n  void a()'));
+  const before = index.generation;
+  await index.update(file);
+  assert.ok(index.generation > before);
+  assert.deepEqual(calleeKeys(graph, method(graph, 'Service.process')), ['14 com.acme.app.Service.a', '15 com.acme.app.Service.c']);
+  index.remove('src/main/java/com/acme/util/Strings.java');
+  assert.equal(index.findTypes('Strings').length, 0);
+  const run = graph.callees(method(graph, 'Main.run')).find((r) => r.site.name === 'trim');
+  assert.equal(run?.owner, 'com.acme.util.Strings', 'an imported type outside the index is still its owner');
+  assert.equal(run?.targets.length, 0);
+});
+
+test('class names as agents write them: file names, paths, other letter case', async () => {
+  const { index } = await build();
+  for (const name of ['Service.java', 'com/acme/app/Service', 'service', 'COM.ACME.APP.SERVICE', 'Service<T>']) {
+    assert.deepEqual(index.findTypes(name).map((e) => e.type.fqn), ['com.acme.app.Service'], name);
+  }
+});

@@ -1,0 +1,265 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { ToolError } from '../../src/core/protocol/errors';
+import { callChainTool } from '../../src/core/code/tools/callChain';
+import { readClassTool } from '../../src/core/code/tools/readClass';
+import { readMethodTool } from '../../src/core/code/tools/readMethod';
+import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/tools/shared';
+import { silentLogger } from '../../src/core/log';
+import type { ToolDefinition } from '../../src/core/tools/tool';
+import type { Workspace } from '../../src/core/workspace';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
+
+/** read_class, read_method and call_chain end to end on a small Java project. */
+
+const JAVA_PROJECT: Record<string, string> = {
+  'src/main/java/com/acme/app/Main.java': `package com.acme.app;
+
+import com.acme.util.Strings;
+import com.acme.model.*;
+import static com.acme.util.Checks.notNull;
+import java.util.List;
+import java.util.ArrayList;
+
+/** Entry point. Does things. */
+public class Main {
+  private final Service service = new Service();
+  private List<User> users = new ArrayList<>();
+
+  public static void main(String[] args) {
+    new Main().run(args.length);
+  }
+
+  /** Runs the app. Twice. */
+  void run(int n) {
+    notNull(service);
+    service.handle(n);
+    service.handle("x");
+    String s = Strings.trim("  a ");
+    users.add(new User(s));
+    for (User u : users) u.greet();
+    helper().process();
+    unknown.call();
+    mystery();
+  }
+
+  private Service helper() { return service; }
+
+  static class Inner {
+    static void go() { pong(); }
+    static void pong() {}
+  }
+
+  class Nested {
+    class Deeper {
+      void m() { run(1); }
+    }
+  }
+}
+`,
+  'src/main/java/com/acme/app/Service.java': `package com.acme.app;
+
+public class Service implements Handler {
+  public void handle(int n) {
+    if (n > 0) handle(n - 1);
+  }
+
+  public void handle(String s) {
+    process();
+  }
+
+  @Override
+  public void process() {
+    a();
+  }
+
+  void a() {
+    b();
+  }
+
+  void b() {
+    a();
+  }
+}
+`,
+  'src/main/java/com/acme/app/Handler.java': `package com.acme.app;
+
+/** Handles. */
+public interface Handler {
+  void process();
+}
+`,
+  'src/main/java/com/acme/app/Client.java': `package com.acme.app;
+
+class Client {
+  void use(Handler h) {
+    h.process();
+  }
+}
+`,
+  'src/main/java/com/acme/util/Strings.java': `package com.acme.util;
+
+public final class Strings {
+  private Strings() {}
+
+  public static String trim(String s) {
+    return s.trim();
+  }
+}
+`,
+  'src/main/java/com/acme/util/Checks.java': `package com.acme.util;
+
+public final class Checks {
+  public static <T> T notNull(T t) {
+    return java.util.Objects.requireNonNull(t);
+  }
+}
+`,
+  'src/main/java/com/acme/model/User.java': `package com.acme.model;
+
+/** A user of the app. */
+public class User {
+  private final String name;
+
+  public User(String name) {
+    this.name = name;
+  }
+
+  public void greet() {
+    System.out.println(name);
+  }
+}
+`,
+  'src/main/java/com/other/model/User.java': `package com.other.model;
+
+public record User(String id, int age) {
+  public User {
+    if (age < 0) throw new IllegalArgumentException();
+  }
+}
+`,
+  'build/generated/Ignored.java': 'class Ignored {}\n',
+  'pom.xml': '<project/>\n',
+};
+
+const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-codetools-'));
+
+async function call(tool: ToolDefinition, params: Record<string, unknown>, workspace: Workspace = ws) {
+  return tool.handler(tool.params.parse(params), { workspace, callId: 't', signal: new AbortController().signal, log: silentLogger });
+}
+
+async function failsWith(p: Promise<unknown>, code: string, message?: RegExp) {
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(e instanceof ToolError, `expected ToolError, got ${String(e)}`);
+    assert.equal(e.code, code);
+    if (message) assert.match(e.message, message);
+    return true;
+  });
+}
+
+test('read_class structure: package, declaration, fields, constructors, methods with lines and Javadoc', async () => {
+  const out = await call(readClassTool, { className: 'Main' });
+  const s = out.structured as Record<string, unknown> & { methods: Array<{ name: string; line: number; doc?: string }> };
+  assert.equal(s.source, 'parser');
+  assert.equal(s.className, 'com.acme.app.Main');
+  assert.equal(s.path, 'src/main/java/com/acme/app/Main.java');
+  assert.deepEqual(s.methods.map((m) => `${m.name}:${m.line}`), ['main:14', 'run:19', 'helper:31']);
+  assert.equal(s.methods[1]?.doc, 'Runs the app.');
+  assert.match(out.result, /^## Class: com\.acme\.app\.Main/);
+  assert.match(out.result, /public class Main/);
+  assert.match(out.result, /- L19–29 `void run\(int n\)` — Runs the app\./);
+  assert.match(out.result, /### Nested types \(2\)\n- L33 class `Main.Inner`\n- L38 class `Main.Nested`/);
+});
+
+test('read_class: an ambiguous simple name lists the candidates; a qualified name or relativePath picks one', async () => {
+  const amb = await call(readClassTool, { className: 'User' });
+  const s = amb.structured as { ambiguous: boolean; candidates: Array<{ className: string; path: string }> };
+  assert.equal(s.ambiguous, true);
+  assert.deepEqual(s.candidates.map((c) => c.className).sort(), ['com.acme.model.User', 'com.other.model.User']);
+  assert.match(amb.result, /Several classes match `User`/);
+  assert.match(amb.result, /src\/main\/java\/com\/other\/model\/User\.java/);
+  const byPath = await call(readClassTool, { className: 'User', relativePath: 'src/main/java/com/other/model/User.java' });
+  assert.equal((byPath.structured as { kind: string }).kind, 'record');
+  const byFolder = await call(readClassTool, { className: 'User', relativePath: 'src/main/java/com/acme' });
+  assert.equal((byFolder.structured as { className: string }).className, 'com.acme.model.User');
+  const byName = await call(readClassTool, { className: 'com.acme.model.User', mode: 'FULL' });
+  assert.match(byName.result, /File: src\/main\/java\/com\/acme\/model\/User\.java · lines 4–14/);
+  assert.match(byName.result, / 7 \| {3}public User\(String name\) \{/);
+});
+
+test('read_class: nested classes by qualified name; unknown classes are NOT_FOUND with suggestions', async () => {
+  const deeper = await call(readClassTool, { className: 'Main.Nested.Deeper' });
+  assert.equal((deeper.structured as { outer: string }).outer, 'Main.Nested');
+  await failsWith(call(readClassTool, { className: 'Usr' }), 'NOT_FOUND', /Class not found: Usr/);
+  await failsWith(call(readClassTool, { className: 'Serv' }), 'NOT_FOUND', /Similar: com\.acme\.app\.Service/);
+  await failsWith(call(readClassTool, { className: 'Main', relativePath: '../outside' }), 'PERMISSION_DENIED');
+});
+
+test('read_method: every overload with Javadoc and line numbers; parameter types pick one', async () => {
+  const both = await call(readMethodTool, { className: 'Service', methodName: 'handle' });
+  const s = both.structured as { source: string; methods: Array<{ signature: string; line: number; code: string }> };
+  assert.equal(s.source, 'parser');
+  assert.deepEqual(s.methods.map((m) => `${m.signature}@${m.line}`), ['public void handle(int n)@4', 'public void handle(String s)@8']);
+  assert.match(both.result, /5 \| {5}if \(n > 0\) handle\(n - 1\);/);
+  const one = await call(readMethodTool, { className: 'Service', methodName: 'handle(String)' });
+  assert.equal((one.structured as { methods: unknown[] }).methods.length, 1);
+  const run = await call(readMethodTool, { className: 'Main', methodName: 'run' });
+  assert.match(run.result, /18 \| {3}\/\*\* Runs the app\. Twice\. \*\/\n19 \| {3}void run\(int n\) \{/);
+  const ctor = await call(readMethodTool, { className: 'com.acme.model.User', methodName: 'User' });
+  assert.match(ctor.result, /public User\(String name\)/);
+  await failsWith(call(readMethodTool, { className: 'Service', methodName: 'nope' }), 'NOT_FOUND', /Methods: a, b, handle, process/);
+});
+
+test('call_chain: callers and callees with file and line of each call, unresolved listed, source "parser"', async () => {
+  const out = await call(callChainTool, { method: 'Service.process', direction: 'both', depth: 1 });
+  const s = out.structured as {
+    source: string;
+    callees: Array<{ children: Array<{ className: string; methodName: string; callLine: number }> }>;
+    callers: Array<{ children: Array<{ className: string; methodName: string; callLine: number; path: string; virtual?: boolean }> }>;
+  };
+  assert.equal(s.source, 'parser');
+  assert.deepEqual(s.callees[0]?.children.map((c) => `${c.className}.${c.methodName}@${c.callLine}`), ['com.acme.app.Service.a@14']);
+  assert.deepEqual(
+    s.callers[0]?.children.map((c) => `${c.className}.${c.methodName}@${c.path}:${c.callLine}${c.virtual ? ' virtual' : ''}`).sort(),
+    [
+      'com.acme.app.Client.use@src/main/java/com/acme/app/Client.java:5 virtual',
+      'com.acme.app.Main.run@src/main/java/com/acme/app/Main.java:26',
+      'com.acme.app.Service.handle@src/main/java/com/acme/app/Service.java:9',
+    ],
+  );
+  assert.match(out.result, /Source: parser/);
+  assert.match(out.result, /calls it at line 5: `h\.process\(\)` · via supertype/);
+  const run = await call(callChainTool, { method: 'Main.run', direction: 'callees' });
+  assert.match(run.result, /unresolved: `unknown\.call\(\)` at line 27/);
+  assert.match(run.result, /`java\.util\.List\.add` \(outside the project\)/);
+});
+
+test('call_chain: depth, cycles, includeSource, defaults and errors', async () => {
+  const deep = await call(callChainTool, { method: 'Service.a', direction: 'callees', depth: '3', includeSource: 'true' });
+  assert.match(deep.result, /`Service\.a\(\)`.*\n {2}- `Service\.b\(\)`.*\n {4}- `Service\.a\(\)`.*↻ cycle/);
+  assert.match(deep.result, /### Sources/);
+  assert.ok(Object.keys((deep.structured as { sources: Record<string, string> }).sources).length >= 2);
+  const defaults = await call(callChainTool, { method: 'Strings.trim' });
+  const d = defaults.structured as { direction: string; depth: number; callers: unknown[]; callees: unknown[] };
+  assert.deepEqual([d.direction, d.depth], ['both', 1]);
+  assert.ok(d.callers && d.callees);
+  await failsWith(call(callChainTool, { method: 'Service.nope' }), 'NOT_FOUND', /No method matches Service\.nope/);
+  await failsWith(call(callChainTool, { method: 'Nope.run' }), 'NOT_FOUND', /Class not found: Nope/);
+  assert.throws(() => callChainTool.params.parse({ method: 'A.b', depth: 0 }));
+  const amb = await call(callChainTool, { method: 'User.User' });
+  assert.equal((amb.structured as { ambiguous: boolean }).ambiguous, true);
+});
+
+test('tools answer TIMEOUT while the first build outlasts the wait, then answer once it is done', async () => {
+  const other = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-codetools-slow-'));
+  configureCodeIndexes({ waitMs: 0 });
+  after(() => {
+    configureCodeIndexes({});
+    dropCodeIntel(other);
+  });
+  await failsWith(call(readClassTool, { className: 'Main' }, other), 'TIMEOUT', /still being built/);
+  await codeIntelFor(other).index.ready();
+  const out = await call(readClassTool, { className: 'Main' }, other);
+  assert.equal((out.structured as { className: string }).className, 'com.acme.app.Main');
+});
