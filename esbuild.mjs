@@ -21,6 +21,17 @@ const builds = [
   { entryPoints: ['src/node/host.ts'], outfile: 'dist/host.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/devBackend/main.ts'], outfile: 'dist/devBackend.js' },
 ];
+// The chat webview runs in a browser frame: one IIFE script plus chat.css, with the codicon font
+// (imported by webview/main.ts) copied beside it as codicon.ttf.
+builds.push({
+  entryPoints: ['webview/main.ts'],
+  outfile: 'dist/webview/chat.js',
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  loader: { '.ttf': 'file' },
+  assetNames: '[name]',
+});
 if (!production) {
   builds.push({ entryPoints: ['test/host/suite/index.ts'], outfile: 'out/test/suite/index.js', external: ['vscode', 'mocha'] });
 }

@@ -18,4 +18,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
+  // The chat webview has its own tsconfig (DOM lib, no Node).
+  {
+    files: ['webview/**/*.ts'],
+    languageOptions: { parserOptions: { project: './webview/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
 );

@@ -7,6 +7,7 @@
 //   build                  npm run build (1 passed or 1 failed; on failure host/e2e are not run)
 //   host                   test/host/runHostTests.ts (`host: N passed, N failed`)
 //   e2e                    test/e2e/runE2E.ts when it exists (`e2e: N passed, N failed`)
+//   chat-e2e               test/e2e/chatE2E.ts on the VSIX e2e packaged (`chat-e2e: N passed, N failed`)
 //
 // A step that crashes, times out, or exits non-zero without reporting a failure counts as at least
 // 1 failed. Step time limits (minutes): typecheck/lint/build 10, unit 20, host 10, e2e 20; override
@@ -180,12 +181,16 @@ async function main() {
   await unit();
   const built = await check('build', npm, ['run', 'build'], minutes('build', 10));
   const e2e = path.join('test', 'e2e', 'runE2E.ts');
+  const chatE2e = path.join('test', 'e2e', 'chatE2E.ts');
   if (built) {
     await suite('host', process.execPath, ['--import', 'tsx', path.join('test', 'host', 'runHostTests.ts')], 'host', minutes('host', 10));
     if (fs.existsSync(e2e)) await suite('e2e', process.execPath, ['--import', 'tsx', e2e], 'e2e', minutes('e2e', 20));
+    // The chat as a person uses it, on the VSIX the e2e step just packaged.
+    if (fs.existsSync(chatE2e)) await suite('chat-e2e', process.execPath, ['--import', 'tsx', chatE2e, '--skip-package'], 'chat-e2e', minutes('e2e', 20));
   } else {
     record('host', 0, 1, 0, 'not run: build failed');
     if (fs.existsSync(e2e)) record('e2e', 0, 1, 0, 'not run: build failed');
+    if (fs.existsSync(chatE2e)) record('chat-e2e', 0, 1, 0, 'not run: build failed');
   }
 }
 

@@ -34,6 +34,7 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
           : { label: '$(plug) Connect', run: connect },
         { label: '$(refresh) Reconnect', run: connect },
         { label: '$(output) Show Log', run: () => channel.show(true) },
+        { label: vscode.l10n.t('$(comment-discussion) Open Chat'), run: () => void vscode.commands.executeCommand('agentBridge.openChat') },
       ];
       const picked = await vscode.window.showQuickPick(items, { title: `Agent Bridge (${controller.state})` });
       picked?.run();

@@ -4,6 +4,8 @@ import type { ChangeQueue } from './approval/changeQueue';
 import { ApprovalGate } from './approval/approvalGate';
 import { registerCodeIntel } from './codeIntel';
 import { registerCommands } from './commands';
+import { registerChat } from './chat/register';
+import type { ChatApi } from './chat/feature';
 import { BridgeController } from './controller';
 import { channelLogger } from './logger';
 import { SessionStore } from './session';
@@ -17,6 +19,8 @@ export interface AgentBridgeApi {
   readonly onDidChangeState: vscode.Event<ConnectionState>;
   /** Changes waiting for the developer's decision. */
   readonly pendingChanges: ChangeQueue;
+  /** The chat panel's traffic, for the integration tests. */
+  readonly chat: ChatApi;
 }
 
 /** Only wiring: the long-lived objects, their commands, and the settings that steer them. */
@@ -26,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const log = channelLogger(channel);
   const approvals = new ApprovalGate(log);
   const controller = new BridgeController(sessions, log, approvals);
+  const chat = registerChat(context, controller, sessions, channel, approvals);
   context.subscriptions.push(
     channel,
     approvals,
@@ -33,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     new StatusBar(controller),
     registerCodeIntel(context, log, () => controller.workspace),
     ...registerCommands(controller, channel, approvals),
+    ...chat.disposables,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsConnection(e) && controller.isActive) controller.connect();
     }),
@@ -45,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     sessionId: () => sessions.id,
     onDidChangeState: controller.onDidChangeState,
     pendingChanges: approvals,
+    chat: chat.api,
   };
 }
 

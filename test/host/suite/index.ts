@@ -14,6 +14,7 @@ import Mocha from 'mocha';
 async function loadTests(): Promise<void> {
   await import('./smoke.test');
   await import('./protocol.test');
+  await import('./chat.test');
   await import('./approval.test');
   await import('./code.test');
 }

@@ -1,0 +1,117 @@
+/**
+ * The one contract between the extension and the chat webview. Both sides import this module
+ * (it must stay free of `vscode` and of the DOM); every message either side receives goes through
+ * `parseToWebview` / `parseFromWebview`, and the types are inferred from the schemas.
+ */
+import { z } from 'zod';
+
+const text = z.string();
+const at = z.number();
+
+/** The link's state as the header shows it; 'reconnecting' is shown as connecting. */
+export const ConnectionViewSchema = z.object({
+  state: z.enum(['connected', 'connecting', 'reconnecting', 'disconnected']),
+  detail: text.optional(),
+});
+export type ConnectionView = z.infer<typeof ConnectionViewSchema>;
+
+/** One item of the conversation. `id` is stable, so an update replaces the item in place. */
+export const EntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), id: text, at, text }),
+  z.object({
+    kind: z.literal('thinking'),
+    id: text,
+    at,
+    text,
+    stage: text.optional(),
+    percent: z.number().optional(),
+    round: z.number().optional(),
+    /** False once the turn has moved on: the bar stops and the item dims. */
+    active: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('tool'),
+    id: text,
+    at,
+    name: text,
+    /** The key params, already shortened for one line. */
+    summary: text,
+    status: z.enum(['running', 'succeeded', 'failed']),
+    ms: z.number().optional(),
+    output: text.optional(),
+    error: text.optional(),
+    code: text.optional(),
+  }),
+  z.object({ kind: z.literal('answer'), id: text, at, markdown: text, done: z.boolean() }),
+  z.object({ kind: z.literal('error'), id: text, at, code: text, message: text, explanation: text }),
+  z.object({ kind: z.literal('notice'), id: text, at, text, tone: z.enum(['info', 'warning']) }),
+]);
+export type Entry = z.infer<typeof EntrySchema>;
+
+/** A pending change from the ChangeQueue, as an approval card shows it. */
+export const ChangeCardSchema = z.object({
+  id: text,
+  toolName: text,
+  relativePath: text,
+  description: text.optional(),
+  created: z.boolean(),
+  added: z.number(),
+  removed: z.number(),
+});
+export type ChangeCard = z.infer<typeof ChangeCardSchema>;
+
+/** Every UI string the webview shows, translated by the extension (vscode.l10n) and sent in `init`. */
+export const STRING_KEYS = [
+  'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
+  'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'output',
+  'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
+  'transcriptLabel', 'toolLabel',
+] as const;
+export type StringKey = (typeof STRING_KEYS)[number];
+const StringsSchema = z.record(z.enum(STRING_KEYS), text);
+export type Strings = Record<StringKey, string>;
+
+/** Extension → webview. `init` answers every `ready` with the whole state, so nothing is lost while the webview loads. */
+export const ToWebviewSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('init'),
+    strings: StringsSchema,
+    connection: ConnectionViewSchema,
+    entries: z.array(EntrySchema),
+    busy: z.boolean(),
+    changes: z.array(ChangeCardSchema),
+  }),
+  z.object({ type: z.literal('connection'), connection: ConnectionViewSchema }),
+  /** Adds the entry, or replaces the one with the same id. */
+  z.object({ type: z.literal('entry'), entry: EntrySchema }),
+  /** Replaces the whole transcript (a new session clears it). */
+  z.object({ type: z.literal('entries'), entries: z.array(EntrySchema) }),
+  z.object({ type: z.literal('busy'), busy: z.boolean() }),
+  z.object({ type: z.literal('changes'), changes: z.array(ChangeCardSchema) }),
+]);
+export type ToWebview = z.infer<typeof ToWebviewSchema>;
+
+/** Webview → extension. */
+export const FromWebviewSchema = z.discriminatedUnion('type', [
+  /** The script is listening; answer with `init`. */
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('retry') }),
+  z.object({ type: z.literal('newSession') }),
+  z.object({ type: z.literal('copy'), text }),
+  z.object({ type: z.literal('approve'), id: text }),
+  z.object({ type: z.literal('reject'), id: text }),
+  z.object({ type: z.literal('openDiff'), id: text }),
+]);
+export type FromWebview = z.infer<typeof FromWebviewSchema>;
+
+export type Parsed<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {
+  const r = schema.safeParse(raw);
+  return r.success ? { ok: true, message: r.data } : { ok: false, error: z.prettifyError(r.error) };
+}
+
+export const parseToWebview = (raw: unknown): Parsed<ToWebview> => parseWith(ToWebviewSchema, raw);
+export const parseFromWebview = (raw: unknown): Parsed<FromWebview> => parseWith(FromWebviewSchema, raw);

@@ -1,0 +1,241 @@
+/**
+ * One conversation with the agent backend: turns the developer's message into AGENT_CHAT (v2) or
+ * ANALYZE (v1), and the backend's THINKING / TOOL_CALL / AGENT_RESPONSE / COMPLETE / ERROR into
+ * transcript entries. One request at a time (spec 001 §6.2), abandoned locally on Stop, on the
+ * 5-minute analysis timeout (§6.3), or when the link drops. No `vscode` import, so it is unit-testable.
+ */
+import type { ConnectionState } from '../../core/connection';
+import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
+import type { Entry } from './contract';
+import { summarizeParams } from './toolSummary';
+import type { Transcript } from './transcript';
+
+export const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
+
+/** What the conversation needs from the BridgeController. */
+export interface ChatLink {
+  readonly state: ConnectionState;
+  readonly protocol: 'v1' | 'v2';
+  readonly requestId: string | undefined;
+  send(message: ClientMessage): boolean;
+}
+
+/** Who is asking: the handshake's identity, read fresh for every message. */
+export interface ChatTarget {
+  readonly sessionId: string;
+  readonly projectKey: string;
+  readonly projectPath: string;
+}
+
+/** The sentences the conversation itself writes into the transcript, already translated. */
+export interface ChatTexts {
+  notConnected: string;
+  sendFailed: string;
+  stopped: string;
+  timedOut: string;
+  connectionLost: string;
+  busy: string;
+  overriddenStale: string;
+  explain(code: string): string;
+}
+
+export interface ConversationEvents {
+  onEntry(entry: Entry): void;
+  onBusy(busy: boolean): void;
+}
+
+interface Turn {
+  readonly id: string;
+  readonly timer: ReturnType<typeof setTimeout>;
+  thinkingId?: string;
+  answerId?: string;
+}
+
+let counter = 0;
+const newId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(++counter).toString(36)}`;
+
+export class Conversation {
+  private turn: Turn | undefined;
+  /** Turns given up locally that the backend may still answer with REQUEST_OVERRIDDEN when the next one starts. */
+  private abandoned = 0;
+
+  constructor(
+    private readonly link: ChatLink,
+    private readonly target: () => ChatTarget,
+    private readonly transcript: Transcript,
+    private readonly texts: ChatTexts,
+    private readonly events: ConversationEvents,
+    private readonly timeoutMs = ANALYSIS_TIMEOUT_MS,
+  ) {}
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  /** Sends the developer's message; returns false (with a notice) when it could not be sent. */
+  send(text: string): boolean {
+    const message = text.trim();
+    if (!message) return false;
+    if (this.turn) return this.notice(this.texts.busy, 'warning');
+    if (this.link.state !== 'connected') return this.notice(this.texts.notConnected, 'warning');
+    const t = this.target();
+    const wire: ClientMessage =
+      this.link.protocol === 'v1'
+        ? { type: 'ANALYZE', data: { requestId: this.link.requestId ?? null, message, projectKey: t.projectKey, projectPath: t.projectPath, mode: 'claude-code' } }
+        : { type: 'AGENT_CHAT', data: { sessionId: t.sessionId, projectKey: t.projectKey, message } };
+    if (!this.link.send(wire)) return this.notice(this.texts.sendFailed, 'warning');
+    this.put({ kind: 'user', id: newId('user'), at: Date.now(), text: message });
+    const turn: Turn = { id: newId('turn'), timer: setTimeout(() => this.abandon(this.texts.timedOut), this.timeoutMs) };
+    this.turn = turn;
+    this.events.onBusy(true);
+    return true;
+  }
+
+  /** Stop: stop waiting here; the backend is not told (the protocol has no cancel), so it may still be working. */
+  stop(): void {
+    this.abandon(this.texts.stopped);
+  }
+
+  onConnectionState(state: ConnectionState): void {
+    if (state === 'disconnected' || state === 'reconnecting') this.abandon(this.texts.connectionLost, false);
+  }
+
+  onServerMessage(m: ServerMessage): void {
+    switch (m.type) {
+      case 'THINKING':
+        return this.thinking(m.data);
+      case 'TOOL_CALL':
+        return this.toolStarted(m.call);
+      case 'AGENT_RESPONSE': {
+        const d = m.data ?? {};
+        const text = d.content ?? d.message ?? d.result ?? d.text ?? '';
+        if (text) this.answer(text, 'append');
+        if (d.done || d.final || d.complete) this.finish();
+        return;
+      }
+      case 'COMPLETE':
+        if (m.data?.result) this.answer(m.data.result, 'complete');
+        return this.finish();
+      case 'ERROR':
+        return this.error(m.data?.code, m.data?.message);
+      case 'CONNECTED':
+      case 'PING':
+      case 'PONG':
+        return;
+    }
+  }
+
+  /** A tool call was answered: its entry (if this conversation showed it) gets its outcome. */
+  onToolFinished(call: ToolCall, result: ToolResultMessage): void {
+    const existing = this.transcript.get(toolEntryId(call.id));
+    if (existing?.kind !== 'tool') return;
+    const d = result.data;
+    this.put({
+      ...existing,
+      status: d.success ? 'succeeded' : 'failed',
+      ms: d.executionTime,
+      output: d.result,
+      error: d.error,
+      code: d.code,
+    });
+  }
+
+  private thinking(d: { thinking?: string; stage?: string; percent?: number; round?: number }): void {
+    const turn = this.turn;
+    if (!turn) return;
+    const last = this.transcript.entries.at(-1);
+    // Update in place while nothing else happened since; after a tool or an answer, start a new one.
+    const id = last && last.id === turn.thinkingId ? last.id : newId('thinking');
+    if (turn.thinkingId && turn.thinkingId !== id) this.deactivateThinking(turn);
+    turn.thinkingId = id;
+    const percent = d.percent === undefined ? undefined : Math.max(0, Math.min(100, d.percent));
+    this.put({ kind: 'thinking', id, at: Date.now(), text: d.thinking ?? '', stage: d.stage, percent, round: d.round, active: true });
+  }
+
+  private toolStarted(call: ToolCall): void {
+    if (!this.turn) return;
+    this.put({ kind: 'tool', id: toolEntryId(call.id), at: Date.now(), name: call.toolName, summary: summarizeParams(call.params), status: 'running' });
+  }
+
+  private answer(text: string, how: 'append' | 'complete'): void {
+    const turn = this.turn;
+    if (!turn) return;
+    const last = this.transcript.entries.at(-1);
+    const current = last?.kind === 'answer' && last.id === turn.answerId ? last : undefined;
+    let markdown = text;
+    if (current) {
+      // A cumulative stream resends the whole text; a delta stream sends the next piece.
+      if (how === 'complete' && current.markdown.includes(text.trim())) return;
+      markdown = text.startsWith(current.markdown) ? text : how === 'complete' ? `${current.markdown}\n\n${text}` : current.markdown + text;
+    }
+    const id = current?.id ?? newId('answer');
+    turn.answerId = id;
+    this.put({ kind: 'answer', id, at: current?.at ?? Date.now(), markdown, done: false });
+  }
+
+  private error(code = 'UNKNOWN', message = ''): void {
+    if (code === 'REQUEST_OVERRIDDEN' && this.abandoned > 0) {
+      // The request the developer already stopped was replaced by the new one: expected, not this turn's end.
+      this.abandoned--;
+      this.notice(this.texts.overriddenStale, 'info');
+      return;
+    }
+    this.put({ kind: 'error', id: newId('error'), at: Date.now(), code, message, explanation: this.texts.explain(code) });
+    this.finish();
+  }
+
+  /** The turn ended normally (its answer is complete, or an ERROR ended it). */
+  private finish(): void {
+    const turn = this.turn;
+    // An end with no turn here is a stopped request finishing after all: no override will come for it.
+    if (!turn) return void (this.abandoned = Math.max(0, this.abandoned - 1));
+    if (turn.answerId) {
+      const a = this.transcript.get(turn.answerId);
+      if (a?.kind === 'answer') this.put({ ...a, done: true });
+    }
+    this.end(turn);
+  }
+
+  /** Gives up on the turn here; the backend may still be working, so later REQUEST_OVERRIDDEN is expected. */
+  private abandon(reason: string, expectOverride = true): void {
+    const turn = this.turn;
+    if (!turn) return;
+    if (expectOverride) this.abandoned++;
+    this.end(turn);
+    this.notice(reason, 'warning');
+  }
+
+  private end(turn: Turn): void {
+    clearTimeout(turn.timer);
+    this.deactivateThinking(turn);
+    this.turn = undefined;
+    this.events.onBusy(false);
+  }
+
+  private deactivateThinking(turn: Turn): void {
+    const t = turn.thinkingId ? this.transcript.get(turn.thinkingId) : undefined;
+    if (t?.kind === 'thinking' && t.active) this.put({ ...t, active: false });
+  }
+
+  /** Writes a notice; returns false so callers can `return this.notice(...)` from a failed send. */
+  private notice(text: string, tone: 'info' | 'warning'): false {
+    this.put({ kind: 'notice', id: newId('notice'), at: Date.now(), text, tone });
+    return false;
+  }
+
+  private put(entry: Entry): void {
+    this.events.onEntry(this.transcript.upsert(entry));
+  }
+
+  /** Forgets the running turn without a notice: a new session starts from nothing. */
+  reset(): void {
+    if (this.turn) this.end(this.turn);
+    this.abandoned = 0;
+  }
+
+  dispose(): void {
+    if (this.turn) clearTimeout(this.turn.timer);
+  }
+}
+
+export const toolEntryId = (callId: string): string => `tool-${callId}`;

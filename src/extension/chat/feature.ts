@@ -1,0 +1,153 @@
+/**
+ * The chat feature's wiring: the conversation, its stored transcript, the panel, and the backend
+ * link's events flowing between them. Commands and the serializer are registered in register.ts.
+ */
+import * as vscode from 'vscode';
+import type { ChangeQueue } from '../approval/changeQueue';
+import type { BridgeController } from '../controller';
+import type { SessionStore } from '../session';
+import { readSettings } from '../settings';
+import type { ChangeCard, ConnectionView, Entry, FromWebview, ToWebview } from './contract';
+import { Conversation } from './conversation';
+import { ChatPanel } from './panel';
+import { chatTexts, webviewStrings } from './texts';
+import { Transcript } from './transcript';
+
+/** What the extension exports about the chat, for its integration tests and for automation. */
+export interface ChatApi {
+  readonly onDidPostMessage: vscode.Event<ToWebview>;
+  /** Feeds a message in as if the webview had posted it. */
+  receive(message: unknown): void;
+  isOpen(): boolean;
+  entries(): readonly Entry[];
+}
+
+export class ChatFeature implements vscode.Disposable {
+  readonly panel: ChatPanel;
+  private readonly transcript: Transcript;
+  private readonly conversation: Conversation;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly controller: BridgeController,
+    private readonly sessions: SessionStore,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly changes?: ChangeQueue,
+  ) {
+    this.transcript = new Transcript(context.workspaceState, sessions.id);
+    this.panel = new ChatPanel(context.extensionUri, {
+      snapshot: () => ({
+        type: 'init',
+        strings: webviewStrings(),
+        connection: this.connectionView(),
+        entries: [...this.transcript.entries],
+        busy: this.conversation.busy,
+        changes: this.changeCards(),
+      }),
+      handle: (m) => this.handle(m),
+      warn: (line) => log.warn(line),
+    }, () => vscode.l10n.t('Agent Chat'));
+    this.conversation = new Conversation(controller, () => this.target(), this.transcript, chatTexts(), {
+      onEntry: (entry) => this.panel.post({ type: 'entry', entry }),
+      onBusy: (busy) => this.panel.post({ type: 'busy', busy }),
+    });
+    this.subscriptions.push(
+      controller.onDidChangeState((state) => {
+        this.conversation.onConnectionState(state);
+        this.panel.post({ type: 'connection', connection: this.connectionView() });
+      }),
+      controller.onDidReceiveMessage((m) => this.conversation.onServerMessage(m)),
+      controller.onDidFinishTool(({ call, result }) => this.conversation.onToolFinished(call, result)),
+    );
+    if (changes) this.subscriptions.push(changes.onDidChange(() => this.panel.post({ type: 'changes', changes: this.changeCards() })));
+  }
+
+  get api(): ChatApi {
+    return {
+      onDidPostMessage: this.panel.onDidPost,
+      receive: (m) => this.panel.receive(m),
+      isOpen: () => this.panel.isOpen,
+      entries: () => this.transcript.entries,
+    };
+  }
+
+  /** Starts over: a new session id (so the backend starts a new conversation), an empty transcript, a fresh handshake. */
+  async newSession(): Promise<void> {
+    this.conversation.reset();
+    const id = await this.sessions.renew();
+    await this.transcript.reset(id);
+    this.panel.post({ type: 'entries', entries: [] });
+    this.panel.post({ type: 'busy', busy: false });
+    // Reconnect so the new sessionId is in the handshake; a link the developer turned off stays off.
+    if (this.controller.isActive) this.controller.connect();
+  }
+
+  private handle(m: Exclude<FromWebview, { type: 'ready' }>): void {
+    switch (m.type) {
+      case 'send':
+        this.conversation.send(m.text);
+        return;
+      case 'stop':
+        return this.conversation.stop();
+      case 'retry':
+        void vscode.commands.executeCommand('agentBridge.connect');
+        return;
+      case 'newSession':
+        void this.newSession();
+        return;
+      case 'copy':
+        void vscode.env.clipboard.writeText(m.text);
+        return;
+      case 'approve':
+        return this.onChange(m.id, (q) => q.approve(m.id));
+      case 'reject':
+        return this.onChange(m.id, (q) => q.reject(m.id));
+      case 'openDiff':
+        return this.onChange(m.id, (q) => q.showDiff(m.id));
+      default: {
+        const unreachable: never = m;
+        return unreachable;
+      }
+    }
+  }
+
+  private onChange(id: string, act: (q: ChangeQueue) => Promise<void>): void {
+    if (!this.changes) return;
+    act(this.changes).catch((e: unknown) => {
+      const reason = e instanceof Error ? e.message : String(e);
+      this.log.error(`chat: change ${id}: ${reason}`);
+      void vscode.window.showErrorMessage(`Agent Bridge: ${reason}`);
+    });
+  }
+
+  private target() {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return { sessionId: this.sessions.id, projectKey: readSettings(folder).projectKey, projectPath: folder?.uri.fsPath ?? '' };
+  }
+
+  private connectionView(): ConnectionView {
+    const state = this.controller.state;
+    const detail = state === 'connected' ? this.controller.serverUrl : this.controller.lastError;
+    return detail ? { state, detail } : { state };
+  }
+
+  private changeCards(): ChangeCard[] {
+    return (this.changes?.list() ?? []).map((c) => ({
+      id: c.id,
+      toolName: c.toolName,
+      relativePath: c.relativePath,
+      description: c.description,
+      created: c.created,
+      added: c.added,
+      removed: c.removed,
+    }));
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions) d.dispose();
+    this.conversation.dispose();
+    this.transcript.dispose();
+    this.panel.dispose();
+  }
+}

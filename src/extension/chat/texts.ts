@@ -1,0 +1,73 @@
+/**
+ * Every sentence of the chat, through vscode.l10n so it follows VS Code's display language
+ * (l10n/bundle.l10n.*.json). The webview gets its table in `init`, since it cannot call l10n itself.
+ */
+import * as vscode from 'vscode';
+import type { BackendErrorCode } from '../../core/protocol/errors';
+import type { Strings } from './contract';
+import type { ChatTexts } from './conversation';
+
+export function webviewStrings(): Strings {
+  const t = vscode.l10n.t;
+  return {
+    title: t('Agent Chat'),
+    connected: t('Connected'),
+    connecting: t('Connecting…'),
+    offline: t('Offline'),
+    retry: t('Retry'),
+    newSession: t('New Session'),
+    send: t('Send'),
+    stop: t('Stop'),
+    placeholder: t('Ask the agent… (Enter to send, Shift+Enter for a new line)'),
+    inputLabel: t('Message to the agent'),
+    empty: t('Ask the agent about this workspace. Type /help to see what the dev backend can do.'),
+    you: t('You'),
+    agent: t('Agent'),
+    thinking: t('Thinking'),
+    round: t('Round'),
+    running: t('Running'),
+    succeeded: t('Succeeded'),
+    failed: t('Failed'),
+    output: t('Result'),
+    copy: t('Copy'),
+    copied: t('Copied'),
+    pendingChanges: t('Changes waiting for your approval'),
+    openDiff: t('Open Diff'),
+    approve: t('Approve'),
+    reject: t('Reject'),
+    created: t('new file'),
+    errorTitle: t('Error'),
+    busy: t('The agent is working…'),
+    transcriptLabel: t('Conversation'),
+    toolLabel: t('Tool'),
+  };
+}
+
+/** A sentence per chat error code of the spec (001 §4.1, §6), saying what happened and what to do. */
+export function explainError(code: string): string {
+  const t = vscode.l10n.t;
+  const known: Record<BackendErrorCode, string> = {
+    PROJECT_NOT_FOUND: t('The backend does not know this project. Check the project key (setting agentBridge.projectKey; empty means the folder name) and that the project is registered on the backend.'),
+    INVALID_REQUEST: t('The backend could not accept the request. This usually means the protocol versions differ: check that agentBridge.protocol (v1 or v2) matches the server URL.'),
+    ANALYSIS_FAILED: t('The agent failed while working on this request. Try again or rephrase it; the backend log has the cause.'),
+    TOOL_EXECUTION_FAILED: t('A tool the agent ran in this editor failed. The tool rows above show which one and why.'),
+    MESSAGE_TOO_LARGE: t('A message went over the 10 MB limit. Ask about a smaller part of the code or narrow the search.'),
+    REQUEST_OVERRIDDEN: t('A newer request replaced this one: the backend works on one request at a time per connection.'),
+    ANALYSIS_TIMEOUT: t('The analysis took longer than the backend allows (5 minutes). Ask a narrower question or split it into steps.'),
+  };
+  return (known as Record<string, string | undefined>)[code] ?? t('The backend reported an error ({0}) that Agent Bridge does not know. Its message is below; the backend log may say more.', code);
+}
+
+export function chatTexts(): ChatTexts {
+  const t = vscode.l10n.t;
+  return {
+    notConnected: t('Not connected to the agent backend, so nothing was sent. Use Retry above to connect.'),
+    sendFailed: t('The message could not be sent: the connection closed. Use Retry above to connect again.'),
+    stopped: t('Stopped waiting for the answer. The backend may still be working on it; late replies are not shown.'),
+    timedOut: t('No answer within 5 minutes, so the chat stopped waiting. The backend may still be working on it.'),
+    connectionLost: t('The connection to the backend dropped while it was answering, so this answer is incomplete.'),
+    busy: t('The agent is still answering the previous message. Wait for it, or press Stop.'),
+    overriddenStale: t('The backend dropped the request you stopped earlier and is working on the new one.'),
+    explain: explainError,
+  };
+}

@@ -1,0 +1,25 @@
+/** One line that says what a tool call is about, for its row in the chat. */
+
+/** Params worth showing, most telling first; the rest (bodies of edits, ids) would only be noise. */
+const KEY_PARAMS = [
+  'pattern', 'relativePath', 'file_path', 'notebook_path', 'className', 'methodName', 'method', 'direction', 'depth',
+  'start_line', 'end_line', 'line', 'mode', 'description',
+] as const;
+
+const MAX_VALUE = 60;
+
+function short(value: string): string {
+  const oneLine = value.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= MAX_VALUE ? oneLine : `${oneLine.slice(0, MAX_VALUE - 1)}…`;
+}
+
+export function summarizeParams(params: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of KEY_PARAMS) {
+    const v = params[key];
+    if (typeof v === 'string' && v.length > 0) parts.push(`${key}: ${short(v)}`);
+    else if (typeof v === 'number' || typeof v === 'boolean') parts.push(`${key}: ${String(v)}`);
+    if (parts.length >= 4) break;
+  }
+  return parts.join(' · ');
+}

@@ -1,0 +1,228 @@
+// End to end, as a person uses the chat: the installed VSIX in a real VS Code (code-server) with
+// Chromium, the dev backend's scripted agent behind it. Open the panel, type and press Enter, watch
+// thinking and tool activity, read the Markdown answer, approve a change from its card, see an
+// ERROR explained, check hostile Markdown stays inert, reload and find the conversation again.
+// Runs in the dark and the light theme, with screenshots of each state in test-results/.
+// Prints `chat-e2e: N passed, N failed`.
+//
+//   node --import tsx test/e2e/chatE2E.ts [--skip-package]
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createScriptedAgent } from '../../src/devBackend/scriptedAgent';
+import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
+import { CodeServer, openWorkbench, type Workbench } from '../host/codeServer';
+import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const resultsDir = path.join(repoRoot, 'test-results');
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+const vsix = path.join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
+
+const THEMES = [
+  { name: 'dark', colorTheme: 'Default Dark Modern' },
+  { name: 'light', colorTheme: 'Default Light Modern' },
+] as const;
+
+const HOSTILE =
+  '/echo <script>alert("xss")</script> [click](javascript:alert(1)) <img src=x onerror=alert(2)> ' +
+  '<iframe src="https://example.com"></iframe> ![pixel](http://127.0.0.1:9/pixel.png) <form action="https://example.com"><input></form>';
+
+interface Check {
+  readonly name: string;
+  readonly run: () => Promise<void>;
+}
+
+/** `known`: sessions that were there before this workbench opened (a closing one may linger briefly). */
+function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: DevBackend, folder: string, known: ReadonlySet<string>): Check[] {
+  const page = bench.page;
+  const chat = () => chatFrame(page);
+  const shot = (state: string) => bench.screenshot(path.join(resultsDir, `chat-${state}-${theme.name}.png`));
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return [
+    {
+      name: `[${theme.name}] the extension connects and the chat opens ${theme.name === 'dark' ? 'from the activity bar' : 'from the command palette'}`,
+      run: async () => {
+        await backend.waitForSession((s) => s.projectKey === 'shop-service' && !known.has(s.webSocketSessionId), 90_000);
+        await (theme.name === 'dark' ? openFromActivityBar(page) : openFromPalette(page));
+        await chat().locator('.conn.connected').waitFor({ timeout: TIMEOUT });
+        await shot('empty');
+      },
+    },
+    {
+      name: `[${theme.name}] Enter sends; THINKING and the read_file tool row show while the agent works`,
+      run: async () => {
+        await send(page, '/read src/app/Greeter.java');
+        await chat().locator('.entry.thinking.active').first().waitFor({ timeout: TIMEOUT });
+        await chat().locator('.entry.thinking progress').first().waitFor({ timeout: TIMEOUT });
+        await shot('thinking');
+        const tool = chat().locator('.entry.tool.succeeded', { hasText: 'read_file' });
+        await tool.waitFor({ timeout: TIMEOUT });
+        assert.match((await tool.locator('.tool-summary').textContent()) ?? '', /relativePath: src\/app\/Greeter\.java/);
+      },
+    },
+    {
+      name: `[${theme.name}] the answer is rendered Markdown with a highlighted code block and a copy button`,
+      run: async () => {
+        await waitForAnswers(page, 1);
+        const answer = chat().locator('.entry.answer').last();
+        await answer.locator('h3').waitFor({ timeout: TIMEOUT });
+        const code = answer.locator('pre code.language-java');
+        assert.match((await code.textContent()) ?? '', /public class Greeter/);
+        assert.ok((await code.locator('.hljs-keyword').count()) > 0, 'keywords highlighted');
+        await answer.locator('.code-block').hover();
+        await answer.locator('button.copy').waitFor({ timeout: TIMEOUT });
+        await chat().locator('.entry.tool').first().locator('summary').click();
+        await shot('answer');
+      },
+    },
+    {
+      name: `[${theme.name}] /edit shows an approval card; Approve from the card writes the change`,
+      run: async () => {
+        const before = fs.readFileSync(path.join(folder, 'src/app/Greeter.java'), 'utf8');
+        await send(page, '/edit src/app/Greeter.java');
+        // The diff opens in front of the chat, as it would for the developer; come back to the chat.
+        await page.locator('.tabs-container .tab', { hasText: 'Agent proposal' }).first().waitFor({ timeout: TIMEOUT });
+        await focusChatTab(page);
+        const card = chat().locator('.card', { hasText: 'src/app/Greeter.java' });
+        await card.waitFor({ timeout: TIMEOUT });
+        assert.match((await card.locator('.added').textContent()) ?? '', /^\+1$/);
+        await shot('approval');
+        await card.locator('button.approve').click();
+        await waitForAnswers(page, 2);
+        await chat().locator('.entry.answer', { hasText: 'the change was written' }).waitFor({ timeout: TIMEOUT });
+        const after = fs.readFileSync(path.join(folder, 'src/app/Greeter.java'), 'utf8');
+        assert.notEqual(after, before);
+        assert.match(after, /\/\/ Reviewed with the Agent Bridge dev backend\.\n?$/);
+        assert.equal(await chat().locator('.card').count(), 0, 'the card is gone once decided');
+      },
+    },
+    {
+      name: `[${theme.name}] /error ANALYSIS_TIMEOUT is shown with a human explanation`,
+      run: async () => {
+        await send(page, '/error ANALYSIS_TIMEOUT');
+        const error = chat().locator('.entry.error', { hasText: 'ANALYSIS_TIMEOUT' });
+        await error.waitFor({ timeout: TIMEOUT });
+        assert.match((await error.locator('.explanation').textContent()) ?? '', /5 minutes/);
+        await shot('error');
+      },
+    },
+    {
+      name: `[${theme.name}] Escape stops waiting and says the backend may still be working`,
+      run: async () => {
+        await send(page, '/grep TODO');
+        await chat().locator('button.stop').waitFor({ timeout: TIMEOUT });
+        await chat().locator('textarea.input').press('Escape');
+        await chat().locator('.entry.notice.warning', { hasText: 'may still be working' }).waitFor({ timeout: TIMEOUT });
+        assert.equal(await chat().locator('button.stop').isVisible(), false);
+        assert.equal(await chat().locator('button.send').isEnabled(), true);
+        // Let the abandoned turn finish on the backend; its late reply must not show.
+        await page.waitForTimeout(3000);
+        assert.equal(await chat().locator('.entry.answer', { hasText: 'grep_file' }).count(), 0);
+      },
+    },
+    {
+      name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,
+      run: async () => {
+        await send(page, HOSTILE);
+        await waitForAnswers(page, 3);
+        const md = chat().locator('.entry.answer').last().locator('.markdown');
+        assert.match((await md.textContent()) ?? '', /<script>alert\("xss"\)<\/script>/);
+        for (const sel of ['script', 'iframe', 'img', 'form', 'input', '[onerror]', 'a[href^="javascript"]']) {
+          assert.equal(await md.locator(sel).count(), 0, `found ${sel}`);
+        }
+        await page.waitForTimeout(500);
+        assert.deepEqual(dialogs, []);
+      },
+    },
+    {
+      name: `[${theme.name}] after a window reload the chat tab is back with the conversation`,
+      run: async () => {
+        await page.reload({ waitUntil: 'domcontentloaded' });
+        await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+        await focusChatTab(page);
+        await waitForComposer(page);
+        await chat().locator('.entry.user', { hasText: '/read src/app/Greeter.java' }).waitFor({ timeout: TIMEOUT });
+        assert.ok((await chat().locator('.entry.answer').count()) >= 3);
+        assert.ok((await chat().locator('.entry.error').count()) >= 1);
+        await shot('restored');
+        if (theme.name === 'dark') {
+          await page.setViewportSize({ width: 720, height: 900 });
+          await page.waitForTimeout(500);
+          await shot('narrow');
+          await page.setViewportSize({ width: 1400, height: 900 });
+        }
+      },
+    },
+  ];
+}
+
+async function main(): Promise<number> {
+  if (!process.argv.includes('--skip-package')) {
+    execFileSync('npm', ['run', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  assert.ok(fs.existsSync(vsix), `${vsix} was not built`);
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-chat-e2e-'));
+  // A person reads at human speed: small pauses keep THINKING on screen long enough to see (and shoot).
+  const backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 600 }) });
+  let server: CodeServer | undefined;
+  let passed = 0;
+  let failed = 0;
+  try {
+    server = await CodeServer.start({ settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat') } });
+    await server.installExtension(vsix);
+    for (const theme of THEMES) {
+      const folder = path.join(tmp, theme.name, 'shop-service');
+      fs.cpSync(path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), folder, { recursive: true });
+      server.writeSettings({ 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat'), 'workbench.colorTheme': theme.colorTheme });
+      const known = new Set(backend.sessions().map((s) => s.webSocketSessionId));
+      const bench = await openWorkbench(server, { folder });
+      try {
+        const checks = checksFor(theme, bench, backend, folder, known);
+        for (const [i, check] of checks.entries()) {
+          try {
+            await check.run();
+            passed++;
+            console.log(`  ✔ ${check.name}`);
+          } catch (e) {
+            // Later steps build on this one: count them as failed rather than wait out their timeouts.
+            failed += checks.length - i;
+            console.log(`  ✖ ${check.name}\n    ${(e as Error).message.split('\n').join('\n    ')}`);
+            for (const rest of checks.slice(i + 1)) console.log(`  ✖ ${rest.name} (not run)`);
+            await bench.screenshot(path.join(resultsDir, `chat-failure-${theme.name}.png`)).catch(() => undefined);
+            console.log(bench.console.slice(-40).join('\n'));
+            break;
+          }
+        }
+      } finally {
+        await bench.close();
+      }
+    }
+  } catch (e) {
+    failed++;
+    console.log(`  ✖ chat e2e setup: ${(e as Error).stack ?? String(e)}`);
+    if (server) console.log(server.logs(80));
+  } finally {
+    await server?.stop().catch(() => undefined);
+    await backend.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(`chat-e2e: ${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e);
+    console.log('chat-e2e: 0 passed, 1 failed');
+    process.exit(1);
+  },
+);

@@ -1,0 +1,60 @@
+// What a person does with the chat panel in the workbench, as Playwright steps: open it, type,
+// read what it shows. The chat is a webview: an iframe (class "webview") around the content
+// frame (#active-frame); everything inside is reached through that pair.
+import type { FrameLocator, Page } from 'playwright-core';
+
+export const TIMEOUT = 30_000;
+
+export function chatFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+/** Opens the chat from the activity bar's Agent Bridge view and its "Open Chat" welcome button. */
+export async function openFromActivityBar(page: Page): Promise<void> {
+  await page.locator('.activitybar [aria-label^="Agent Bridge"]').first().click({ timeout: TIMEOUT });
+  await page.locator('.welcome-view-content a, .welcome-view-content .monaco-button', { hasText: 'Open Chat' }).first().click({ timeout: TIMEOUT });
+  await waitForComposer(page);
+}
+
+/** Opens the chat from the command palette, as typed by a person (again if the list was not ready yet). */
+export async function openFromPalette(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: TIMEOUT });
+    await input.fill('>Agent Bridge: Open Chat');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Chat' }).first();
+    try {
+      await row.waitFor({ timeout: 10_000 });
+      break;
+    } catch (e) {
+      await page.keyboard.press('Escape');
+      if (attempt >= 3) throw e;
+    }
+  }
+  await page.keyboard.press('Enter');
+  await waitForComposer(page);
+}
+
+export async function waitForComposer(page: Page): Promise<void> {
+  await chatFrame(page).locator('textarea.input').waitFor({ timeout: TIMEOUT });
+}
+
+/** Types into the message box and presses Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = chatFrame(page).locator('textarea.input');
+  await box.click();
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** Waits until the number of finished answers reaches `count`. */
+export async function waitForAnswers(page: Page, count: number): Promise<void> {
+  await chatFrame(page).locator('.entry.answer:not(.streaming)').nth(count - 1).waitFor({ timeout: TIMEOUT });
+}
+
+/** Brings the chat tab to the front (after a diff editor covered it). */
+export async function focusChatTab(page: Page): Promise<void> {
+  await page.locator('.tabs-container .tab', { hasText: 'Agent Chat' }).first().click({ timeout: TIMEOUT });
+  await waitForComposer(page);
+}

@@ -1,0 +1,121 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
+import { createScriptedAgent } from '../../../src/devBackend/scriptedAgent';
+import { ToWebviewSchema, type Entry, type ToWebview } from '../../../src/extension/chat/contract';
+import type { AgentBridgeApi } from '../../../src/extension/extension';
+
+/**
+ * The chat panel in the real workbench: the webview really loads and says `ready`, the dev
+ * backend's scripted agent answers, and everything the extension posts is checked against the
+ * contract the webview parses with.
+ */
+async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const chatTabs = (): vscode.Tab[] =>
+  vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('agentBridge.chat'));
+
+describe('chat panel', () => {
+  let backend: DevBackend;
+  let api: AgentBridgeApi;
+  const posted: ToWebview[] = [];
+  let subscription: vscode.Disposable;
+  const lastInit = () => [...posted].reverse().find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init');
+
+  before(async () => {
+    backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 0 }) });
+    const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
+    assert.ok(ext);
+    api = await ext.activate();
+    subscription = api.chat.onDidPostMessage((m) => posted.push(m));
+    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('agentBridge.connect');
+    await until(() => api.state() === 'connected', 'the extension to connect');
+  });
+
+  after(async () => {
+    subscription.dispose();
+    for (const tab of chatTabs()) await vscode.window.tabGroups.close(tab);
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    await backend.close();
+  });
+
+  it('opens as an editor tab from agentBridge.openChat, and the webview asks for its state', async () => {
+    await vscode.commands.executeCommand('agentBridge.openChat');
+    assert.equal(api.chat.isOpen(), true);
+    await until(() => chatTabs().length === 1, 'the chat tab');
+    const init = await until(lastInit, 'init after the webview said ready');
+    assert.equal(init.connection.state, 'connected');
+    assert.ok(init.strings.send.length > 0);
+    await vscode.commands.executeCommand('agentBridge.openChat');
+    assert.equal(chatTabs().length, 1, 'a second open reveals the same tab');
+  });
+
+  it('a sent message streams thinking, a tool row and the answer, all within the contract', async () => {
+    const from = posted.length;
+    api.chat.receive({ type: 'send', text: '/read notes.txt' });
+    await until(() => posted.slice(from).some((m) => m.type === 'busy' && !m.busy), 'the end of the turn');
+    const mine = posted.slice(from);
+    for (const m of mine) assert.ok(ToWebviewSchema.safeParse(m).success, `outside the contract: ${JSON.stringify(m)}`);
+    const entries = mine.flatMap((m) => (m.type === 'entry' ? [m.entry] : []));
+    const kinds = new Set(entries.map((e) => e.kind));
+    for (const k of ['user', 'thinking', 'tool', 'answer'] as const) assert.ok(kinds.has(k), `no ${k} entry in ${[...kinds].join(', ')}`);
+    const tool = api.chat.entries().find((e): e is Extract<Entry, { kind: 'tool' }> => e.kind === 'tool');
+    assert.equal(tool?.name, 'read_file');
+    assert.equal(tool?.status, 'succeeded');
+    assert.equal(typeof tool?.ms, 'number');
+    const answer = api.chat.entries().find((e): e is Extract<Entry, { kind: 'answer' }> => e.kind === 'answer');
+    assert.equal(answer?.done, true);
+    assert.match(answer?.markdown ?? '', /needle appears here once/);
+  });
+
+  it('an ERROR is shown with its explanation', async () => {
+    api.chat.receive({ type: 'send', text: '/error PROJECT_NOT_FOUND' });
+    const error = await until(() => api.chat.entries().find((e): e is Extract<Entry, { kind: 'error' }> => e.kind === 'error'), 'the error entry');
+    assert.equal(error.code, 'PROJECT_NOT_FOUND');
+    assert.match(error.explanation, /project key/i);
+  });
+
+  it('keeps the conversation across closing and reopening the tab', async () => {
+    for (const tab of chatTabs()) await vscode.window.tabGroups.close(tab);
+    await until(() => !api.chat.isOpen(), 'the panel to close');
+    const from = posted.length;
+    await vscode.commands.executeCommand('agentBridge.openChat');
+    const init = await until(() => posted.slice(from).find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'), 'init of the reopened panel');
+    const users = init.entries.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
+    assert.deepEqual(users, ['/read notes.txt', '/error PROJECT_NOT_FOUND']);
+  });
+
+  it('refuses a webview message outside the contract without acting on it', () => {
+    const before = api.chat.entries().length;
+    api.chat.receive({ type: 'send' });
+    api.chat.receive({ type: 'runScript', code: 'x' });
+    assert.equal(api.chat.entries().length, before);
+  });
+
+  it('shows the link going offline and back, with the state the header renders', async () => {
+    const from = posted.length;
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    await until(() => posted.slice(from).some((m) => m.type === 'connection' && m.connection.state === 'disconnected'), 'offline state');
+    api.chat.receive({ type: 'retry' });
+    await until(() => posted.slice(from).some((m) => m.type === 'connection' && m.connection.state === 'connected'), 'connected again after Retry');
+  });
+
+  it('agentBridge.newSession renews the session id, clears the transcript and reconnects with the new id', async () => {
+    const old = api.sessionId();
+    await vscode.commands.executeCommand('agentBridge.newSession');
+    const id = api.sessionId();
+    assert.notEqual(id, old);
+    assert.equal(api.chat.entries().length, 0);
+    await backend.waitForSession((s) => s.sessionId === id, 15_000);
+    await until(() => api.state() === 'connected', 'the reconnect');
+  });
+});

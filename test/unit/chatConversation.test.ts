@@ -1,0 +1,211 @@
+/**
+ * The chat's conversation logic without VS Code: a fake link records what would go on the wire,
+ * backend messages go in as parsed ServerMessages, and the transcript lives in a Map.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ConnectionState } from '../../src/core/connection';
+import { parseServerMessage, type ClientMessage, type ServerMessage, type ToolCall } from '../../src/core/protocol/messages';
+import { EntrySchema, type Entry } from '../../src/extension/chat/contract';
+import { Conversation, type ChatTexts } from '../../src/extension/chat/conversation';
+import { MAX_ENTRIES, Transcript, transcriptKey, type StateStore } from '../../src/extension/chat/transcript';
+
+class MapStore implements StateStore {
+  readonly map = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.map.get(key) as T | undefined;
+  }
+  update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.parse(JSON.stringify(value)));
+    return Promise.resolve();
+  }
+}
+
+const texts: ChatTexts = {
+  notConnected: 'NOT_CONNECTED',
+  sendFailed: 'SEND_FAILED',
+  stopped: 'STOPPED',
+  timedOut: 'TIMED_OUT',
+  connectionLost: 'CONNECTION_LOST',
+  busy: 'BUSY',
+  overriddenStale: 'OVERRIDDEN_STALE',
+  explain: (code) => `explained ${code}`,
+};
+
+function setup(opts: { protocol?: 'v1' | 'v2'; state?: ConnectionState; timeoutMs?: number } = {}) {
+  const sent: ClientMessage[] = [];
+  const link = {
+    state: opts.state ?? ('connected' as ConnectionState),
+    protocol: opts.protocol ?? ('v2' as const),
+    requestId: 'req-7' as string | undefined,
+    send: (m: ClientMessage) => (sent.push(m), true),
+  };
+  const store = new MapStore();
+  const transcript = new Transcript(store, 'sess-1', 0);
+  const posted: Entry[] = [];
+  const busy: boolean[] = [];
+  const conv = new Conversation(link, () => ({ sessionId: 'sess-1', projectKey: 'shop', projectPath: '/w/shop' }), transcript, texts, {
+    onEntry: (e) => posted.push(e),
+    onBusy: (b) => busy.push(b),
+  }, opts.timeoutMs);
+  const server = (raw: object): void => {
+    const parsed = parseServerMessage(JSON.stringify(raw));
+    assert.equal(parsed.ok, true, JSON.stringify(parsed));
+    if (parsed.ok === true) conv.onServerMessage(parsed.message as ServerMessage);
+  };
+  return { conv, sent, link, store, transcript, posted, busy, server, kinds: () => transcript.entries.map((e) => e.kind) };
+}
+
+test('v2 sends AGENT_CHAT with session and project; v1 sends ANALYZE with the CONNECTED requestId', () => {
+  const a = setup();
+  assert.equal(a.conv.send('  hello  '), true);
+  assert.deepEqual(a.sent, [{ type: 'AGENT_CHAT', data: { sessionId: 'sess-1', projectKey: 'shop', message: 'hello' } }]);
+  assert.equal(a.conv.busy, true);
+  const b = setup({ protocol: 'v1' });
+  b.conv.send('hi');
+  assert.deepEqual(b.sent, [{ type: 'ANALYZE', data: { requestId: 'req-7', message: 'hi', projectKey: 'shop', projectPath: '/w/shop', mode: 'claude-code' } }]);
+  a.conv.dispose();
+  b.conv.dispose();
+});
+
+test('offline: nothing is sent and a notice says so; a second message while busy is refused', () => {
+  const off = setup({ state: 'disconnected' });
+  assert.equal(off.conv.send('hello'), false);
+  assert.equal(off.sent.length, 0);
+  assert.deepEqual(off.transcript.entries.map((e) => (e.kind === 'notice' ? e.text : e.kind)), ['NOT_CONNECTED']);
+  const on = setup();
+  on.conv.send('one');
+  assert.equal(on.conv.send('two'), false);
+  assert.equal(on.sent.length, 1);
+  const last = on.transcript.entries.at(-1);
+  assert.ok(last?.kind === 'notice' && last.text === 'BUSY');
+  on.conv.dispose();
+});
+
+test('a v2 turn: THINKING in place, tool row running then succeeded, answer chunks joined, done ends it', () => {
+  const s = setup();
+  s.conv.send('/grep TODO');
+  s.server({ type: 'THINKING', data: { thinking: 'a', stage: 'plan', percent: 10, round: 1 } });
+  s.server({ type: 'THINKING', data: { thinking: 'b', stage: 'plan', percent: 150, round: 1 } });
+  assert.deepEqual(s.kinds(), ['user', 'thinking']);
+  const th = s.transcript.entries[1];
+  assert.ok(th.kind === 'thinking' && th.text === 'b' && th.percent === 100 && th.active);
+  s.server({ type: 'TOOL_CALL', toolCallId: 'c1', toolName: 'grep_file', params: { pattern: 'TODO', projectKey: 'shop' } });
+  const call: ToolCall = { id: 'c1', idKey: 'toolCallId', toolName: 'grep_file', params: { pattern: 'TODO' } };
+  const tool = s.transcript.get('tool-c1');
+  assert.ok(tool?.kind === 'tool' && tool.status === 'running' && tool.summary === 'pattern: TODO');
+  s.conv.onToolFinished(call, { type: 'TOOL_RESULT', data: { toolCallId: 'c1', success: true, result: 'found', executionTime: 12 } });
+  const done = s.transcript.get('tool-c1');
+  assert.ok(done?.kind === 'tool' && done.status === 'succeeded' && done.ms === 12 && done.output === 'found');
+  s.server({ type: 'THINKING', data: { thinking: 'c', round: 2 } });
+  assert.deepEqual(s.kinds(), ['user', 'thinking', 'tool', 'thinking'], 'a new THINKING row after the tool');
+  assert.ok(s.transcript.entries[1].kind === 'thinking' && !s.transcript.entries[1].active);
+  s.server({ type: 'AGENT_RESPONSE', data: { content: '### Found', done: false } });
+  s.server({ type: 'AGENT_RESPONSE', data: { content: '\n\nin `a.ts`', done: true } });
+  const answer = s.transcript.entries.at(-1);
+  assert.ok(answer?.kind === 'answer');
+  assert.equal(answer.markdown, '### Found\n\nin `a.ts`');
+  assert.equal(answer.done, true);
+  assert.equal(s.conv.busy, false);
+  assert.deepEqual(s.busy, [true, false]);
+  for (const e of s.posted) assert.ok(EntrySchema.safeParse(e).success, 'every posted entry fits the contract');
+});
+
+test('answer text is read from content, message, result or text; a following COMPLETE ends the turn without repeating it', () => {
+  for (const field of ['content', 'message', 'result', 'text']) {
+    const s = setup();
+    s.conv.send('q');
+    s.server({ type: 'AGENT_RESPONSE', data: { [field]: 'the answer' } });
+    assert.equal(s.conv.busy, true);
+    s.server({ type: 'COMPLETE', data: { result: 'the answer' } });
+    assert.equal(s.conv.busy, false);
+    const answers = s.transcript.entries.filter((e) => e.kind === 'answer');
+    assert.deepEqual(answers.map((a) => a.kind === 'answer' && [a.markdown, a.done]), [['the answer', true]], field);
+  }
+});
+
+test('v1 COMPLETE carries the answer; a cumulative AGENT_RESPONSE stream is not doubled', () => {
+  const v1 = setup({ protocol: 'v1' });
+  v1.conv.send('q');
+  v1.server({ type: 'COMPLETE', data: { result: '# Result', process: 'p' } });
+  assert.ok(v1.transcript.entries.at(-1)?.kind === 'answer');
+  const v2 = setup();
+  v2.conv.send('q');
+  v2.server({ type: 'AGENT_RESPONSE', data: { content: 'Hello' } });
+  v2.server({ type: 'AGENT_RESPONSE', data: { content: 'Hello world', final: true } });
+  const a = v2.transcript.entries.at(-1);
+  assert.ok(a?.kind === 'answer' && a.markdown === 'Hello world' && a.done);
+});
+
+test('ERROR is shown with its explanation and ends the turn; ERROR outside a turn is shown too', () => {
+  const s = setup();
+  s.conv.send('q');
+  s.server({ type: 'ERROR', data: { code: 'ANALYSIS_TIMEOUT', message: 'too slow' } });
+  const e = s.transcript.entries.at(-1);
+  assert.ok(e?.kind === 'error' && e.code === 'ANALYSIS_TIMEOUT' && e.explanation === 'explained ANALYSIS_TIMEOUT' && e.message === 'too slow');
+  assert.equal(s.conv.busy, false);
+  s.server({ type: 'ERROR', data: { message: 'no code' } });
+  const u = s.transcript.entries.at(-1);
+  assert.ok(u?.kind === 'error' && u.code === 'UNKNOWN');
+});
+
+test('Stop gives up locally with a notice; late replies are dropped; the expected REQUEST_OVERRIDDEN does not end the next turn', () => {
+  const s = setup();
+  s.conv.send('first');
+  s.conv.stop();
+  assert.equal(s.conv.busy, false);
+  assert.ok(s.transcript.entries.at(-1)?.kind === 'notice');
+  s.server({ type: 'THINKING', data: { thinking: 'late' } });
+  s.server({ type: 'AGENT_RESPONSE', data: { content: 'late', done: false } });
+  assert.deepEqual(s.kinds(), ['user', 'notice']);
+  s.conv.send('second');
+  s.server({ type: 'ERROR', data: { code: 'REQUEST_OVERRIDDEN', message: 'replaced' } });
+  assert.equal(s.conv.busy, true, 'the new turn goes on');
+  s.server({ type: 'AGENT_RESPONSE', data: { content: 'ok', done: true } });
+  assert.equal(s.conv.busy, false);
+  assert.equal(s.kinds().filter((k) => k === 'error').length, 0);
+});
+
+test('a stopped request that finishes after all is not mistaken for the next one being overridden', () => {
+  const s = setup();
+  s.conv.send('first');
+  s.conv.stop();
+  s.server({ type: 'AGENT_RESPONSE', data: { content: 'late', done: true } });
+  s.conv.send('second');
+  s.server({ type: 'ERROR', data: { code: 'REQUEST_OVERRIDDEN', message: 'replaced by another window' } });
+  assert.equal(s.conv.busy, false, 'a real override ends the turn');
+  assert.ok(s.transcript.entries.at(-1)?.kind === 'error');
+});
+
+test('the local timeout and a dropped link end the turn with a notice', async () => {
+  const s = setup({ timeoutMs: 20 });
+  s.conv.send('q');
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(s.conv.busy, false);
+  const n = s.transcript.entries.at(-1);
+  assert.ok(n?.kind === 'notice' && n.text === 'TIMED_OUT');
+  const d = setup();
+  d.conv.send('q');
+  d.conv.onConnectionState('reconnecting');
+  const m = d.transcript.entries.at(-1);
+  assert.ok(m?.kind === 'notice' && m.text === 'CONNECTION_LOST');
+  assert.equal(d.conv.busy, false);
+});
+
+test('the transcript is stored per session, survives a reload, is bounded, and a reset forgets it', async () => {
+  const s = setup();
+  s.conv.send('remember me');
+  await s.transcript.flush();
+  const again = new Transcript(s.store, 'sess-1', 0);
+  assert.deepEqual(again.entries.map((e) => e.kind === 'user' && e.text), ['remember me']);
+  for (let i = 0; i < MAX_ENTRIES + 50; i++) again.upsert({ kind: 'notice', id: `n${i}`, at: i, text: 'x'.repeat(100), tone: 'info' });
+  await again.flush();
+  assert.equal((s.store.get<unknown[]>(transcriptKey('sess-1')) ?? []).length, MAX_ENTRIES);
+  s.store.map.set(transcriptKey('sess-x'), [{ kind: 'bogus' }, { kind: 'user', id: 'u', at: 1, text: 'ok' }]);
+  assert.equal(Transcript.load(s.store, 'sess-x').length, 1, 'entries outside the contract are dropped');
+  await again.reset('sess-2');
+  assert.equal(s.store.get(transcriptKey('sess-1')), undefined);
+  assert.equal(again.entries.length, 0);
+  s.conv.dispose();
+});

@@ -1,0 +1,37 @@
+/** Approval cards: one per change waiting in the ChangeQueue, with Open Diff / Approve / Reject. */
+import type { ChangeCard, Strings } from '../../src/extension/chat/contract';
+import { post } from '../vscodeApi';
+import { button, h, icon } from './dom';
+
+export class Changes {
+  readonly el = h('section', { class: 'changes', attrs: { 'aria-live': 'polite' } });
+
+  constructor(private readonly s: Strings) {
+    this.el.setAttribute('aria-label', s.pendingChanges);
+  }
+
+  render(changes: readonly ChangeCard[]): void {
+    this.el.hidden = changes.length === 0;
+    if (changes.length === 0) return void this.el.replaceChildren();
+    this.el.replaceChildren(h('h2', { text: `${this.s.pendingChanges} (${changes.length})` }), ...changes.map((c) => this.card(c)));
+  }
+
+  private card(c: ChangeCard): HTMLElement {
+    const s = this.s;
+    return h('article', { class: 'card', attrs: { 'aria-label': `${c.relativePath}: ${c.description ?? c.toolName}`, 'data-change-id': c.id } }, [
+      h('div', { class: 'card-title' }, [
+        icon(c.created ? 'new-file' : 'diff'),
+        h('span', { class: 'path', text: c.relativePath, attrs: { title: c.relativePath } }),
+        c.created ? h('span', { class: 'badge', text: s.created }) : undefined,
+        h('span', { class: 'added', text: `+${c.added}`, attrs: { 'aria-label': `${c.added} added` } }),
+        h('span', { class: 'removed', text: `−${c.removed}`, attrs: { 'aria-label': `${c.removed} removed` } }),
+      ]),
+      c.description ? h('p', { class: 'card-desc', text: c.description }) : undefined,
+      h('div', { class: 'card-actions' }, [
+        button({ icon: 'diff', label: s.openDiff, showLabel: true, class: 'open-diff', onClick: () => post({ type: 'openDiff', id: c.id }) }),
+        button({ icon: 'check', label: s.approve, showLabel: true, class: 'primary approve', onClick: () => post({ type: 'approve', id: c.id }) }),
+        button({ icon: 'close', label: s.reject, showLabel: true, class: 'reject', onClick: () => post({ type: 'reject', id: c.id }) }),
+      ]),
+    ]);
+  }
+}

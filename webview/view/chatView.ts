@@ -1,0 +1,96 @@
+/** The whole panel: header, transcript, approval cards, composer. Built once `init` brings the strings. */
+import type { ChangeCard, ConnectionView, Entry, Strings } from '../../src/extension/chat/contract';
+import type { RenderMarkdown } from '../render/markdown';
+import { Changes } from './changes';
+import { Composer } from './composer';
+import { h, icon } from './dom';
+import { renderEntry } from './entries';
+import { Header } from './header';
+
+export class ChatView {
+  private readonly header: Header;
+  private readonly list: HTMLElement;
+  private readonly emptyState: HTMLElement;
+  private readonly changes: Changes;
+  private readonly composer: Composer;
+  private readonly working: HTMLElement;
+  private readonly nodes = new Map<string, HTMLElement>();
+  private readonly transcript: HTMLElement;
+  /** Whether the view follows new output: true while the developer is at the bottom. */
+  private stick = true;
+
+  constructor(
+    root: HTMLElement,
+    private readonly strings: Strings,
+    private readonly markdown: RenderMarkdown,
+  ) {
+    document.title = strings.title;
+    this.header = new Header(strings);
+    this.emptyState = h('div', { class: 'empty-state' }, [icon('comment-discussion'), h('p', { text: strings.empty })]);
+    this.list = h('div', { class: 'entries' });
+    this.working = h('div', { class: 'working', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), h('span', { text: strings.busy })]);
+    const transcript = h('main', { class: 'transcript', attrs: { role: 'log', 'aria-label': strings.transcriptLabel } }, [this.emptyState, this.list, this.working]);
+    this.transcript = transcript;
+    transcript.addEventListener('scroll', () => (this.stick = this.nearEnd()), { passive: true });
+    // A narrower panel makes everything taller: stay at the bottom if that is where the developer was.
+    window.addEventListener('resize', () => this.follow());
+    this.changes = new Changes(strings);
+    this.composer = new Composer(strings);
+    root.replaceChildren(this.header.el, transcript, this.changes.el, this.composer.el);
+  }
+
+  setConnection(c: ConnectionView): void {
+    this.header.render(c);
+  }
+
+  setEntries(entries: readonly Entry[]): void {
+    this.nodes.clear();
+    this.list.replaceChildren();
+    for (const e of entries) this.upsert(e, false);
+    this.updateEmpty();
+    this.stick = true;
+    this.follow();
+  }
+
+  upsert(entry: Entry, scroll = true): void {
+    const el = renderEntry(entry, { strings: this.strings, markdown: this.markdown });
+    el.dataset.entryId = entry.id;
+    const old = this.nodes.get(entry.id);
+    // Keep a tool row open across its update if the developer opened it.
+    if (old instanceof HTMLDetailsElement && el instanceof HTMLDetailsElement && old.open) el.open = true;
+    if (old) old.replaceWith(el);
+    else this.list.append(el);
+    this.nodes.set(entry.id, el);
+    this.updateEmpty();
+    if (scroll) this.follow();
+  }
+
+  setBusy(busy: boolean): void {
+    this.composer.setBusy(busy);
+    this.working.hidden = !busy;
+    this.follow();
+  }
+
+  setChanges(changes: readonly ChangeCard[]): void {
+    this.changes.render(changes);
+    this.follow();
+  }
+
+  focus(): void {
+    this.composer.focus();
+  }
+
+  private updateEmpty(): void {
+    this.emptyState.hidden = this.nodes.size > 0;
+  }
+
+  private nearEnd(): boolean {
+    const t = this.transcript;
+    return t.scrollHeight - t.scrollTop - t.clientHeight < 80;
+  }
+
+  /** Follows new output only while the developer is at the bottom; reading further up is not interrupted. */
+  private follow(): void {
+    if (this.stick) this.transcript.scrollTop = this.transcript.scrollHeight;
+  }
+}

@@ -1,0 +1,122 @@
+/** One transcript entry as DOM. Every kind of the contract has a case; the switch is exhaustive. */
+import type { Entry, Strings } from '../../src/extension/chat/contract';
+import type { RenderMarkdown } from '../render/markdown';
+import { post } from '../vscodeApi';
+import { formatMs, h, icon } from './dom';
+
+export interface EntryContext {
+  readonly strings: Strings;
+  readonly markdown: RenderMarkdown;
+}
+
+export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
+  const s = ctx.strings;
+  switch (entry.kind) {
+    case 'user':
+      return h('article', { class: 'entry user', attrs: { 'aria-label': s.you } }, [
+        h('div', { class: 'who' }, [icon('account'), h('span', { text: s.you })]),
+        h('div', { class: 'user-text', text: entry.text }),
+      ]);
+    case 'thinking':
+      return renderThinking(entry, s);
+    case 'tool':
+      return renderTool(entry, ctx);
+    case 'answer': {
+      const body = h('div', { class: 'markdown' });
+      // The only innerHTML in the webview: the sanitizer's output (render/markdown.ts).
+      body.innerHTML = ctx.markdown(entry.markdown);
+      addCopyButtons(body, s);
+      return h('article', { class: `entry answer${entry.done ? '' : ' streaming'}`, attrs: { 'aria-label': s.agent } }, [
+        h('div', { class: 'who' }, [icon('hubot'), h('span', { text: s.agent })]),
+        body,
+      ]);
+    }
+    case 'error':
+      return h('article', { class: 'entry error', attrs: { role: 'alert', 'aria-label': `${s.errorTitle} ${entry.code}` } }, [
+        h('div', { class: 'who' }, [icon('error'), h('span', { text: `${s.errorTitle}: ` }), h('code', { text: entry.code })]),
+        h('p', { class: 'explanation', text: entry.explanation }),
+        entry.message ? h('p', { class: 'detail', text: entry.message }) : undefined,
+      ]);
+    case 'notice':
+      return h('div', { class: `entry notice ${entry.tone}`, attrs: { role: 'status' } }, [
+        icon(entry.tone === 'warning' ? 'warning' : 'info'),
+        h('span', { text: entry.text }),
+      ]);
+  }
+}
+
+function renderThinking(entry: Extract<Entry, { kind: 'thinking' }>, s: Strings): HTMLElement {
+  const title = [s.thinking, entry.stage, entry.round !== undefined ? `${s.round} ${entry.round}` : undefined].filter(Boolean).join(' · ');
+  const bar =
+    entry.percent !== undefined
+      ? h('progress', { class: 'bar', attrs: { max: '100', value: String(entry.percent), 'aria-label': `${title} ${entry.percent}%` } })
+      : undefined;
+  return h('div', { class: `entry thinking${entry.active ? ' active' : ''}`, attrs: { role: 'status', 'aria-live': 'polite' } }, [
+    h('div', { class: 'who' }, [
+      icon(entry.active ? 'loading' : 'lightbulb', entry.active ? 'codicon-modifier-spin' : ''),
+      h('span', { text: title }),
+      entry.percent !== undefined ? h('span', { class: 'percent', text: `${entry.percent}%` }) : undefined,
+    ]),
+    bar,
+    entry.text ? h('div', { class: 'thinking-text', text: entry.text }) : undefined,
+  ]);
+}
+
+const TOOL_ICON = { running: ['loading', 'codicon-modifier-spin'], succeeded: ['pass', ''], failed: ['error', ''] } as const;
+
+function renderTool(entry: Extract<Entry, { kind: 'tool' }>, ctx: EntryContext): HTMLElement {
+  const s = ctx.strings;
+  const [name, extra] = TOOL_ICON[entry.status];
+  const statusText = s[entry.status];
+  const summary = h('summary', { attrs: { 'aria-label': `${s.toolLabel} ${entry.name}: ${statusText}` } }, [
+    icon(name, `status ${extra}`),
+    h('code', { class: 'tool-name', text: entry.name }),
+    h('span', { class: 'tool-summary', text: entry.summary }),
+    h('span', { class: 'tool-time', text: entry.ms !== undefined ? formatMs(entry.ms) : statusText }),
+  ]);
+  const body: HTMLElement[] = [];
+  if (entry.error) body.push(h('p', { class: 'tool-error', text: entry.code ? `${entry.code}: ${entry.error}` : entry.error }));
+  if (entry.output) body.push(renderOutput(entry.output, ctx));
+  const details = h('details', { class: `entry tool ${entry.status}` }, [summary, ...body]);
+  // Nothing to open while it runs; a failure opens by itself, so the reason is seen.
+  if (body.length === 0) details.classList.add('empty');
+  if (entry.status === 'failed') details.open = true;
+  return details;
+}
+
+/** A tool's result: the read tools answer Markdown (rendered, sanitized), the edit tools a JSON string (indented). */
+function renderOutput(output: string, ctx: EntryContext): HTMLElement {
+  const label = { 'aria-label': ctx.strings.output };
+  const json = asJson(output);
+  if (json !== undefined) return h('pre', { class: 'tool-output', attrs: label, text: json });
+  const div = h('div', { class: 'tool-output markdown', attrs: label });
+  div.innerHTML = ctx.markdown(output);
+  addCopyButtons(div, ctx.strings);
+  return div;
+}
+
+function asJson(text: string): string | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A copy button on every code block; the extension writes the clipboard (webview clipboard access varies). */
+function addCopyButtons(root: HTMLElement, s: Strings): void {
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const code = pre.textContent ?? '';
+    const label = h('span', { text: s.copy });
+    const b = h('button', { class: 'btn copy', attrs: { type: 'button', 'aria-label': s.copy, title: s.copy } }, [icon('copy'), label]);
+    b.addEventListener('click', () => {
+      post({ type: 'copy', text: code });
+      label.textContent = s.copied;
+      setTimeout(() => (label.textContent = s.copy), 1500);
+    });
+    const wrap = h('div', { class: 'code-block' });
+    pre.replaceWith(wrap);
+    wrap.append(b, pre);
+  }
+}

@@ -1,0 +1,35 @@
+/** The always-visible connection line: state, Retry while not connected, and New Session. */
+import type { ConnectionView, Strings } from '../../src/extension/chat/contract';
+import { post } from '../vscodeApi';
+import { button, h, icon } from './dom';
+
+const LOOK = {
+  connected: { icon: 'pass-filled', key: 'connected' },
+  connecting: { icon: 'loading', key: 'connecting' },
+  reconnecting: { icon: 'loading', key: 'connecting' },
+  disconnected: { icon: 'debug-disconnect', key: 'offline' },
+} as const;
+
+export class Header {
+  readonly el = h('header', { class: 'header' });
+
+  constructor(private readonly s: Strings) {}
+
+  render(c: ConnectionView): void {
+    const look = LOOK[c.state];
+    const spin = look.icon === 'loading' ? 'codicon-modifier-spin' : '';
+    const label = this.s[look.key];
+    const status = h('div', { class: `conn ${c.state}`, attrs: { role: 'status', 'aria-live': 'polite', 'aria-label': label, title: c.detail ?? label } }, [
+      icon(look.icon, spin),
+      h('span', { class: 'conn-label', text: label }),
+      c.detail && c.state !== 'connected' ? h('span', { class: 'conn-detail', text: c.detail }) : undefined,
+    ]);
+    const actions = h('div', { class: 'actions' }, [
+      c.state === 'disconnected' || c.state === 'reconnecting'
+        ? button({ icon: 'refresh', label: this.s.retry, showLabel: true, class: 'retry', onClick: () => post({ type: 'retry' }) })
+        : undefined,
+      button({ icon: 'add', label: this.s.newSession, class: 'new-session', onClick: () => post({ type: 'newSession' }) }),
+    ]);
+    this.el.replaceChildren(status, actions);
+  }
+}
