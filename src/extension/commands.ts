@@ -16,24 +16,24 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
     vscode.commands.registerCommand('agentBridge.approveChange', async (id?: unknown) => {
       const target = typeof id === 'string' ? id : approvals.current();
       if (target) await approvals.approve(target);
-      else void vscode.window.showInformationMessage('Agent Bridge: no change is waiting for approval.');
+      else void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));
     }),
     vscode.commands.registerCommand('agentBridge.rejectChange', async (id?: unknown, reason?: unknown) => {
       const target = typeof id === 'string' ? id : approvals.current();
       if (!target) {
-        void vscode.window.showInformationMessage('Agent Bridge: no change is waiting for approval.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));
         return;
       }
-      const why = typeof reason === 'string' ? reason : await vscode.window.showInputBox({ title: 'Reject change', prompt: 'Tell the agent why (optional)' });
+      const why = typeof reason === 'string' ? reason : await vscode.window.showInputBox({ title: vscode.l10n.t('Reject change'), prompt: vscode.l10n.t('Tell the agent why (optional)') });
       await approvals.reject(target, why);
     }),
     vscode.commands.registerCommand('agentBridge.statusMenu', async () => {
       const items = [
         controller.isActive
-          ? { label: '$(debug-disconnect) Disconnect', run: () => controller.disconnect() }
-          : { label: '$(plug) Connect', run: connect },
-        { label: '$(refresh) Reconnect', run: connect },
-        { label: '$(output) Show Log', run: () => channel.show(true) },
+          ? { label: vscode.l10n.t('$(debug-disconnect) Disconnect'), run: () => controller.disconnect() }
+          : { label: vscode.l10n.t('$(plug) Connect'), run: connect },
+        { label: vscode.l10n.t('$(refresh) Reconnect'), run: connect },
+        { label: vscode.l10n.t('$(output) Show Log'), run: () => channel.show(true) },
         { label: vscode.l10n.t('$(comment-discussion) Open Chat'), run: () => void vscode.commands.executeCommand('agentBridge.openChat') },
       ];
       const picked = await vscode.window.showQuickPick(items, { title: `Agent Bridge (${controller.state})` });

@@ -79,8 +79,8 @@ export class BridgeController implements vscode.Disposable {
   connect(): string | undefined {
     this.teardown();
     const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) return 'Open a folder first: Agent Bridge answers tool calls against a workspace folder.';
-    if (folder.uri.scheme !== 'file') return `Agent Bridge needs a folder on disk; this one is ${folder.uri.scheme}:.`;
+    if (!folder) return vscode.l10n.t('Open a folder first: Agent Bridge answers tool calls against a workspace folder.');
+    if (folder.uri.scheme !== 'file') return vscode.l10n.t('Agent Bridge needs a folder on disk; this one is {0}:.', folder.uri.scheme);
     const settings = readSettings(folder);
     if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new VscodeWorkspace(folder);
     const workspace = this.workspaceValue;

@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/connection';
 import type { BridgeController } from './controller';
 
-const LOOK: Record<ConnectionState, { icon: string; text: string; warn?: boolean }> = {
-  connected: { icon: '$(plug)', text: 'Agent Bridge' },
-  connecting: { icon: '$(sync~spin)', text: 'Agent Bridge: connecting' },
-  reconnecting: { icon: '$(sync~spin)', text: 'Agent Bridge: reconnecting', warn: true },
-  disconnected: { icon: '$(debug-disconnect)', text: 'Agent Bridge: offline' },
+const t = vscode.l10n.t;
+const LOOK: Record<ConnectionState, { icon: string; text: () => string; warn?: boolean }> = {
+  connected: { icon: '$(plug)', text: () => 'Agent Bridge' },
+  connecting: { icon: '$(sync~spin)', text: () => t('Agent Bridge: connecting') },
+  reconnecting: { icon: '$(sync~spin)', text: () => t('Agent Bridge: reconnecting'), warn: true },
+  disconnected: { icon: '$(debug-disconnect)', text: () => t('Agent Bridge: offline') },
 };
 
 /** Shows the link's state; a click offers connect / disconnect / log. */
@@ -29,12 +30,12 @@ export class StatusBar implements vscode.Disposable {
     const state = this.controller.state;
     const look = LOOK[state];
     // In Restricted Mode the agent may read but not write: say so where the developer looks.
-    const readOnly = vscode.workspace.isTrusted ? '' : ' (read-only)';
-    this.item.text = `${look.icon} ${look.text}${readOnly}`;
+    const readOnly = vscode.workspace.isTrusted ? '' : ` ${t('(read-only)')}`;
+    this.item.text = `${look.icon} ${look.text()}${readOnly}`;
     this.item.backgroundColor = look.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const lines = [`Agent Bridge: ${state}`, this.controller.serverUrl ?? ''];
-    if (readOnly) lines.push('Workspace not trusted: the agent can read and search, but every change is refused.');
-    if (state !== 'connected' && this.controller.lastError) lines.push(`Last error: ${this.controller.lastError}`);
+    if (readOnly) lines.push(t('Workspace not trusted: the agent can read and search, but every change is refused.'));
+    if (state !== 'connected' && this.controller.lastError) lines.push(t('Last error: {0}', this.controller.lastError));
     this.item.tooltip = lines.filter(Boolean).join('\n');
     this.item.accessibilityInformation = { label: `Agent Bridge ${state}` };
   }

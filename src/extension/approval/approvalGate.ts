@@ -99,12 +99,16 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   private async notify(view: PendingChangeView): Promise<void> {
-    const what = view.created ? 'create' : 'change';
-    const approve = 'Approve';
-    const reject = 'Reject';
-    const showDiff = 'Show Diff';
+    const t = vscode.l10n.t;
+    const approve = t('Approve');
+    const reject = t('Reject');
+    const showDiff = t('Show Diff');
+    const counts = `(+${view.added} −${view.removed})`;
+    const message = view.created
+      ? t('Agent Bridge: the agent wants to create {0} {1}', view.relativePath, counts)
+      : t('Agent Bridge: the agent wants to change {0} {1}', view.relativePath, counts);
     const picked = await vscode.window.showInformationMessage(
-      `Agent Bridge: the agent wants to ${what} ${view.relativePath} (+${view.added} −${view.removed})${view.description ? `: ${view.description}` : ''}`,
+      view.description ? `${message}: ${view.description}` : message,
       approve,
       reject,
       showDiff,
@@ -118,7 +122,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   async showDiff(id: string): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return;
-    const title = `${p.view.relativePath} ↔ Agent proposal${p.view.created ? ' (new file)' : ''}`;
+    const t = vscode.l10n.t;
+    const title = p.view.created ? t('{0} ↔ Agent proposal (new file)', p.view.relativePath) : t('{0} ↔ Agent proposal', p.view.relativePath);
     await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, { preview: false });
   }
 
