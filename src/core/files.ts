@@ -1,4 +1,5 @@
 import { resolveInProject, type ProjectPath } from './paths';
+import { translator } from './l10n';
 import { ToolError } from './protocol/errors';
 import { decodeText, isBinary, type Encoding } from './text';
 import type { Workspace } from './workspace';
@@ -17,19 +18,20 @@ export interface ProjectText {
  * refused with errors the agent can act on.
  */
 export async function readProjectText(ws: Workspace, relativePath: string): Promise<ProjectText> {
+  const t = translator(ws.locale);
   const path = await resolveInProject(ws, relativePath);
   const dirty = ws.dirtyText(path.abs);
   if (dirty !== undefined) {
     return { path, text: dirty, source: 'buffer', encoding: 'utf8' };
   }
   const info = await ws.stat(path.abs);
-  if (!info) throw new ToolError('NOT_FOUND', `File not found: ${path.rel}`);
+  if (!info) throw new ToolError('NOT_FOUND', t('File not found: {0}', path.rel));
   if (info.kind === 'directory') {
-    throw new ToolError('BAD_REQUEST', `${path.rel} is a directory, not a file. Use grep_file with relativePath to search inside it.`);
+    throw new ToolError('BAD_REQUEST', t('{0} is a directory, not a file. Use grep_file with relativePath to search inside it.', path.rel));
   }
   const bytes = await ws.readBytes(path.abs);
   if (isBinary(bytes)) {
-    throw new ToolError('BAD_REQUEST', `${path.rel} is a binary file (${bytes.byteLength} bytes); only text files can be read.`);
+    throw new ToolError('BAD_REQUEST', t('{0} is a binary file ({1} bytes); only text files can be read.', path.rel, bytes.byteLength));
   }
   const { text, encoding } = decodeText(bytes);
   return { path, text, source: 'disk', encoding };

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { translator } from './l10n';
 import { ToolError } from './protocol/errors';
 import type { Workspace } from './workspace';
 
@@ -26,17 +27,18 @@ export function toRelative(root: string, abs: string): string {
  * refused with PERMISSION_DENIED before a single byte is read or written (spec 003 §8.4).
  */
 export async function resolveInProject(ws: Workspace, requested: string | undefined): Promise<ProjectPath> {
+  const t = translator(ws.locale);
   const input = (requested ?? '').trim();
   if (input.includes('\0')) {
     throw new ToolError('VALIDATION_FAILED', 'relativePath: must not contain a NUL character');
   }
   const lexical = path.resolve(ws.root, input === '' ? '.' : input);
   if (!isInside(ws.root, lexical)) {
-    throw new ToolError('PERMISSION_DENIED', `Path is outside the project: ${input}`);
+    throw new ToolError('PERMISSION_DENIED', t('Path is outside the project: {0}', input));
   }
   const real = await ws.realpath(lexical);
   if (!isInside(ws.root, real)) {
-    throw new ToolError('PERMISSION_DENIED', `Path leads outside the project through a symbolic link: ${input}`);
+    throw new ToolError('PERMISSION_DENIED', t('Path leads outside the project through a symbolic link: {0}', input));
   }
   return { abs: real, rel: toRelative(ws.root, lexical) };
 }

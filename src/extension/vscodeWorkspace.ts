@@ -34,6 +34,8 @@ function enabledGlobs(setting: unknown): string[] {
 export class VscodeWorkspace implements Workspace {
   readonly root: string;
   readonly name: string;
+  /** VS Code's display language: tool results are written in it. */
+  readonly locale = vscode.env.language;
   private readonly rg: string | undefined;
 
   /** Which workspace folder this is (its URI), to tell whether a cached instance still fits. */

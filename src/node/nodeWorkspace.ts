@@ -8,6 +8,8 @@ export interface NodeWorkspaceOptions {
   readonly name?: string;
   /** ripgrep binary: a path, `false` for the in-process search, or undefined to look for `rg` on PATH. */
   readonly ripgrep?: string | false;
+  /** Language of tool results ('en', 'zh-cn'); default English. */
+  readonly locale?: string;
   /** Globs to leave out of search, in VS Code's `files.exclude` syntax. */
   readonly searchExcludes?: readonly string[];
 }
@@ -34,12 +36,14 @@ export function findOnPath(command: string, envPath = process.env.PATH ?? ''): s
 export class NodeWorkspace implements Workspace {
   readonly root: string;
   readonly name: string;
+  readonly locale: string | undefined;
   private readonly rg: string | undefined;
   private readonly excludes: readonly string[];
 
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
     this.name = options.name ?? path.basename(this.root);
+    this.locale = options.locale;
     this.rg = options.ripgrep === false ? undefined : (options.ripgrep ?? findOnPath('rg'));
     this.excludes = options.searchExcludes ?? [];
   }

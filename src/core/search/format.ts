@@ -1,4 +1,5 @@
 import { fenceFor, languageOf } from '../text';
+import { normalizeLocale, translator, type Translate } from '../l10n';
 import { describeFileType } from './fileTypes';
 import { MAX_LIMIT, type FileMatches, type SearchResult } from './types';
 
@@ -34,14 +35,14 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function where(r: SearchResult): string {
-  return r.path === '.' ? 'the project' : r.path;
+function where(r: SearchResult, t: Translate): string {
+  return r.path === '.' ? t('the project') : r.path;
 }
 
-function modeLine(r: SearchResult): string {
-  const parts = [r.regex ? 'regex' : 'literal', r.caseSensitive ? 'case-sensitive' : 'case-insensitive'];
+function modeLine(r: SearchResult, t: Translate): string {
+  const parts = [r.regex ? t('regex') : t('literal'), r.caseSensitive ? t('case-sensitive') : t('case-insensitive')];
   const type = describeFileType(r.fileType);
-  if (type !== undefined) parts.push(`file type: ${type}`);
+  if (type !== undefined) parts.push(t('file type: {0}', type));
   return parts.join(', ');
 }
 
@@ -70,20 +71,23 @@ function fileBlock(f: FileMatches): string[] {
   return [`### ${f.path}${shown}`, `${fence}${languageOf(f.path)}`, ...body, fence];
 }
 
-/** The Markdown result. */
-export function formatMarkdown(r: SearchResult): string {
-  const out: string[] = [`## Search: ${inlineCode(r.pattern)} in ${where(r)}`];
+/** The Markdown result, in the developer's language (headings and counts; notes stay English). */
+export function formatMarkdown(r: SearchResult, locale?: string): string {
+  const t = translator(locale);
+  const out: string[] = [t('## Search: {0} in {1}', inlineCode(r.pattern), where(r, t))];
   if (r.totalMatches === 0) {
     if (r.binaryFile) {
       out.push(`No matches: ${r.path} is a binary file, and binary files are not searched.`);
     } else {
-      out.push(`No matches for ${inlineCode(r.pattern)} in ${where(r)} (${modeLine(r)}).`);
+      out.push(t('No matches for {0} in {1} ({2}).', inlineCode(r.pattern), where(r, t), modeLine(r, t)));
     }
     for (const note of r.notes) out.push(`_Note: ${note}_`);
     return `${out.join('\n')}\n`;
   }
   out.push(
-    `**Matches**: ${plural(r.totalMatches, 'line', 'lines')} in ${plural(r.totalFiles, 'file', 'files')} (${modeLine(r)})`,
+    normalizeLocale(locale) === 'en'
+      ? `**Matches**: ${plural(r.totalMatches, 'line', 'lines')} in ${plural(r.totalFiles, 'file', 'files')} (${modeLine(r, t)})`
+      : t('**Matches**: {0} lines in {1} files ({2})', r.totalMatches, r.totalFiles, modeLine(r, t)),
   );
   if (r.truncated) {
     const hidden = r.totalMatches - r.returnedMatches;

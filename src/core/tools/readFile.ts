@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { readProjectText } from '../files';
 import { ToolError } from '../protocol/errors';
 import { fenceFor, languageOf, splitLines } from '../text';
+import { translator } from '../l10n';
 import { defineTool } from './tool';
 import { intParam, pathParam } from './params';
 
@@ -42,6 +43,7 @@ export const readFileTool = defineTool({
   writes: false,
   params,
   async handler(p, { workspace }) {
+    const t = translator(workspace.locale);
     const file = await readProjectText(workspace, p.relativePath);
     const lines = splitLines(file.text);
     const total = lines.length;
@@ -65,17 +67,18 @@ export const readFileTool = defineTool({
     const fence = fenceFor(body);
 
     const facts = [
-      total === 0 ? 'Empty file' : `Lines ${range.from}–${to} of ${total}`,
+      total === 0 ? t('Empty file') : t('Lines {0}–{1} of {2}', range.from, to, total),
       language || undefined,
-      file.source === 'buffer' ? 'unsaved editor buffer' : undefined,
+      file.source === 'buffer' ? t('unsaved editor buffer') : undefined,
     ].filter(Boolean);
-    const out = [`## File: ${file.path.rel}`, '', facts.join(' · ')];
+    const out = [t('## File: {0}', file.path.rel), '', facts.join(' · ')];
     if (total > 0) out.push('', `${fence}${language}`, body, fence);
     if (capped) {
-      out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with start_line=${to + 1}` +
-        (range.to < total || p.end_line !== undefined ? ` and end_line=${range.to}.` : '.'));
+      out.push('', range.to < total || p.end_line !== undefined
+        ? t('**Output capped at {0} lines.** Read the rest with start_line={1} and end_line={2}.', MAX_READ_LINES, to + 1, range.to)
+        : t('**Output capped at {0} lines.** Read the rest with start_line={1}.', MAX_READ_LINES, to + 1));
     }
-    if (longLines) out.push('', `${longLines} line(s) longer than ${MAX_LINE_CHARS} characters were cut.`);
+    if (longLines) out.push('', t('{0} line(s) longer than {1} characters were cut.', longLines, MAX_LINE_CHARS));
 
     return {
       result: out.join('\n'),

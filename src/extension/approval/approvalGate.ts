@@ -124,7 +124,10 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (!p) return;
     const t = vscode.l10n.t;
     const title = p.view.created ? t('{0} ↔ Agent proposal (new file)', p.view.relativePath) : t('{0} ↔ Agent proposal', p.view.relativePath);
-    await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, { preview: false });
+    // From the chat tab, the diff opens beside it so the conversation stays in view.
+    const fromWebview = vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
+    const options: vscode.TextDocumentShowOptions = { preview: false, ...(fromWebview ? { viewColumn: vscode.ViewColumn.Beside } : {}) };
+    await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
   }
 
   async approve(id: string): Promise<void> {
