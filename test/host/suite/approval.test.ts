@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
-import { rootCall, startBackend, until, type Backend } from './backend';
+import { type Backend, connectExtension, rootCall, startBackend, until } from './backend';
 
 /**
  * apply_change in the real host: the diff opens, nothing is written until the developer decides,
@@ -34,10 +34,7 @@ describe('Approval of agent changes', () => {
 
   before(async () => {
     backend = await startBackend();
-    api = await vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge')!.activate();
-    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', `ws://127.0.0.1:${backend.port}/ws/agent/chat`, vscode.ConfigurationTarget.Workspace);
-    await vscode.commands.executeCommand('agentBridge.connect');
-    await until(() => api.state() === 'connected' && backend.urls.length > 0, 'connected');
+    api = await connectExtension(`ws://127.0.0.1:${backend.port}/ws/agent/chat`, () => backend.urls.length > 0);
   });
 
   after(async () => {

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import * as vscode from 'vscode';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { AgentBridgeApi } from '../../../src/extension/extension';
 
 /** A minimal backend on loopback for the host suites: plays the agent side, sends TOOL_CALLs, collects TOOL_RESULTs. */
 export interface Backend {
@@ -68,3 +70,14 @@ export const rootCall = (toolName: string, params: Record<string, unknown>) => (
   type: 'TOOL_CALL', toolCallId: `${toolName}-${++seq}-${Date.now()}`, toolName, params: { projectKey: 'fixture', ...params }, webSocketSessionId: 'ws-test',
 });
 
+
+/** Activates the extension, points it at `serverUrl` and waits until it is connected (and `ready()` holds). */
+export async function connectExtension(serverUrl: string, ready: () => boolean = () => true): Promise<AgentBridgeApi> {
+  const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
+  if (!ext) throw new Error('agent-bridge.agent-bridge is not installed');
+  const api = await ext.activate();
+  await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', serverUrl, vscode.ConfigurationTarget.Workspace);
+  await vscode.commands.executeCommand('agentBridge.connect');
+  await until(() => api.state() === 'connected' && ready(), 'the extension to connect');
+  return api;
+}

@@ -2,21 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentBridgeApi } from '../../../src/extension/extension';
-import { rootCall, startBackend, until, type Backend } from './backend';
+import { type Backend, connectExtension, rootCall, startBackend } from './backend';
 
 /** read_class / read_method / call_chain on the Java fixture, answered by the extension's own parser. */
 describe('Code intelligence on a Java workspace', () => {
   let backend: Backend;
-  let api: AgentBridgeApi;
   const data = (m: Record<string, unknown>) => m.data as Record<string, unknown>;
 
   before(async () => {
     backend = await startBackend();
-    api = await vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge')!.activate();
-    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', `ws://127.0.0.1:${backend.port}/ws/agent/chat`, vscode.ConfigurationTarget.Workspace);
-    await vscode.commands.executeCommand('agentBridge.connect');
-    await until(() => api.state() === 'connected' && backend.urls.length > 0, 'connected');
+    await connectExtension(`ws://127.0.0.1:${backend.port}/ws/agent/chat`, () => backend.urls.length > 0);
   });
 
   after(async () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startBackend, until, rootCall, type Backend } from './backend';
+import { type Backend, connectExtension, rootCall, startBackend, until } from './backend';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
 
 /**
@@ -15,12 +15,7 @@ describe('Agent Bridge against a loopback backend', () => {
 
   before(async () => {
     backend = await startBackend();
-    const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
-    assert.ok(ext, 'extension installed');
-    api = await ext.activate();
-    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', `ws://127.0.0.1:${backend.port}/ws/agent/chat`, vscode.ConfigurationTarget.Workspace);
-    await vscode.commands.executeCommand('agentBridge.connect');
-    await until(() => api.state() === 'connected' && backend.urls.length > 0, 'the extension to connect');
+    api = await connectExtension(`ws://127.0.0.1:${backend.port}/ws/agent/chat`, () => backend.urls.length > 0);
   });
 
   after(async () => {
