@@ -97,6 +97,10 @@ export class BridgeConnection {
   requestId: string | undefined;
   /** Why the last attempt failed, for the status bar and log. */
   lastError: string | undefined;
+  /** Whether the last handshake carried a token (an Authorization header). */
+  private sentToken = false;
+  /** Set when the backend refused our credentials: retrying cannot help, so the link stops. */
+  private authRefusal: string | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
@@ -104,6 +108,11 @@ export class BridgeConnection {
 
   get state(): ConnectionState {
     return this.stateValue;
+  }
+
+  /** True after the backend refused the token (or asked for one): the link stays down until `connect()`. */
+  get authRejected(): boolean {
+    return this.authRefusal !== undefined;
   }
 
   get protocol(): Protocol {
@@ -130,6 +139,7 @@ export class BridgeConnection {
     if (this.wanted) return;
     this.wanted = true;
     this.attempt = 0;
+    this.authRefusal = undefined;
     void this.open();
   }
 
@@ -179,6 +189,7 @@ export class BridgeConnection {
       return;
     }
     if (!this.wanted) return;
+    this.sentToken = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
     const shown = new URL(url);
     this.options.log.info(`connecting to ${shown.origin}${shown.pathname} (${this.protocol}, attempt ${this.attempt + 1})`);
     const socket = new WebSocket(url, {
@@ -196,12 +207,17 @@ export class BridgeConnection {
     socket.on('error', (err) => {
       this.lastError = err.message;
       this.options.log.warn(`link error: ${err.message}`);
+      const status = /Unexpected server response: (401|403)\b/.exec(err.message)?.[1];
+      if (status) this.refusedAuth(`HTTP ${status}`);
     });
     socket.on('close', (code, reason) => {
       if (this.socket !== socket) return;
       this.socket = undefined;
       this.stopTimers();
-      this.options.log.info(`link closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`);
+      const why = reason.toString();
+      this.options.log.info(`link closed (${code}${why.length ? ` ${why}` : ''})`);
+      // 1008 (policy violation) with a reason about tokens: the backend's way to refuse a CONNECT.
+      if (code === 1008 && /token|auth/i.test(why)) this.refusedAuth(why);
       this.scheduleReconnect();
     });
   }
@@ -245,7 +261,20 @@ export class BridgeConnection {
     this.deadTimer = undefined;
   }
 
+  /** The backend refused our credentials: say why, and stop retrying (a wrong token stays wrong). */
+  private refusedAuth(detail: string): void {
+    if (this.authRefusal !== undefined) return;
+    this.authRefusal = this.sentToken
+      ? `The backend refused the token (${detail}). Set the right token, then connect again.`
+      : `The backend requires a token (${detail}). Set one, then connect again.`;
+  }
+
   private scheduleReconnect(): void {
+    if (this.wanted && this.authRefusal !== undefined) {
+      this.wanted = false;
+      this.lastError = this.authRefusal;
+      this.options.log.error(`${this.authRefusal} Not reconnecting.`);
+    }
     if (!this.wanted) {
       this.setState('disconnected');
       return;
@@ -270,6 +299,8 @@ export class BridgeConnection {
         this.socket?.send(JSON.stringify({ type: 'PONG', data: { timestamp: message.data?.timestamp ?? Date.now() } }));
       } else if (message.type === 'CONNECTED' && message.data?.requestId) {
         this.requestId = message.data.requestId;
+      } else if (message.type === 'ERROR' && /^(UNAUTHORIZED|UNAUTHENTICATED|FORBIDDEN|INVALID_TOKEN|AUTH.*)$/i.test(message.data?.code ?? '')) {
+        this.refusedAuth(message.data?.message ?? message.data?.code ?? 'unauthorized');
       }
       for (const l of this.messageListeners) l(message);
       return;

@@ -3,6 +3,8 @@ import type { ChangeGate } from './edit/gate';
 import type { Logger } from './log';
 import { ToolError, type ToolErrorCode } from './protocol/errors';
 import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from './protocol/messages';
+import { isBusyError, Limiter, resolveLimits, type ToolLimits } from './security/limiter';
+import { secretReadRefusal, type SecretGuard } from './security/secrets';
 import type { ToolDefinition } from './tools/tool';
 import type { Workspace } from './workspace';
 
@@ -16,6 +18,28 @@ export interface DispatcherOptions {
   readonly writeRefusal?: () => string | undefined;
   /** How many answered call ids are remembered for replay (003 §8 idempotency). */
   readonly answeredCacheSize?: number;
+  /**
+   * Concurrency, queue and deadline for the read tools, read per call (settings may change).
+   * Writing tools wait for a person, so neither bound applies to them.
+   */
+  readonly limits?: () => Partial<ToolLimits>;
+  /** Files read tools must not show (the secrets guard), read per call. */
+  readonly secrets?: () => SecretGuard | undefined;
+}
+
+/** A log line's worth of an error message: its first line, cut (later lines may quote file contents). */
+function firstLine(message: string, max = 200): string {
+  const line = message.split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** Params for a debug log line: long strings (file contents, replacements) are cut. */
+export function describeParams(params: unknown): string {
+  try {
+    return JSON.stringify(params, (_key, value: unknown) => (typeof value === 'string' && value.length > 120 ? `${value.slice(0, 120)}… (${value.length} chars)` : value));
+  } catch {
+    return '(unprintable params)';
+  }
 }
 
 /** Turns zod's issues into one sentence that names each bad field. */
@@ -39,10 +63,23 @@ export class Dispatcher {
   private readonly running = new Map<string, { promise: Promise<ToolResultMessage>; abort: AbortController }>();
   private readonly answered = new Map<string, ToolResultMessage>();
   private readonly cacheSize: number;
+  private readonly limiter: Limiter;
+  /** Answers that must not be replayed (busy): a retry with the same id runs again. */
+  private readonly transient = new WeakSet<ToolResultMessage>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.byName = new Map(options.tools.map((t) => [t.name, t]));
     this.cacheSize = options.answeredCacheSize ?? 1000;
+    this.limiter = new Limiter(() => this.limits());
+  }
+
+  /** Read tool calls running now, and waiting for a slot. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.limiter.active, waiting: this.limiter.waiting };
+  }
+
+  private limits(): ToolLimits {
+    return resolveLimits(this.options.limits?.());
   }
 
   get toolNames(): string[] {
@@ -59,9 +96,9 @@ export class Dispatcher {
     if (inFlight) return inFlight.promise;
 
     const abort = new AbortController();
-    const promise = this.run(call, abort.signal).then((result) => {
+    const promise = this.run(call, abort).then((result) => {
       this.running.delete(call.id);
-      this.remember(call.id, result);
+      if (!this.transient.has(result)) this.remember(call.id, result);
       return result;
     });
     this.running.set(call.id, { promise, abort });
@@ -81,11 +118,15 @@ export class Dispatcher {
     }
   }
 
-  private async run(call: ToolCall, signal: AbortSignal): Promise<ToolResultMessage> {
+  private async run(call: ToolCall, abort: AbortController): Promise<ToolResultMessage> {
+    const signal = abort.signal;
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    const label = `${call.toolName} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''}`;
     const fail = (code: ToolErrorCode, message: string) => {
-      this.options.log.warn(`${call.toolName} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''} failed: ${code} ${message}`);
+      // The message may quote the file (closest match, conflicts): only its first line at warn.
+      this.options.log.warn(`${label} failed: ${code} ${firstLine(message)}`);
+      this.options.log.debug(`${label} error in full: ${message}`);
       return toolFailure(call, code, message, elapsed());
     };
 
@@ -93,6 +134,7 @@ export class Dispatcher {
     if (!tool) {
       return fail('TOOL_NOT_FOUND', `Unknown tool "${call.toolName}". Available tools: ${this.toolNames.join(', ')}.`);
     }
+    this.options.log.debug(`${label} params: ${describeParams(call.params)}`);
     const parsed = tool.params.safeParse(call.params);
     if (!parsed.success) {
       return fail('VALIDATION_FAILED', `Invalid params for ${tool.name}: ${describeParamIssues(parsed.error)}`);
@@ -101,8 +143,25 @@ export class Dispatcher {
       const refusal = this.options.writeRefusal?.();
       if (refusal) return fail('PERMISSION_DENIED', refusal);
     }
-    this.options.log.info(`${tool.name} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''} started`);
+    const limits = this.limits();
+    let timer: NodeJS.Timeout | undefined;
+    let release: (() => void) | undefined;
     try {
+      if (!tool.writes) {
+        timer = setTimeout(() => {
+          abort.abort(
+            new ToolError(
+              'TIMEOUT',
+              `${tool.name} did not finish within ${limits.timeoutMs / 1000} s and was stopped (agentBridge.toolTimeoutSeconds). Narrow the request and try again.`,
+            ),
+          );
+        }, limits.timeoutMs);
+        release = await this.limiter.acquire(signal);
+        const guard = this.options.secrets?.();
+        const secret = guard && (await secretReadRefusal(this.options.workspace, guard, parsed.data));
+        if (secret) throw secret;
+      }
+      this.options.log.info(`${label} started`);
       const aborted = new Promise<never>((_, reject) => {
         if (signal.aborted) reject(signal.reason);
         signal.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -117,9 +176,17 @@ export class Dispatcher {
       this.options.log.info(`${tool.name} ${call.id} succeeded in ${result.data.executionTime} ms`);
       return result;
     } catch (e) {
+      if (isBusyError(e)) {
+        const busy = fail('INTERNAL_ERROR', (e as Error).message);
+        this.transient.add(busy);
+        return busy;
+      }
       if (e instanceof ToolError) return fail(e.code, e.message);
       this.options.log.error(`${tool.name} ${call.id} crashed: ${(e as Error)?.stack ?? String(e)}`);
       return fail('INTERNAL_ERROR', `${tool.name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`);
+    } finally {
+      clearTimeout(timer);
+      release?.();
     }
   }
 }

@@ -23,3 +23,25 @@ export function lineLogger(write: (line: string) => void, verbose = false): Logg
     debug: verbose ? emit('debug') : () => undefined,
   };
 }
+
+/** What a redacted secret is replaced with in log lines. */
+export const REDACTED = '[redacted]';
+
+/**
+ * A logger that never writes the given secrets (the auth token): every occurrence in a line is
+ * replaced before the line reaches the sink. Secrets shorter than 4 characters are not searched
+ * for (they would blank out ordinary words), but such a token is not logged anywhere either.
+ */
+export function redactingLogger(inner: Logger, secrets: () => readonly (string | undefined)[]): Logger {
+  const scrub = (message: string): string => {
+    let out = message;
+    for (const s of secrets()) if (s && s.length >= 4) out = out.split(s).join(REDACTED);
+    return out;
+  };
+  return {
+    info: (m) => inner.info(scrub(m)),
+    warn: (m) => inner.warn(scrub(m)),
+    error: (m) => inner.error(scrub(m)),
+    debug: (m) => inner.debug(scrub(m)),
+  };
+}

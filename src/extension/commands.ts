@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { ApprovalGate } from './approval/approvalGate';
+import { registerSetToken, type TokenStore } from './auth';
 import type { BridgeController } from './controller';
 
 /** The commands of package.json, plus the status bar's menu. Each is a few lines over the controller. */
-export function registerCommands(controller: BridgeController, channel: vscode.LogOutputChannel, approvals: ApprovalGate): vscode.Disposable[] {
+export function registerCommands(controller: BridgeController, channel: vscode.LogOutputChannel, approvals: ApprovalGate, tokens: TokenStore): vscode.Disposable[] {
   const connect = () => {
     const problem = controller.connect();
     if (problem) void vscode.window.showErrorMessage(`Agent Bridge: ${problem}`);
@@ -12,6 +13,7 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
     vscode.commands.registerCommand('agentBridge.connect', connect),
     vscode.commands.registerCommand('agentBridge.disconnect', () => controller.disconnect()),
     vscode.commands.registerCommand('agentBridge.showLog', () => channel.show(true)),
+    registerSetToken(tokens),
     // With no argument (title bar, palette, keybinding) they act on the diff in front of the developer.
     vscode.commands.registerCommand('agentBridge.approveChange', async (id?: unknown) => {
       const target = typeof id === 'string' ? id : approvals.current();
@@ -34,6 +36,7 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
           : { label: vscode.l10n.t('$(plug) Connect'), run: connect },
         { label: vscode.l10n.t('$(refresh) Reconnect'), run: connect },
         { label: vscode.l10n.t('$(output) Show Log'), run: () => channel.show(true) },
+        { label: vscode.l10n.t('$(key) Set Backend Token…'), run: () => void vscode.commands.executeCommand('agentBridge.setToken') },
         { label: vscode.l10n.t('$(comment-discussion) Open Chat'), run: () => void vscode.commands.executeCommand('agentBridge.openChat') },
       ];
       const picked = await vscode.window.showQuickPick(items, { title: `Agent Bridge (${controller.state})` });

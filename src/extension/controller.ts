@@ -3,12 +3,22 @@ import { Bridge } from '../core/bridge';
 import { BridgeConnection, resolveProtocol, type ConnectionState } from '../core/connection';
 import { Dispatcher } from '../core/dispatcher';
 import type { ChangeGate } from '../core/edit/gate';
-import type { Logger } from '../core/log';
+import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
+import { withSecretExcludes } from '../core/security/secrets';
+import { tokenAuth } from '../core/security/token';
 import { ALL_TOOLS } from '../core/tools/registry';
+import type { TokenStore } from './auth';
 import type { SessionStore } from './session';
-import { readSettings } from './settings';
+import { readSecretGuard, readSettings, readToolLimits } from './settings';
 import { VscodeWorkspace } from './vscodeWorkspace';
+
+/** The VS Code workspace, whose searches also skip the secret files of `agentBridge.excludeGlobs`. */
+class GuardedWorkspace extends VscodeWorkspace {
+  override searchExcludes(): readonly string[] {
+    return withSecretExcludes(super.searchExcludes(), readSecretGuard());
+  }
+}
 
 interface Live {
   readonly connection: BridgeConnection;
@@ -31,11 +41,22 @@ export class BridgeController implements vscode.Disposable {
   /** A tool call was answered (TOOL_CALL arrivals come through onDidReceiveMessage). */
   readonly onDidFinishTool = this.toolEmitter.event;
 
+  private readonly log: Logger;
+  private readonly tokenSubscription: vscode.Disposable | undefined;
+
   constructor(
     private readonly sessions: SessionStore,
-    private readonly log: Logger,
+    log: Logger,
     private readonly changes: ChangeGate,
-  ) {}
+    private readonly tokens?: TokenStore,
+  ) {
+    // The token never reaches the log, whatever line would carry it.
+    this.log = redactingLogger(log, () => [tokens?.known()]);
+    // A new or removed token applies at once: reconnect if the link is wanted.
+    this.tokenSubscription = tokens?.onDidChange(() => {
+      if (this.isActive) this.connect();
+    });
+  }
 
   get state(): ConnectionState {
     return this.live?.connection.state ?? 'disconnected';
@@ -82,7 +103,7 @@ export class BridgeController implements vscode.Disposable {
     if (!folder) return vscode.l10n.t('Open a folder first: Agent Bridge answers tool calls against a workspace folder.');
     if (folder.uri.scheme !== 'file') return vscode.l10n.t('Agent Bridge needs a folder on disk; this one is {0}:.', folder.uri.scheme);
     const settings = readSettings(folder);
-    if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new VscodeWorkspace(folder);
+    if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new GuardedWorkspace(folder);
     const workspace = this.workspaceValue;
     const dispatcher = new Dispatcher({
       workspace,
@@ -91,7 +112,10 @@ export class BridgeController implements vscode.Disposable {
       changes: this.changes,
       writeRefusal: () =>
         vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, so Agent Bridge only answers read-only tools.',
+      limits: readToolLimits,
+      secrets: readSecretGuard,
     });
+    const tokens = this.tokens;
     const connection = new BridgeConnection({
       serverUrl: settings.serverUrl,
       protocol: settings.protocol,
@@ -99,6 +123,7 @@ export class BridgeController implements vscode.Disposable {
       projectKey: settings.projectKey,
       projectPath: workspace.root,
       log: this.log,
+      ...(tokens ? tokenAuth(() => tokens.get()) : {}),
     });
     const bridge = new Bridge(connection, dispatcher, { log: this.log });
     const offState = connection.onState((s) => this.stateEmitter.fire(s));
@@ -137,6 +162,7 @@ export class BridgeController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.tokenSubscription?.dispose();
     this.teardown();
     this.stateEmitter.dispose();
     this.messageEmitter.dispose();

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/connection';
 import type { ChangeQueue } from './approval/changeQueue';
 import { ApprovalGate } from './approval/approvalGate';
+import { TokenStore } from './auth';
 import { registerCodeIntel } from './codeIntel';
 import { registerCommands } from './commands';
 import { registerChat } from './chat/register';
@@ -29,15 +30,17 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const sessions = new SessionStore(context.workspaceState);
   const log = channelLogger(channel);
   const approvals = new ApprovalGate(log);
-  const controller = new BridgeController(sessions, log, approvals);
+  const tokens = new TokenStore(context.secrets);
+  const controller = new BridgeController(sessions, log, approvals, tokens);
   const chat = registerChat(context, controller, sessions, channel, approvals);
   context.subscriptions.push(
     channel,
     approvals,
+    tokens,
     controller,
     new StatusBar(controller),
     registerCodeIntel(context, log, () => controller.workspace),
-    ...registerCommands(controller, channel, approvals),
+    ...registerCommands(controller, channel, approvals, tokens),
     ...chat.disposables,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsConnection(e) && controller.isActive) controller.connect();

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { ProtocolSetting } from '../core/connection';
+import type { ToolLimits } from '../core/security/limiter';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/security/secrets';
 
 /** Every setting key in one place; all live under the `agentBridge` section. */
 export const SECTION = 'agentBridge';
@@ -10,6 +12,9 @@ export const Setting = {
   autoConnect: 'autoConnect',
   approvalMode: 'approvalMode',
   format: 'format',
+  excludeGlobs: 'excludeGlobs',
+  maxConcurrentTools: 'maxConcurrentTools',
+  toolTimeoutSeconds: 'toolTimeoutSeconds',
 } as const;
 
 /** Settings that change where or how we connect: a change to one of them reconnects. */
@@ -37,4 +42,27 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Bridge
 
 export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
   return CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(`${SECTION}.${key}`));
+}
+
+let cachedGuard: { key: string; guard: SecretGuard } | undefined;
+
+/**
+ * The secrets guard from `agentBridge.excludeGlobs`. The setting is application-scoped, so a
+ * workspace's own settings file cannot relax it.
+ */
+export function readSecretGuard(): SecretGuard {
+  const raw = vscode.workspace.getConfiguration(SECTION).get<unknown>(Setting.excludeGlobs, DEFAULT_EXCLUDE_GLOBS);
+  const globs = Array.isArray(raw) ? raw.filter((g): g is string => typeof g === 'string') : DEFAULT_EXCLUDE_GLOBS;
+  const key = JSON.stringify(globs);
+  if (cachedGuard?.key !== key) cachedGuard = { key, guard: new SecretGuard(globs) };
+  return cachedGuard.guard;
+}
+
+/** `agentBridge.maxConcurrentTools` and `agentBridge.toolTimeoutSeconds` (read per call). */
+export function readToolLimits(): Partial<ToolLimits> {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  return {
+    maxConcurrent: c.get<number>(Setting.maxConcurrentTools, 8),
+    timeoutMs: c.get<number>(Setting.toolTimeoutSeconds, 25) * 1000,
+  };
 }

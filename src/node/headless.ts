@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Bridge } from '../core/bridge';
 import { BridgeConnection, type ConnectionTiming, type ProtocolSetting } from '../core/connection';
 import { Dispatcher } from '../core/dispatcher';
-import type { Logger } from '../core/log';
+import { redactingLogger, type Logger } from '../core/log';
+import type { ToolLimits } from '../core/security/limiter';
+import { DEFAULT_EXCLUDE_GLOBS, refuseSecretWrites, SecretGuard } from '../core/security/secrets';
+import { tokenAuth } from '../core/security/token';
 import { ALL_TOOLS } from '../core/tools/registry';
 import { DirectWriteGate } from './directWriteGate';
 import { NodeWorkspace, type NodeWorkspaceOptions } from './nodeWorkspace';
@@ -17,6 +20,12 @@ export interface HeadlessHostOptions extends NodeWorkspaceOptions {
   readonly autoApprove?: boolean;
   readonly log: Logger;
   readonly timing?: Partial<ConnectionTiming>;
+  /** Token for the backend (--token or AGENT_BRIDGE_TOKEN): sent as a Bearer header and in CONNECT; never logged. */
+  readonly token?: string;
+  /** Globs of secret files, added to DEFAULT_EXCLUDE_GLOBS: never read, never searched, never written. */
+  readonly excludeGlobs?: readonly string[];
+  /** Concurrency, queue and deadline of read tools (defaults: 8, 64, 25 s). */
+  readonly limits?: Partial<ToolLimits>;
 }
 
 export interface HeadlessHost {
@@ -24,6 +33,7 @@ export interface HeadlessHost {
   readonly connection: BridgeConnection;
   readonly dispatcher: Dispatcher;
   readonly sessionId: string;
+  readonly secrets: SecretGuard;
   stop(): void;
 }
 
@@ -32,14 +42,19 @@ export const HEADLESS_WRITE_REFUSAL =
 
 /** The same tools as the extension, over a folder, with no VS Code: for servers, CI and benchmarks. */
 export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
-  const workspace = new NodeWorkspace(o.workspace, o);
+  const log = redactingLogger(o.log, () => [o.token]);
+  const secrets = o.secrets ?? new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...(o.excludeGlobs ?? [])]);
+  const workspace = new NodeWorkspace(o.workspace, { ...o, secrets });
   const sessionId = o.sessionId ?? randomUUID();
   const dispatcher = new Dispatcher({
     workspace,
     tools: ALL_TOOLS,
-    log: o.log,
-    changes: o.autoApprove ? new DirectWriteGate() : undefined,
+    log,
+    // Nobody here can approve a change to a secret file, so such changes are refused.
+    changes: o.autoApprove ? refuseSecretWrites(new DirectWriteGate(), () => secrets) : undefined,
     writeRefusal: () => (o.autoApprove ? undefined : HEADLESS_WRITE_REFUSAL),
+    limits: () => o.limits ?? {},
+    secrets: () => secrets,
   });
   const connection = new BridgeConnection({
     serverUrl: o.serverUrl,
@@ -47,16 +62,18 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     sessionId,
     projectKey: o.projectKey || workspace.name,
     projectPath: workspace.root,
-    log: o.log,
+    log,
     timing: o.timing,
+    ...tokenAuth(() => Promise.resolve(o.token)),
   });
-  const bridge = new Bridge(connection, dispatcher, { log: o.log });
+  const bridge = new Bridge(connection, dispatcher, { log });
   connection.connect();
   return {
     workspace,
     connection,
     dispatcher,
     sessionId,
+    secrets,
     stop() {
       dispatcher.cancelAll('host stopped');
       bridge.dispose();

@@ -13,6 +13,11 @@ Options:
   --protocol P         auto | v1 | v2 (default: auto)
   --session-id ID      session id (default: a new random one)
   --auto-approve       allow tools that write files (refused otherwise)
+  --token TOKEN        token for the backend (default: $AGENT_BRIDGE_TOKEN); never logged
+  --exclude-glob GLOB  another secret-file glob (repeatable), added to the defaults
+                       (.env*, *.pem, *.key, id_rsa*, .git/**, ...): never read, searched or written
+  --max-concurrent N   read tools run at once (default 8)
+  --tool-timeout S     seconds before a read tool is stopped with TIMEOUT (default 25)
   --no-ripgrep         use the in-process search instead of rg
   --verbose            log debug lines
   --help               show this help`;
@@ -28,6 +33,10 @@ function main(): void {
         protocol: { type: 'string', default: 'auto' },
         'session-id': { type: 'string' },
         'auto-approve': { type: 'boolean', default: false },
+        token: { type: 'string' },
+        'exclude-glob': { type: 'string', multiple: true },
+        'max-concurrent': { type: 'string' },
+        'tool-timeout': { type: 'string' },
         'no-ripgrep': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -51,6 +60,19 @@ function main(): void {
     process.stderr.write(`--protocol must be auto, v1 or v2 (got ${protocol})\n`);
     process.exit(2);
   }
+  const number = (flag: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) {
+      process.stderr.write(`--${flag} must be a positive number (got ${value})\n`);
+      process.exit(2);
+    }
+    return n;
+  };
+  const maxConcurrent = number('max-concurrent', args['max-concurrent']);
+  const timeoutS = number('tool-timeout', args['tool-timeout']);
+  // A token in the environment keeps it out of `ps` listings.
+  const token = args.token ?? process.env.AGENT_BRIDGE_TOKEN;
   const log = lineLogger((line) => process.stderr.write(`${line}\n`), args.verbose);
   let host;
   try {
@@ -61,6 +83,9 @@ function main(): void {
       protocol,
       sessionId: args['session-id'],
       autoApprove: args['auto-approve'],
+      token: token || undefined,
+      excludeGlobs: args['exclude-glob'],
+      limits: { maxConcurrent, timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000 },
       ripgrep: args['no-ripgrep'] ? false : undefined,
       log,
     });
@@ -69,6 +94,14 @@ function main(): void {
     process.exit(1);
   }
   log.info(`serving ${host.workspace.root} as "${args['project-key'] || host.workspace.name}" (session ${host.sessionId})`);
+  // A refused token will not get better by retrying: say so and exit.
+  host.connection.onState((state) => {
+    if (state === 'disconnected' && host.connection.authRejected) {
+      process.stderr.write(`agent-bridge-host: ${host.connection.lastError ?? 'the backend refused the token'}\n`);
+      host.stop();
+      process.exit(3);
+    }
+  });
   const stop = () => {
     host.stop();
     process.exit(0);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { realpathLenient } from '../core/realpath';
+import { withSecretExcludes, type SecretGuard } from '../core/security/secrets';
 import type { FileInfo, Workspace } from '../core/workspace';
 
 export interface NodeWorkspaceOptions {
@@ -12,6 +13,8 @@ export interface NodeWorkspaceOptions {
   readonly locale?: string;
   /** Globs to leave out of search, in VS Code's `files.exclude` syntax. */
   readonly searchExcludes?: readonly string[];
+  /** Secret files: search skips them too (the dispatcher refuses to read them). None by default. */
+  readonly secrets?: SecretGuard;
 }
 
 /** Finds an executable on PATH, as a shell would. */
@@ -39,6 +42,7 @@ export class NodeWorkspace implements Workspace {
   readonly locale: string | undefined;
   private readonly rg: string | undefined;
   private readonly excludes: readonly string[];
+  private readonly secrets: SecretGuard | undefined;
 
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
@@ -46,6 +50,7 @@ export class NodeWorkspace implements Workspace {
     this.locale = options.locale;
     this.rg = options.ripgrep === false ? undefined : (options.ripgrep ?? findOnPath('rg'));
     this.excludes = options.searchExcludes ?? [];
+    this.secrets = options.secrets;
   }
 
   /** A folder has no editor buffers. */
@@ -75,6 +80,6 @@ export class NodeWorkspace implements Workspace {
   }
 
   searchExcludes(): readonly string[] {
-    return this.excludes;
+    return withSecretExcludes(this.excludes, this.secrets);
   }
 }

@@ -5,7 +5,8 @@ import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
 import { decodeText } from '../../core/text';
-import { SECTION, Setting } from '../settings';
+import { needsApproval } from '../../core/security/secrets';
+import { readSecretGuard, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { ProposalStore } from './proposalFs';
 import { writeNotebookCell, writeText, type FormatMode } from './writeChange';
@@ -64,7 +65,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
     const uri = vscode.Uri.file(change.path.abs);
     const mode = vscode.workspace.getConfiguration(SECTION, uri).get<string>(Setting.approvalMode, 'ask');
-    if (mode !== 'autoApprove') {
+    // A secret file (agentBridge.excludeGlobs) is never written without asking, whatever the mode.
+    if (mode !== 'autoApprove' || needsApproval(change, readSecretGuard())) {
       await this.ask(change, signal);
     }
     return this.write(change, uri);

@@ -152,6 +152,21 @@ describe('Approval of agent changes', () => {
     }
   });
 
+  it('a secret file (excludeGlobs) still needs approval in autoApprove mode', async () => {
+    const config = vscode.workspace.getConfiguration('agentBridge');
+    await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Workspace);
+    try {
+      write('secret/.env.local', 'API_KEY=old\n');
+      const { id, answer } = await propose({ relativePath: 'secret/.env.local', searchContent: 'API_KEY=old', replaceContent: 'API_KEY=new' });
+      assert.equal(fs.readFileSync(file('secret/.env.local'), 'utf8'), 'API_KEY=old\n', 'not written before approval');
+      await vscode.commands.executeCommand('agentBridge.rejectChange', id, 'not my secrets');
+      assert.equal(data(await answer).code, 'USER_REJECTED');
+      assert.equal(fs.readFileSync(file('secret/.env.local'), 'utf8'), 'API_KEY=old\n');
+    } finally {
+      await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('NotebookEditCell edits an open notebook through the notebook API', async () => {
     const nb = { cells: [{ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: ['print(1)'] }], metadata: { language_info: { name: 'python' } }, nbformat: 4, nbformat_minor: 5 };
     write('nb/demo.ipynb', JSON.stringify(nb, null, 1) + '\n');

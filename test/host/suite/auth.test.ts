@@ -1,0 +1,74 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
+import type { AgentBridgeApi } from '../../../src/extension/extension';
+
+/**
+ * Token auth and the secrets guard in the real extension host: the token goes into SecretStorage
+ * through agentBridge.setToken, the dev backend accepts it (Bearer header + CONNECT), a wrong one
+ * is refused without a reconnect loop, and a .env file is never shown to the agent.
+ */
+async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('token auth and secrets', () => {
+  const TOKEN = 'host-test-token-4711';
+  let backend: DevBackend;
+  let api: AgentBridgeApi;
+  let envFile: string;
+
+  before(async () => {
+    backend = await startDevBackend({ port: 0, token: TOKEN });
+    const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
+    assert.ok(ext);
+    api = await ext.activate();
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root);
+    envFile = path.join(root, '.env');
+    fs.writeFileSync(envFile, 'API_KEY=do-not-show-4711\n');
+    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('agentBridge.setToken', '');
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    fs.rmSync(envFile, { force: true });
+    await backend.close();
+  });
+
+  it('connects with the token set through agentBridge.setToken (SecretStorage)', async () => {
+    await vscode.commands.executeCommand('agentBridge.setToken', TOKEN);
+    await vscode.commands.executeCommand('agentBridge.connect');
+    const session = await backend.waitForSession((s) => s.authenticated, 20_000);
+    assert.equal(session.authenticated, true);
+    await until(() => api.state() === 'connected', 'connected');
+    const r = (await backend.callTool('read_file', { relativePath: 'notes.txt' })).data as { success: boolean; error?: string };
+    assert.equal(r.success, true, r.error);
+  });
+
+  it('refuses to show a .env file, by read_file or by search', async () => {
+    const read = (await backend.callTool('read_file', { relativePath: '.env' })).data as { code?: string; error?: string };
+    assert.equal(read.code, 'PERMISSION_DENIED');
+    assert.match(read.error ?? '', /agentBridge\.excludeGlobs/);
+    const grep = (await backend.callTool('grep_file', { pattern: 'do-not-show-4711' })).data as { success: boolean; result?: string };
+    assert.equal(grep.success, true);
+    assert.ok(!(grep.result ?? '').includes('API_KEY'), grep.result);
+  });
+
+  it('a changed, wrong token reconnects and is refused: offline, no reconnect loop', async () => {
+    await vscode.commands.executeCommand('agentBridge.setToken', 'wrong-token');
+    await until(() => api.state() === 'disconnected', 'the refusal');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(api.state(), 'disconnected', 'still offline: no retry with a refused token');
+    assert.equal(backend.sessions().length, 0);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * The secrets guard over a real folder: secret files are refused to read tools, skipped by both
+ * search engines, and never written without a person (the headless host refuses).
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { Dispatcher } from '../../src/core/dispatcher';
+import { silentLogger } from '../../src/core/log';
+import type { ToolCall } from '../../src/core/protocol/messages';
+import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, needsApproval, SecretGuard, withSecretExcludes } from '../../src/core/security/secrets';
+import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { startDevBackend } from '../../src/devBackend/server';
+import { startHeadlessHost } from '../../src/node/headless';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
+
+const SECRET = 'PASSWORD=hunter2-SECRET';
+const tree = makeTree(
+  {
+    '.env': `${SECRET}\n`,
+    'config/.env.local': `${SECRET}\n`,
+    'keys/server.PEM': `${SECRET}\n`,
+    'home/.ssh/id_rsa': `${SECRET}\n`,
+    '.git/config': `${SECRET}\n`,
+    'src/app.ts': `// reads PASSWORD from the env\nexport const x = 1;\n`,
+    '.env.example.md': 'docs\n',
+  },
+  'ab-secrets-',
+);
+fs.symlinkSync(path.join(tree, '.env'), path.join(tree, 'src', 'innocent.txt'));
+
+const guard = new SecretGuard();
+let n = 0;
+const call = (toolName: string, params: Record<string, unknown>): ToolCall => ({ id: `c${++n}`, idKey: 'toolCallId', toolName, params });
+
+function dispatcherOver(ripgrep: string | false | undefined): Dispatcher {
+  const workspace = new NodeWorkspace(tree, { secrets: guard, ripgrep });
+  return new Dispatcher({ workspace, tools: ALL_TOOLS, log: silentLogger, secrets: () => guard });
+}
+
+test('the default globs match secret paths and not ordinary ones', () => {
+  for (const p of ['.env', 'a/b/.env.production', 'x/KEY.pem', 'server.key', 'home/.ssh/config', '.ssh', 'id_ed25519.pub', '.git/HEAD', '.git', 'sub/.git/objects/ab', '.npmrc']) {
+    assert.ok(guard.isSecret(p), `${p} should be secret`);
+  }
+  for (const p of ['src/app.ts', 'environment.ts', 'docs/keys.md', 'src/.gitignore', 'README.md', '.', '']) {
+    assert.ok(!guard.isSecret(p), `${p} should not be secret`);
+  }
+  assert.ok(DEFAULT_EXCLUDE_GLOBS.includes('**/.git/**'));
+  assert.deepEqual(withSecretExcludes(['**/dist'], new SecretGuard(['**/*.key', 'a{b,c}'])), ['**/dist', '**/*.[kK][eE][yY]', 'a{b,c}']);
+  assert.equal(needsApproval({ path: { rel: 'config/.env.local', abs: path.join(tree, 'config/.env.local') } }, guard), true);
+  assert.equal(needsApproval({ path: { rel: 'src/app.ts', abs: path.join(tree, 'src/app.ts') } }, guard), false);
+});
+
+test('read_file of a secret file is PERMISSION_DENIED, naming the setting; through a symlink too', async () => {
+  const d = dispatcherOver(false);
+  for (const rel of ['.env', 'config/.env.local', 'keys/server.PEM', 'home/.ssh/id_rsa', '.git/config', './.env', 'src/../.env', 'src/innocent.txt']) {
+    const r = await d.dispatch(call('read_file', { relativePath: rel }));
+    assert.equal(r.data.success, false, rel);
+    assert.equal(r.data.code, 'PERMISSION_DENIED', rel);
+    assert.ok(r.data.error?.includes(EXCLUDE_GLOBS_SETTING), r.data.error);
+    assert.ok(!JSON.stringify(r).includes('hunter2'));
+  }
+  const ok = await d.dispatch(call('read_file', { relativePath: 'src/app.ts' }));
+  assert.equal(ok.data.success, true);
+});
+
+for (const engine of ['ripgrep', 'in-process'] as const) {
+  test(`grep_file and text_search never show secret contents (${engine})`, async (t) => {
+    const ws = new NodeWorkspace(tree, { secrets: guard, ripgrep: engine === 'ripgrep' ? undefined : false });
+    if (engine === 'ripgrep' && !ws.ripgrepPath()) return t.skip('no rg on PATH');
+    const d = dispatcherOver(engine === 'ripgrep' ? undefined : false);
+    for (const tool of ['grep_file', 'text_search']) {
+      const r = await d.dispatch(call(tool, { pattern: 'PASSWORD', limit: 100 }));
+      assert.equal(r.data.success, true, r.data.error);
+      assert.ok(!r.data.result?.includes('hunter2'), r.data.result);
+      assert.match(r.data.result ?? '', /src\/app\.ts/);
+      for (const rel of ['.env', '.git', 'home/.ssh', 'src/innocent.txt']) {
+        const direct = await d.dispatch(call(tool, { pattern: 'PASSWORD', relativePath: rel }));
+        assert.equal(direct.data.code, 'PERMISSION_DENIED', `${tool} ${rel}`);
+      }
+    }
+  });
+}
+
+test('the headless host with --auto-approve refuses to write a secret file, and writes others', async () => {
+  const folder = makeTree({ '.env': 'A=1\n', 'a.txt': 'one\n' }, 'ab-secrets-write-');
+  const backend = await startDevBackend({ port: 0 });
+  const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: folder, log: silentLogger, autoApprove: true });
+  try {
+    await backend.waitForSession(undefined, 5000);
+    const refused = (await backend.callTool('apply_change', { relativePath: '.env', searchContent: 'A=1', replaceContent: 'A=2' })).data as Record<string, unknown>;
+    assert.equal(refused.code, 'PERMISSION_DENIED');
+    assert.match(String(refused.error), /agentBridge\.excludeGlobs.*approval/);
+    assert.equal(fs.readFileSync(path.join(folder, '.env'), 'utf8'), 'A=1\n');
+    const created = (await backend.callTool('apply_change', { relativePath: 'sub/server.key', replaceContent: 'k' })).data as Record<string, unknown>;
+    assert.equal(created.code, 'PERMISSION_DENIED');
+    assert.ok(!fs.existsSync(path.join(folder, 'sub/server.key')));
+    const ok = (await backend.callTool('apply_change', { relativePath: 'a.txt', searchContent: 'one', replaceContent: 'two' })).data as Record<string, unknown>;
+    assert.equal(ok.success, true, String(ok.error));
+    assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'two\n');
+  } finally {
+    host.stop();
+    await backend.close();
+  }
+});
+
+test('--exclude-glob style extra globs add to the defaults', async () => {
+  const folder = makeTree({ 'private/notes.txt': 'x\n', '.env': 'A=1\n' }, 'ab-secrets-extra-');
+  const backend = await startDevBackend({ port: 0 });
+  const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: folder, log: silentLogger, excludeGlobs: ['private/**'] });
+  try {
+    await backend.waitForSession(undefined, 5000);
+    for (const rel of ['private/notes.txt', '.env']) {
+      const r = (await backend.callTool('read_file', { relativePath: rel })).data as Record<string, unknown>;
+      assert.equal(r.code, 'PERMISSION_DENIED', rel);
+    }
+  } finally {
+    host.stop();
+    await backend.close();
+  }
+});
