@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { realpathLenient } from '../core/realpath';
 import type { FileInfo, Workspace } from '../core/workspace';
+import { VscodeLanguageIntel } from './languageIntel';
 
 function realpathOrSelf(p: string): string {
   try {
@@ -40,12 +41,16 @@ export class VscodeWorkspace implements Workspace {
 
   /** Which workspace folder this is (its URI), to tell whether a cached instance still fits. */
   readonly folderUri: string;
+  /** The language servers' symbols and call hierarchy, for read_class / read_method / call_chain. */
+  readonly languageIntel: VscodeLanguageIntel;
 
   constructor(private readonly folder: vscode.WorkspaceFolder) {
     this.folderUri = folder.uri.toString();
     this.root = realpathOrSelf(folder.uri.fsPath);
     this.name = folder.name;
     this.rg = findBundledRipgrep(vscode.env.appRoot);
+    const shown = folder.uri.fsPath;
+    this.languageIntel = new VscodeLanguageIntel((p) => (shown !== this.root && (p === shown || p.startsWith(shown + path.sep)) ? this.root + p.slice(shown.length) : p));
   }
 
   dirtyText(absPath: string): string | undefined {

@@ -6,7 +6,8 @@
 
 export type LanguageId = 'java';
 
-export type TypeKind = 'class' | 'interface' | 'enum' | 'record' | 'annotation';
+/** `struct` and `module` (a file's top-level functions) come only from language servers. */
+export type TypeKind = 'class' | 'interface' | 'enum' | 'record' | 'annotation' | 'struct' | 'module';
 
 export interface TypeParam {
   readonly name: string;
@@ -86,6 +87,8 @@ export interface MethodSymbol {
   readonly line: number;
   readonly endLine: number;
   readonly doc?: string;
+  /** The declaration as written (language-server symbols only; the parser's is built by `methodSignature`). */
+  readonly signature?: string;
   /** False for abstract and interface methods without a body. */
   readonly hasBody: boolean;
   readonly calls: readonly CallSite[];
@@ -131,7 +134,8 @@ export interface ImportSymbol {
 }
 
 export interface FileSymbols {
-  readonly language: LanguageId;
+  /** The parser's language; `lsp` for symbols a language server gave (built per call, never cached). */
+  readonly language: LanguageId | 'lsp';
   readonly package: string;
   readonly imports: readonly ImportSymbol[];
   /** Every type in the file, nested ones included, outer before inner. */

@@ -17,6 +17,7 @@ async function loadTests(): Promise<void> {
   await import('./chat.test');
   await import('./approval.test');
   await import('./code.test');
+  await import('./codeLsp.test');
   await import('./auth.test');
 }
 

@@ -5,10 +5,14 @@ import { splitLines } from '../../text';
 import { boolParam, intParam } from '../../tools/params';
 import { defineTool } from '../../tools/tool';
 import type { Workspace } from '../../workspace';
-import { callText, type CallGraph, type CallTreeNode } from '../callGraph';
+import { callText, parseMethodSpec, paramsMatch, type CallGraph, type CallTreeNode } from '../callGraph';
 import type { MethodEntry, TypeEntry } from '../index';
+import type { CallSite } from '../model';
 import type { ResolvedCall } from '../resolver';
 import { ambiguity, methodInfo, numbered, shortName, SOURCE } from './format';
+import { LspCallTree } from '../lspCalls';
+import type { LspSession } from '../lspLookup';
+import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
 import { notFound } from './readClass';
 import { readyCodeIntel } from './shared';
 
@@ -105,7 +109,7 @@ async function sources(ws: Workspace, methods: Iterable<MethodEntry>): Promise<{
     budget -= to - from + 1;
     const key = `${m.owner.path}:${from}`;
     json[key] = text.slice(from - 1, to).join('\n');
-    markdown.push('', `#### ${shortName(m)} — ${key}`, '', numbered(text, from, to));
+    markdown.push('', `#### ${shortName(m)} — ${key}`, '', numbered(text, from, to, fenceLanguage(m.owner.path)));
   }
   return { markdown, json, cut };
 }
@@ -117,41 +121,99 @@ export const callChainTool = defineTool({
   writes: false,
   params,
   async handler(p, ctx) {
-    const { index, graph } = await readyCodeIntel(ctx);
-    const q = graph.findMethods(p.method);
-    if (!q.matches.length) {
-      if (q.classes.length || !p.method.includes('.')) {
-        throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);
+    const lsp = await viaLanguageServer(ctx, 'call_chain', (s) => viaServer(p, s));
+    const how = 'method set to ClassName.methodName with the fully qualified class name';
+    if (lsp.value) {
+      const v = lsp.value;
+      if ('classes' in v) throw new ToolError('NOT_FOUND', `No method matches ${p.method} in ${v.classes.map((c) => c.type.fqn).join(', ')}.`);
+      const owners = [...new Set(v.roots.map((m) => m.owner))];
+      if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE);
+      return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
+    }
+    try {
+      const { index, graph } = await readyCodeIntel(ctx);
+      const q = graph.findMethods(p.method);
+      if (!q.matches.length) {
+        if (q.classes.length || !p.method.includes('.')) {
+          throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);
+        }
+        throw notFound(index, p.method.slice(0, p.method.lastIndexOf('.')));
       }
-      throw notFound(index, p.method.slice(0, p.method.lastIndexOf('.')));
+      const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
+      if (owners.length > 1 && !q.inherited) return ambiguity(p.method, owners as TypeEntry[], how);
+      return answer(p, ctx.workspace, q.matches, q.inherited, parserTrees(graph, p.depth));
+    } catch (e) {
+      throw explainFallback(e, lsp.note);
     }
-    const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
-    if (owners.length > 1 && !q.inherited) {
-      return ambiguity(p.method, owners as TypeEntry[], 'method set to ClassName.methodName with the fully qualified class name');
-    }
-    return answer(p, ctx.workspace, graph, q.matches, q.inherited);
   },
 });
+
+type Tree = { nodes: CallTreeNode[]; truncated: boolean };
+type Direction = 'callers' | 'callees';
+
+/** Where the trees come from, and (parser only) the calls that might also reach the roots. */
+interface TreeSource {
+  readonly source: Source;
+  tree(direction: Direction, roots: MethodEntry[]): Tree;
+  possibleCallers?(roots: MethodEntry[]): Array<{ caller: MethodEntry; site: CallSite; reason: string }>;
+}
+
+const parserTrees = (graph: CallGraph, depth: number): TreeSource => ({
+  source: SOURCE,
+  tree: (dir, roots) => graph.tree(roots, dir, depth),
+  possibleCallers: (roots) => roots.flatMap((r) => graph.possibleCallers(r)),
+});
+
+/** The roots and their trees from the language server; `classes` when the class is known there but the method is not. */
+async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ roots: MethodEntry[]; trees: Record<Direction, Tree> } | { classes: TypeEntry[] } | undefined> {
+  const spec = parseMethodSpec(p.method);
+  let roots: MethodEntry[];
+  if (spec.className) {
+    const classes = await s.findClasses(spec.className);
+    if (!classes.length) return undefined;
+    const ctor = (owner: TypeEntry) => spec.methodName === owner.type.name || spec.methodName === '<init>' || spec.methodName === 'new' || spec.methodName === 'constructor';
+    roots = classes.flatMap((owner) =>
+      owner.type.methods
+        .filter((m) => (ctor(owner) ? m.kind === 'constructor' : m.kind === 'method' && m.name === spec.methodName))
+        .filter((m) => !spec.params || paramsMatch(m, spec.params))
+        .map((method) => ({ owner, method })),
+    );
+    if (!roots.length) return { classes };
+  } else {
+    roots = await s.findFunctions(spec.methodName);
+    if (!roots.length) return undefined;
+  }
+  const trees: Partial<Record<Direction, Tree>> = {};
+  for (const dir of ['callees', 'callers'] as const) {
+    if (p.direction !== 'both' && p.direction !== dir) continue;
+    const t = await new LspCallTree(s).tree(roots, dir, p.depth);
+    if (!t) return undefined;
+    trees[dir] = t;
+  }
+  const empty: Tree = { nodes: [], truncated: false };
+  return { roots, trees: { callees: trees.callees ?? empty, callers: trees.callers ?? empty } };
+}
 
 async function answer(
   p: z.output<typeof params>,
   ws: Workspace,
-  graph: CallGraph,
   roots: MethodEntry[],
   inherited: boolean,
+  from: TreeSource,
 ): Promise<{ result: string; structured: unknown }> {
+  const how = from.source === SOURCE ? "static analysis of the project's sources" : "the editor's call hierarchy provider";
   const out = [
     `## Call chain: ${p.method}`,
     '',
-    `Source: ${SOURCE} (static analysis of the project's sources) · direction ${p.direction} · depth ${p.depth}`,
+    `Source: ${from.source} (${how}) · direction ${p.direction} · depth ${p.depth}`,
     `Matched ${roots.length} declaration(s)${inherited ? ' (inherited)' : ''}: ${roots.map((m) => `\`${shortName(m)}\` — ${m.owner.path}:${m.method.line}`).join('; ')}`,
   ];
-  const structured: Record<string, unknown> = { source: SOURCE, method: p.method, direction: p.direction, depth: p.depth, matches: roots.map(methodInfo) };
+  const structured: Record<string, unknown> = { source: from.source, method: p.method, direction: p.direction, depth: p.depth, matches: roots.map(methodInfo) };
   const shown = new Map<string, MethodEntry>();
   let truncated = false;
   for (const dir of ['callees', 'callers'] as const) {
     if (p.direction !== 'both' && p.direction !== dir) continue;
-    const tree = graph.tree(roots, dir, p.depth);
+    const tree = from.tree(dir, roots);
     truncated ||= tree.truncated;
     out.push('', `### ${dir === 'callees' ? 'Callees' : 'Callers'}`);
     const count = tree.nodes.reduce((n, r) => n + r.children.length, 0);
@@ -159,7 +221,7 @@ async function answer(
     else for (const n of tree.nodes) render(n, dir, '', out);
     structured[dir] = tree.nodes.map(toJson);
     if (dir === 'callers') {
-      const possible = roots.flatMap((r) => graph.possibleCallers(r));
+      const possible = from.possibleCallers?.(roots) ?? [];
       if (possible.length) {
         out.push('', `${possible.length} call(s) named ${roots[0]?.method.name} could not be resolved and might also call it:`);
         for (const x of possible.slice(0, 10)) out.push(`- \`${shortName(x.caller)}\` — ${x.caller.owner.path}:${x.site.line}: \`${callText(x.site)}\` (${x.reason})`);

@@ -21,6 +21,7 @@ const params = (ps: readonly VarSymbol[]): string => ps.map((p) => `${p.type} ${
 
 /** `public static <T> List<T> of(T... items) throws IOException` */
 export function methodSignature(m: MethodSymbol): string {
+  if (m.signature) return m.signature;
   const mods = [...m.annotations, ...m.modifiers].join(' ');
   const tps = m.typeParams?.length ? `<${m.typeParams.map((t) => (t.bound ? `${t.name} extends ${t.bound}` : t.name)).join(', ')}> ` : '';
   const ret = m.kind === 'method' && m.returnType ? `${m.returnType} ` : '';
@@ -58,7 +59,7 @@ export function typeLabel(e: TypeEntry): string {
 }
 
 /** Candidates for an ambiguous name: a success result that asks the agent to choose. */
-export function ambiguity(name: string, candidates: readonly TypeEntry[], how: string): { result: string; structured: unknown } {
+export function ambiguity(name: string, candidates: readonly TypeEntry[], how: string, source: 'parser' | 'language-server' = SOURCE): { result: string; structured: unknown } {
   const list = candidates.map((c) => `- ${typeLabel(c)}`);
   return {
     result: [
@@ -69,7 +70,7 @@ export function ambiguity(name: string, candidates: readonly TypeEntry[], how: s
       `Call again with ${how}.`,
     ].join('\n'),
     structured: {
-      source: SOURCE,
+      source,
       ambiguous: true,
       candidates: candidates.map((c) => ({ className: c.type.fqn, kind: c.type.kind, path: c.path, line: c.type.line })),
     },

@@ -8,6 +8,7 @@ import { defineTool } from '../../tools/tool';
 import type { CodeIndex, TypeEntry } from '../index';
 import type { MethodSymbol, TypeSymbol } from '../model';
 import { ambiguity, lines, methodSignature, nestedTypes, numbered, SOURCE } from './format';
+import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
 import { readyCodeIntel } from './shared';
 
 /**
@@ -63,7 +64,7 @@ const memberJson = (m: MethodSymbol) => ({
   ...(m.doc ? { doc: m.doc } : {}),
 });
 
-function structure(e: TypeEntry, all: readonly TypeSymbol[]): { result: string; structured: unknown } {
+function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SOURCE): { result: string; structured: unknown } {
   const t = e.type;
   const ctors = t.methods.filter((m) => m.kind === 'constructor');
   const methods = t.methods.filter((m) => m.kind === 'method');
@@ -72,9 +73,9 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[]): { result: string; 
   const out = [
     `## ${t.kind === 'annotation' ? 'Annotation' : t.kind[0]?.toUpperCase() + t.kind.slice(1)}: ${t.fqn}`,
     '',
-    `File: ${e.path} · ${lines(t.line, t.endLine)} · package ${e.file.package || '(default)'} · source: ${SOURCE}`,
+    `File: ${e.path} · ${lines(t.line, t.endLine)} · package ${e.file.package || '(default)'} · source: ${source}`,
     '',
-    '```java',
+    `\`\`\`${fenceLanguage(e.path)}`,
     t.signature,
     '```',
   ];
@@ -93,7 +94,7 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[]): { result: string; 
   return {
     result: out.join('\n'),
     structured: {
-      source: SOURCE,
+      source,
       className: t.fqn,
       simpleName: t.name,
       kind: t.kind,
@@ -119,17 +120,17 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[]): { result: string; 
   };
 }
 
-async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry): Promise<{ result: string; structured: unknown }> {
+async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, source: Source = SOURCE): Promise<{ result: string; structured: unknown }> {
   const file = await readProjectText(ws, e.path);
   const text = splitLines(file.text);
   const from = e.type.line;
   const end = Math.min(e.type.endLine, text.length);
   const to = Math.min(end, from + MAX_READ_LINES - 1);
-  const out = [`## ${e.type.kind}: ${e.type.fqn}`, '', `File: ${e.path} · ${lines(from, end)} · source: ${SOURCE}`, '', numbered(text, from, to)];
+  const out = [`## ${e.type.kind}: ${e.type.fqn}`, '', `File: ${e.path} · ${lines(from, end)} · source: ${source}`, '', numbered(text, from, to, fenceLanguage(e.path))];
   if (to < end) out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
   return {
     result: out.join('\n'),
-    structured: { source: SOURCE, className: e.type.fqn, kind: e.type.kind, path: e.path, startLine: from, endLine: to, totalLines: end - from + 1, truncated: to < end, content: text.slice(from - 1, to).join('\n') },
+    structured: { source, className: e.type.fqn, kind: e.type.kind, path: e.path, startLine: from, endLine: to, totalLines: end - from + 1, truncated: to < end, content: text.slice(from - 1, to).join('\n') },
   };
 }
 
@@ -140,11 +141,25 @@ export const readClassTool = defineTool({
   writes: false,
   params,
   async handler(p, ctx) {
-    const { index } = await readyCodeIntel(ctx);
-    const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
-    if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
-    if (found.length > 1) return ambiguity(p.className, found, 'className set to one of the fully qualified names above, or relativePath set to the file');
-    const e = await fresh(index, found[0] as TypeEntry);
-    return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types);
+    const lsp = await viaLanguageServer(ctx, 'read_class', async (s) => {
+      const found = await s.findClasses(p.className, p.relativePath);
+      return found.length ? found : undefined;
+    });
+    const how = 'className set to one of the fully qualified names above, or relativePath set to the file';
+    if (lsp.value) {
+      const e = lsp.value[0] as TypeEntry;
+      if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE);
+      return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE);
+    }
+    try {
+      const { index } = await readyCodeIntel(ctx);
+      const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
+      if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
+      if (found.length > 1) return ambiguity(p.className, found, how);
+      const e = await fresh(index, found[0] as TypeEntry);
+      return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types);
+    } catch (e) {
+      throw explainFallback(e, lsp.note);
+    }
   },
 });

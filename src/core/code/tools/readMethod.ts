@@ -3,9 +3,11 @@ import { readProjectText } from '../../files';
 import { ToolError } from '../../protocol/errors';
 import { splitLines } from '../../text';
 import { defineTool } from '../../tools/tool';
+import type { Workspace } from '../../workspace';
 import type { MethodEntry, TypeEntry } from '../index';
 import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity } from './format';
 import { findClass, fresh, notFound } from './readClass';
+import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
 import { readyCodeIntel } from './shared';
 import { paramsMatch, parseMethodSpec } from '../callGraph';
 
@@ -32,51 +34,73 @@ export const readMethodTool = defineTool({
   writes: false,
   params,
   async handler(p, ctx) {
-    const { index, graph } = await readyCodeIntel(ctx);
     const spec = parseMethodSpec(`X.${p.methodName}`);
-    const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
-    if (!classes.length) throw notFound(index, p.className);
-    const freshClasses: TypeEntry[] = [];
-    for (const c of classes) freshClasses.push(await fresh(index, c));
     const pick = (owner: TypeEntry): MethodEntry[] => {
-      const ctor = spec.methodName === owner.type.name || spec.methodName === '<init>' || spec.methodName === 'new';
+      const ctor = spec.methodName === owner.type.name || spec.methodName === '<init>' || spec.methodName === 'new' || spec.methodName === 'constructor';
       return owner.type.methods
         .filter((m) => (ctor ? m.kind === 'constructor' : m.kind === 'method' && m.name === spec.methodName))
         .filter((m) => !spec.params || paramsMatch(m, spec.params))
         .map((method) => ({ owner, method }));
     };
-    let matches = freshClasses.flatMap(pick);
-    let inherited = false;
-    if (!matches.length) {
-      const q = graph.findMethods(`${freshClasses.length === 1 ? (freshClasses[0] as TypeEntry).type.fqn : p.className}.${p.methodName}`);
-      matches = q.matches;
-      inherited = q.inherited;
-    }
-    const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
-    if (owners.size > 1 && !inherited && classes.length > 1) {
-      return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above');
-    }
-    if (!matches.length) {
-      const names = [...new Set(freshClasses.flatMap((c) => c.type.methods.filter((m) => m.kind === 'method').map((m) => m.name)))].sort();
+    const noMethod = (classes: readonly TypeEntry[]): ToolError => {
+      const names = [...new Set(classes.flatMap((c) => c.type.methods.filter((m) => m.kind === 'method').map((m) => m.name)))].sort();
       const what = spec.params ? `${spec.methodName}(${spec.params.join(', ')})` : spec.methodName;
-      throw new ToolError('NOT_FOUND', `No method ${what} in ${freshClasses.map((c) => c.type.fqn).join(', ')}. Methods: ${names.slice(0, 40).join(', ') || '(none)'}${names.length > 40 ? ', …' : ''}`);
-    }
-    const out = [`## Method: ${p.className}.${p.methodName}`, '', `${matches.length} declaration(s) · source: ${SOURCE}${inherited ? ` · inherited from ${[...new Set(matches.map((m) => m.owner.type.fqn))].join(', ')}` : ''}`];
-    const methods = [];
-    const texts = new Map<string, string[]>();
-    for (const m of matches) {
-      let text = texts.get(m.owner.path);
-      if (!text) texts.set(m.owner.path, (text = splitLines((await readProjectText(ctx.workspace, m.owner.path)).text)));
-      const from = startWithDoc(text, m.method.line);
-      const end = Math.min(m.method.endLine, text.length);
-      const to = Math.min(end, m.method.line + MAX_METHOD_LINES - 1);
-      out.push('', `### \`${methodSignature(m.method)}\``, '', `${m.owner.type.fqn} — ${m.owner.path}:${m.method.line}–${m.method.endLine}`, '', numbered(text, from, to));
-      if (to < end) out.push('', `_Cut at ${MAX_METHOD_LINES} lines; read the rest with read_file relativePath=${m.owner.path} start_line=${to + 1} end_line=${end}._`);
-      methods.push({ ...methodInfo(m), startLine: from, truncated: to < end, code: text.slice(from - 1, to).join('\n') });
-    }
-    return {
-      result: out.join('\n'),
-      structured: { source: SOURCE, className: p.className, methodName: p.methodName, inherited, methods },
+      return new ToolError('NOT_FOUND', `No method ${what} in ${classes.map((c) => c.type.fqn).join(', ')}. Methods: ${names.slice(0, 40).join(', ') || '(none)'}${names.length > 40 ? ', …' : ''}`);
     };
+    const lsp = await viaLanguageServer(ctx, 'read_method', async (s) => {
+      const classes = await s.findClasses(p.className, p.relativePath);
+      return classes.length ? classes : undefined;
+    });
+    if (lsp.value) {
+      const matches = lsp.value.flatMap(pick);
+      if (!matches.length) throw noMethod(lsp.value);
+      if (new Set(matches.map((m) => m.owner)).size > 1) {
+        return ambiguity(p.className, lsp.value.filter((c) => matches.some((m) => m.owner === c)), 'className set to one of the fully qualified names above', LSP_SOURCE);
+      }
+      return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
+    }
+    try {
+      const { index, graph } = await readyCodeIntel(ctx);
+      const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
+      if (!classes.length) throw notFound(index, p.className);
+      const freshClasses: TypeEntry[] = [];
+      for (const c of classes) freshClasses.push(await fresh(index, c));
+      let matches = freshClasses.flatMap(pick);
+      let inherited = false;
+      if (!matches.length) {
+        const q = graph.findMethods(`${freshClasses.length === 1 ? (freshClasses[0] as TypeEntry).type.fqn : p.className}.${p.methodName}`);
+        matches = q.matches;
+        inherited = q.inherited;
+      }
+      const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
+      if (owners.size > 1 && !inherited && classes.length > 1) {
+        return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above');
+      }
+      if (!matches.length) throw noMethod(freshClasses);
+      return answer(ctx.workspace, p, matches, inherited, SOURCE);
+    } catch (e) {
+      throw explainFallback(e, lsp.note);
+    }
   },
 });
+
+/** The declarations' sources, Javadoc included, with line numbers: the same shape from either source. */
+async function answer(ws: Workspace, p: { className: string; methodName: string }, matches: readonly MethodEntry[], inherited: boolean, source: Source): Promise<{ result: string; structured: unknown }> {
+  const out = [`## Method: ${p.className}.${p.methodName}`, '', `${matches.length} declaration(s) · source: ${source}${inherited ? ` · inherited from ${[...new Set(matches.map((m) => m.owner.type.fqn))].join(', ')}` : ''}`];
+  const methods = [];
+  const texts = new Map<string, string[]>();
+  for (const m of matches) {
+    let text = texts.get(m.owner.path);
+    if (!text) texts.set(m.owner.path, (text = splitLines((await readProjectText(ws, m.owner.path)).text)));
+    const from = startWithDoc(text, m.method.line);
+    const end = Math.min(m.method.endLine, text.length);
+    const to = Math.min(end, m.method.line + MAX_METHOD_LINES - 1);
+    out.push('', `### \`${methodSignature(m.method)}\``, '', `${m.owner.type.fqn} — ${m.owner.path}:${m.method.line}–${m.method.endLine}`, '', numbered(text, from, to, fenceLanguage(m.owner.path)));
+    if (to < end) out.push('', `_Cut at ${MAX_METHOD_LINES} lines; read the rest with read_file relativePath=${m.owner.path} start_line=${to + 1} end_line=${end}._`);
+    methods.push({ ...methodInfo(m), startLine: from, truncated: to < end, code: text.slice(from - 1, to).join('\n') });
+  }
+  return {
+    result: out.join('\n'),
+    structured: { source, className: p.className, methodName: p.methodName, inherited, methods },
+  };
+}
