@@ -44,3 +44,19 @@ test('English stays the default', async () => {
   const grep = await run('en', 'grep_file', { pattern: 'todo' });
   assert.match(grep.data.result ?? '', /\*\*Matches\*\*: 1 line in 1 file \(literal, case-insensitive\)/);
 });
+
+test('read_class, read_method and call_chain headings follow the developer\'s language', async () => {
+  const java = makeTree({ 'src/p/Greeter.java': 'package p;\n\n/** Greets. */\npublic class Greeter {\n  private String name;\n  public String greet() {\n    return hello();\n  }\n  String hello() {\n    return "hi";\n  }\n}\n' }, 'ab-l10n-java-');
+  const call = (toolName: string, params: Record<string, unknown>) =>
+    new Dispatcher({ workspace: new NodeWorkspace(java, { locale: 'zh-CN' }), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: toolName, idKey: 'toolCallId', toolName, params });
+  const cls = await call('read_class', { className: 'Greeter', mode: 'structure' });
+  assert.equal(cls.data.success, true, cls.data.error);
+  assert.match(cls.data.result ?? '', /^## 类：p\.Greeter\n\n文件：src\/p\/Greeter\.java · 第 4–12 行 · 包 p · 来源：parser/);
+  assert.match(cls.data.result ?? '', /### 字段 \(1\)/);
+  assert.match(cls.data.result ?? '', /### 方法 \(2\)/);
+  const method = await call('read_method', { className: 'Greeter', methodName: 'greet' });
+  assert.match(method.data.result ?? '', /^## 方法：Greeter\.greet\n\n1 个声明 · 来源：parser/);
+  const chain = await call('call_chain', { method: 'Greeter.greet', direction: 'callees' });
+  assert.match(chain.data.result ?? '', /^## 调用链：Greeter\.greet/);
+  assert.match(chain.data.result ?? '', /### 被调用方/);
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { translator } from '../../l10n';
 import { readProjectText } from '../../files';
 import { ToolError } from '../../protocol/errors';
 import { splitLines } from '../../text';
@@ -127,7 +128,7 @@ export const callChainTool = defineTool({
       const v = lsp.value;
       if ('classes' in v) throw new ToolError('NOT_FOUND', `No method matches ${p.method} in ${v.classes.map((c) => c.type.fqn).join(', ')}.`);
       const owners = [...new Set(v.roots.map((m) => m.owner))];
-      if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE);
+      if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE, ctx.workspace.locale);
       return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
     }
     try {
@@ -140,7 +141,7 @@ export const callChainTool = defineTool({
         throw notFound(index, p.method.slice(0, p.method.lastIndexOf('.')));
       }
       const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
-      if (owners.length > 1 && !q.inherited) return ambiguity(p.method, owners as TypeEntry[], how);
+      if (owners.length > 1 && !q.inherited) return ambiguity(p.method, owners as TypeEntry[], how, SOURCE, ctx.workspace.locale);
       return answer(p, ctx.workspace, q.matches, q.inherited, parserTrees(graph, p.depth));
     } catch (e) {
       throw explainFallback(e, lsp.note);
@@ -202,8 +203,9 @@ async function answer(
   from: TreeSource,
 ): Promise<{ result: string; structured: unknown }> {
   const how = from.source === SOURCE ? "static analysis of the project's sources" : "the editor's call hierarchy provider";
+  const t = translator(ws.locale);
   const out = [
-    `## Call chain: ${p.method}`,
+    t('## Call chain: {0}', p.method),
     '',
     `Source: ${from.source} (${how}) · direction ${p.direction} · depth ${p.depth}`,
     `Matched ${roots.length} declaration(s)${inherited ? ' (inherited)' : ''}: ${roots.map((m) => `\`${shortName(m)}\` — ${m.owner.path}:${m.method.line}`).join('; ')}`,
@@ -215,9 +217,9 @@ async function answer(
     if (p.direction !== 'both' && p.direction !== dir) continue;
     const tree = from.tree(dir, roots);
     truncated ||= tree.truncated;
-    out.push('', `### ${dir === 'callees' ? 'Callees' : 'Callers'}`);
+    out.push('', dir === 'callees' ? t('### Callees') : t('### Callers'));
     const count = tree.nodes.reduce((n, r) => n + r.children.length, 0);
-    if (!count && !tree.nodes.some((n) => n.unresolved?.length)) out.push('', dir === 'callees' ? '_No calls._' : '_No callers found in the project._');
+    if (!count && !tree.nodes.some((n) => n.unresolved?.length)) out.push('', dir === 'callees' ? t('_No calls._') : t('_No callers found in the project._'));
     else for (const n of tree.nodes) render(n, dir, '', out);
     structured[dir] = tree.nodes.map(toJson);
     if (dir === 'callers') {

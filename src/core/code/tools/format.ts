@@ -1,4 +1,5 @@
 import { fenceFor } from '../../text';
+import { translator, type Translate } from '../../l10n';
 import type { MethodEntry, TypeEntry } from '../index';
 import type { MethodSymbol, TypeSymbol, VarSymbol } from '../model';
 
@@ -52,22 +53,26 @@ export function shortName(e: MethodEntry): string {
   return `${cls}.${m.kind === 'constructor' ? '<init>' : m.name}(${m.params.map((p) => p.type).join(', ')})`;
 }
 
-export const lines = (a: number, b: number): string => (a === b ? `line ${a}` : `lines ${a}–${b}`);
+export const lines = (a: number, b: number, t: Translate = translator(undefined)): string => (a === b ? t('line {0}', a) : t('lines {0}–{1}', a, b));
+
+/** The heading word for a kind of type: Class, Interface, Enum, Record, Annotation, Struct, Module. */
+export const kindLabel = (kind: string, t: Translate): string => t(kind === 'annotation' ? 'Annotation' : (kind[0]?.toUpperCase() ?? '') + kind.slice(1));
 
 export function typeLabel(e: TypeEntry): string {
   return `${e.type.kind} \`${e.type.fqn}\` — ${e.path}:${e.type.line}`;
 }
 
 /** Candidates for an ambiguous name: a success result that asks the agent to choose. */
-export function ambiguity(name: string, candidates: readonly TypeEntry[], how: string, source: 'parser' | 'language-server' = SOURCE): { result: string; structured: unknown } {
+export function ambiguity(name: string, candidates: readonly TypeEntry[], how: string, source: 'parser' | 'language-server' = SOURCE, locale?: string): { result: string; structured: unknown } {
+  const t = translator(locale);
   const list = candidates.map((c) => `- ${typeLabel(c)}`);
   return {
     result: [
-      `## Several classes match \`${name}\``,
+      t('## Several classes match {0}', `\`${name}\``),
       '',
       ...list,
       '',
-      `Call again with ${how}.`,
+      t('Call again with {0}.', how),
     ].join('\n'),
     structured: {
       source,

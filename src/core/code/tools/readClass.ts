@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { translator, type Translate } from '../../l10n';
 import { readProjectText } from '../../files';
 import { resolveInProject } from '../../paths';
 import { ToolError } from '../../protocol/errors';
@@ -7,7 +8,7 @@ import { MAX_READ_LINES } from '../../tools/readFile';
 import { defineTool } from '../../tools/tool';
 import type { CodeIndex, TypeEntry } from '../index';
 import type { MethodSymbol, TypeSymbol } from '../model';
-import { ambiguity, lines, methodSignature, nestedTypes, numbered, SOURCE } from './format';
+import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numbered, SOURCE } from './format';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
 import { readyCodeIntel } from './shared';
 
@@ -64,29 +65,29 @@ const memberJson = (m: MethodSymbol) => ({
   ...(m.doc ? { doc: m.doc } : {}),
 });
 
-function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SOURCE): { result: string; structured: unknown } {
-  const t = e.type;
-  const ctors = t.methods.filter((m) => m.kind === 'constructor');
-  const methods = t.methods.filter((m) => m.kind === 'method');
-  const nested = nestedTypes(all, t);
+function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SOURCE, t: Translate = translator(undefined)): { result: string; structured: unknown } {
+  const ty = e.type;
+  const ctors = ty.methods.filter((m) => m.kind === 'constructor');
+  const methods = ty.methods.filter((m) => m.kind === 'method');
+  const nested = nestedTypes(all, ty);
   const doc = (d?: string) => (d ? ` — ${d}` : '');
   const out = [
-    `## ${t.kind === 'annotation' ? 'Annotation' : t.kind[0]?.toUpperCase() + t.kind.slice(1)}: ${t.fqn}`,
+    t('## {0}: {1}', kindLabel(ty.kind, t), ty.fqn),
     '',
-    `File: ${e.path} · ${lines(t.line, t.endLine)} · package ${e.file.package || '(default)'} · source: ${source}`,
+    t('File: {0} · {1} · package {2} · source: {3}', e.path, lines(ty.line, ty.endLine, t), e.file.package || t('(default)'), source),
     '',
     `\`\`\`${fenceLanguage(e.path)}`,
-    t.signature,
+    ty.signature,
     '```',
   ];
-  if (t.doc) out.push('', t.doc);
-  if (t.outer) out.push('', `Nested in ${e.file.package ? `${e.file.package}.` : ''}${t.outer}.`);
+  if (ty.doc) out.push('', ty.doc);
+  if (ty.outer) out.push('', t('Nested in {0}.', `${e.file.package ? `${e.file.package}.` : ''}${ty.outer}`));
   const section = (title: string, items: string[]) => {
-    if (items.length) out.push('', `### ${title} (${items.length})`, ...items);
+    if (items.length) out.push('', `### ${t(title)} (${items.length})`, ...items);
   };
-  section('Enum constants', t.enumConstants.map((c) => `- L${c.line} \`${c.name}\`${doc(c.doc)}`));
-  section('Record components', t.components.map((c) => `- L${c.line} \`${c.type} ${c.name}\``));
-  section('Fields', t.fields.map((f) => `- L${f.line} \`${[...(f.modifiers ?? []), f.type, f.name].join(' ')}\`${doc(t.fieldDocs?.[f.name])}`));
+  section('Enum constants', ty.enumConstants.map((c) => `- L${c.line} \`${c.name}\`${doc(c.doc)}`));
+  section('Record components', ty.components.map((c) => `- L${c.line} \`${c.type} ${c.name}\``));
+  section('Fields', ty.fields.map((f) => `- L${f.line} \`${[...(f.modifiers ?? []), f.type, f.name].join(' ')}\`${doc(ty.fieldDocs?.[f.name])}`));
   section('Constructors', ctors.map((m) => `- L${m.line}–${m.endLine} \`${methodSignature(m)}\`${doc(m.doc)}`));
   section('Methods', methods.map((m) => `- L${m.line}–${m.endLine} \`${methodSignature(m)}\`${m.hasBody ? '' : ' (no body)'}${doc(m.doc)}`));
   section('Nested types', nested.map((n) => `- L${n.line} ${n.kind} \`${n.qname}\`${doc(n.doc)}`));
@@ -95,24 +96,24 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SO
     result: out.join('\n'),
     structured: {
       source,
-      className: t.fqn,
-      simpleName: t.name,
-      kind: t.kind,
+      className: ty.fqn,
+      simpleName: ty.name,
+      kind: ty.kind,
       path: e.path,
       package: e.file.package,
-      line: t.line,
-      endLine: t.endLine,
-      signature: t.signature,
-      ...(t.doc ? { doc: t.doc } : {}),
-      ...(t.outer ? { outer: t.outer } : {}),
-      modifiers: t.modifiers,
-      annotations: t.annotations,
-      typeParameters: t.typeParams,
-      extends: t.extends,
-      implements: t.implements,
-      fields: t.fields.map((f) => ({ name: f.name, type: f.type, modifiers: f.modifiers ?? [], line: f.line, ...(t.fieldDocs?.[f.name] ? { doc: t.fieldDocs[f.name] } : {}) })),
-      enumConstants: t.enumConstants,
-      recordComponents: t.components.map((c) => ({ name: c.name, type: c.type, line: c.line })),
+      line: ty.line,
+      endLine: ty.endLine,
+      signature: ty.signature,
+      ...(ty.doc ? { doc: ty.doc } : {}),
+      ...(ty.outer ? { outer: ty.outer } : {}),
+      modifiers: ty.modifiers,
+      annotations: ty.annotations,
+      typeParameters: ty.typeParams,
+      extends: ty.extends,
+      implements: ty.implements,
+      fields: ty.fields.map((f) => ({ name: f.name, type: f.type, modifiers: f.modifiers ?? [], line: f.line, ...(ty.fieldDocs?.[f.name] ? { doc: ty.fieldDocs[f.name] } : {}) })),
+      enumConstants: ty.enumConstants,
+      recordComponents: ty.components.map((c) => ({ name: c.name, type: c.type, line: c.line })),
       constructors: ctors.map(memberJson),
       methods: methods.map(memberJson),
       nestedTypes: nested.map((n) => ({ className: n.fqn, kind: n.kind, line: n.line })),
@@ -126,7 +127,8 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
   const from = e.type.line;
   const end = Math.min(e.type.endLine, text.length);
   const to = Math.min(end, from + MAX_READ_LINES - 1);
-  const out = [`## ${e.type.kind}: ${e.type.fqn}`, '', `File: ${e.path} · ${lines(from, end)} · source: ${source}`, '', numbered(text, from, to, fenceLanguage(e.path))];
+  const t = translator(ws.locale);
+  const out = [t('## {0}: {1}', kindLabel(e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), '', numbered(text, from, to, fenceLanguage(e.path))];
   if (to < end) out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
   return {
     result: out.join('\n'),
@@ -148,16 +150,16 @@ export const readClassTool = defineTool({
     const how = 'className set to one of the fully qualified names above, or relativePath set to the file';
     if (lsp.value) {
       const e = lsp.value[0] as TypeEntry;
-      if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE);
-      return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE);
+      if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE, ctx.workspace.locale);
+      return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, translator(ctx.workspace.locale));
     }
     try {
       const { index } = await readyCodeIntel(ctx);
       const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
       if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
-      if (found.length > 1) return ambiguity(p.className, found, how);
+      if (found.length > 1) return ambiguity(p.className, found, how, SOURCE, ctx.workspace.locale);
       const e = await fresh(index, found[0] as TypeEntry);
-      return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types);
+      return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types, SOURCE, translator(ctx.workspace.locale));
     } catch (e) {
       throw explainFallback(e, lsp.note);
     }

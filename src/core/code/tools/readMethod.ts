@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { translator } from '../../l10n';
 import { readProjectText } from '../../files';
 import { ToolError } from '../../protocol/errors';
 import { splitLines } from '../../text';
@@ -55,7 +56,7 @@ export const readMethodTool = defineTool({
       const matches = lsp.value.flatMap(pick);
       if (!matches.length) throw noMethod(lsp.value);
       if (new Set(matches.map((m) => m.owner)).size > 1) {
-        return ambiguity(p.className, lsp.value.filter((c) => matches.some((m) => m.owner === c)), 'className set to one of the fully qualified names above', LSP_SOURCE);
+        return ambiguity(p.className, lsp.value.filter((c) => matches.some((m) => m.owner === c)), 'className set to one of the fully qualified names above', LSP_SOURCE, ctx.workspace.locale);
       }
       return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
     }
@@ -74,7 +75,7 @@ export const readMethodTool = defineTool({
       }
       const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
       if (owners.size > 1 && !inherited && classes.length > 1) {
-        return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above');
+        return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
       }
       if (!matches.length) throw noMethod(freshClasses);
       return answer(ctx.workspace, p, matches, inherited, SOURCE);
@@ -86,7 +87,8 @@ export const readMethodTool = defineTool({
 
 /** The declarations' sources, Javadoc included, with line numbers: the same shape from either source. */
 async function answer(ws: Workspace, p: { className: string; methodName: string }, matches: readonly MethodEntry[], inherited: boolean, source: Source): Promise<{ result: string; structured: unknown }> {
-  const out = [`## Method: ${p.className}.${p.methodName}`, '', `${matches.length} declaration(s) · source: ${source}${inherited ? ` · inherited from ${[...new Set(matches.map((m) => m.owner.type.fqn))].join(', ')}` : ''}`];
+  const t = translator(ws.locale);
+  const out = [t('## Method: {0}', `${p.className}.${p.methodName}`), '', `${t('{0} declaration(s) · source: {1}', matches.length, source)}${inherited ? ` · inherited from ${[...new Set(matches.map((m) => m.owner.type.fqn))].join(', ')}` : ''}`];
   const methods = [];
   const texts = new Map<string, string[]>();
   for (const m of matches) {
