@@ -54,12 +54,6 @@ export function lineAt(index: LineIndex, offset: number): number {
   return index.starts.length === 0 ? 1 : floorIndex(index.starts, offset) + 1;
 }
 
-/** 1-based lines touched by [start, end): a region ending right after a terminator ends on that terminator's line. */
-export function lineSpan(index: LineIndex, start: number, end: number): { startLine: number; endLine: number } {
-  const startLine = lineAt(index, start);
-  return { startLine, endLine: end > start ? lineAt(index, end - 1) : startLine };
-}
-
 /**
  * The terminator used by most lines, or undefined for a text without any. Ties go to LF, then CRLF.
  * Counted with indexOf (native scans), as this runs on every edit of possibly huge files.
