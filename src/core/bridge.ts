@@ -4,10 +4,95 @@ import type { Logger } from './log';
 import { MAX_MESSAGE_BYTES, type ToolResultMessage } from './protocol/messages';
 
 export interface BridgeOptions {
-  /** Results finished while the link is down are kept this long, at most `outboxLimit` of them. */
-  readonly outboxTtlMs?: number;
+  /**
+   * Results finished while the link is down are kept this long (read when each is kept, so a
+   * changed setting applies to the next one), at most `outboxLimit` of them. Default 60 s.
+   */
+  readonly outboxTtlMs?: number | (() => number);
   readonly outboxLimit?: number;
+  /**
+   * An outbox that outlives this bridge: the extension keeps one per session, so answers that
+   * finish after a teardown (calls cancelled by a disconnect) go out after the next connect.
+   */
+  readonly outbox?: Outbox;
   readonly log: Logger;
+}
+
+/** 60 s: the default of `agentBridge.resultRetentionSeconds` and of the host's `--result-retention`. */
+export const DEFAULT_OUTBOX_TTL_MS = 60_000;
+export const DEFAULT_OUTBOX_LIMIT = 100;
+
+/**
+ * Answers waiting for the link, oldest first: bounded in count (the oldest is dropped) and in age
+ * (an answer older than the TTL is dropped when the link is back, or when a newer one is kept).
+ * Every drop is logged, naming the call.
+ */
+export class Outbox {
+  private readonly items: { message: ToolResultMessage; expires: number }[] = [];
+  private readonly ttl: () => number;
+  private readonly limit: number;
+
+  constructor(
+    private readonly log: Logger,
+    ttlMs: number | (() => number) = DEFAULT_OUTBOX_TTL_MS,
+    limit = DEFAULT_OUTBOX_LIMIT,
+    /** For tests: the clock. */
+    private readonly now: () => number = Date.now,
+  ) {
+    this.ttl = typeof ttlMs === 'function' ? ttlMs : () => ttlMs;
+    this.limit = Math.max(0, Math.floor(limit));
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** Keeps an answer for later (not at all when the TTL is 0). */
+  put(message: ToolResultMessage): void {
+    const ttl = this.ttl();
+    const id = message.data.toolCallId;
+    if (!(ttl > 0) || this.limit === 0) {
+      this.log.warn(`link down: the answer to ${id} was dropped (result retention is 0)`);
+      return;
+    }
+    this.prune();
+    this.items.push({ message, expires: this.now() + ttl });
+    while (this.items.length > this.limit) {
+      const dropped = this.items.shift();
+      this.log.warn(`outbox full (${this.limit}): dropped the answer to ${dropped?.message.data.toolCallId}`);
+    }
+    this.log.info(`link down: the answer to ${id} waits in the outbox (${this.items.length} waiting)`);
+  }
+
+  /** Sends what has not expired, oldest first, while `send` succeeds; returns how many went out. */
+  flush(send: (message: ToolResultMessage) => boolean): number {
+    this.prune();
+    let sent = 0;
+    while (this.items.length) {
+      const next = this.items[0];
+      if (!send(next.message)) break;
+      this.items.shift();
+      sent++;
+    }
+    if (sent > 0) this.log.info(`delivered ${sent} answer(s) kept while the link was down`);
+    return sent;
+  }
+
+  /** Drops everything (a new session: the old one's answers mean nothing to it), logging each. */
+  clear(why: string): void {
+    for (const item of this.items.splice(0)) this.log.warn(`dropped the answer to ${item.message.data.toolCallId}: ${why}`);
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (let i = 0; i < this.items.length; ) {
+      const item = this.items[i];
+      if (item.expires <= now) {
+        this.items.splice(i, 1);
+        this.log.warn(`the answer to ${item.message.data.toolCallId} expired after waiting ${Math.round(this.ttl() / 1000)} s for the link; dropped`);
+      } else i++;
+    }
+  }
 }
 
 /** Cuts a result that would exceed the 10 MB message limit, saying so in the result itself. */
@@ -30,14 +115,15 @@ export function fitToMessageLimit(message: ToolResultMessage, limit = MAX_MESSAG
  * oldest first, when the link is back.
  */
 export class Bridge {
-  private readonly outbox: { message: ToolResultMessage; expires: number }[] = [];
+  private readonly outbox: Outbox;
   private readonly disposers: (() => void)[] = [];
 
   constructor(
     private readonly connection: BridgeConnection,
     private readonly dispatcher: Dispatcher,
-    private readonly options: BridgeOptions,
+    options: BridgeOptions,
   ) {
+    this.outbox = options.outbox ?? new Outbox(options.log, options.outboxTtlMs, options.outboxLimit);
     this.disposers.push(
       connection.onMessage((message) => {
         if (message.type === 'TOOL_CALL') void this.answer(this.dispatcher.dispatch(message.call));
@@ -58,9 +144,13 @@ export class Bridge {
 
   /** How many answers are waiting for the link. */
   get pending(): number {
-    return this.outbox.length;
+    return this.outbox.size;
   }
 
+  /**
+   * Stops answering new calls. Answers of calls already started still go out (or, with the link
+   * down, into the outbox), so every call gets exactly one.
+   */
   dispose(): void {
     for (const d of this.disposers) d();
   }
@@ -70,26 +160,13 @@ export class Bridge {
   }
 
   private deliver(message: ToolResultMessage): void {
-    if (this.connection.send(message)) return;
-    const limit = this.options.outboxLimit ?? 100;
-    this.outbox.push({ message, expires: Date.now() + (this.options.outboxTtlMs ?? 60_000) });
-    if (this.outbox.length > limit) {
-      const dropped = this.outbox.shift();
-      this.options.log.warn(`outbox full: dropped the answer to ${dropped?.message.data.toolCallId}`);
-    }
+    // Older answers first: a send now would overtake them.
+    if (this.outbox.size === 0 && this.connection.send(message)) return;
+    this.outbox.put(message);
+    if (this.connection.state === 'connected') this.flush();
   }
 
   private flush(): void {
-    const now = Date.now();
-    while (this.outbox.length) {
-      const next = this.outbox[0];
-      if (next.expires < now) {
-        this.options.log.warn(`answer to ${next.message.data.toolCallId} expired while the link was down`);
-        this.outbox.shift();
-        continue;
-      }
-      if (!this.connection.send(next.message)) return;
-      this.outbox.shift();
-    }
+    this.outbox.flush((m) => this.connection.send(m));
   }
 }

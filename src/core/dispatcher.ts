@@ -27,6 +27,25 @@ export interface DispatcherOptions {
   readonly secrets?: () => SecretGuard | undefined;
 }
 
+/** How long a cancelled writing tool may take to settle (withdraw, or finish its write) before it is answered CANCELLED. */
+export const WRITE_CANCEL_GRACE_MS = 5_000;
+
+/** Rejects with the signal's reason `ms` after it fires (never, if it never does). */
+function graceAfter(signal: AbortSignal, ms: number, log: Logger, label: string): Promise<never> {
+  const p = new Promise<never>((_, reject) => {
+    const start = (): void => {
+      setTimeout(() => {
+        log.warn(`${label} did not settle within ${ms} ms of being cancelled; answering CANCELLED`);
+        reject(signal.reason);
+      }, ms).unref();
+    };
+    if (signal.aborted) start();
+    else signal.addEventListener('abort', start, { once: true });
+  });
+  p.catch(() => undefined);
+  return p;
+}
+
 /** A log line's worth of an error message: its first line, cut (later lines may quote file contents). */
 function firstLine(message: string, max = 200): string {
   const line = message.split('\n', 1)[0] ?? '';
@@ -168,10 +187,11 @@ export class Dispatcher {
       });
       // A cancel after the tool has answered must not surface as an unhandled rejection.
       aborted.catch(() => undefined);
-      const output = await Promise.race([
-        tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes }),
-        aborted,
-      ]);
+      const handled = tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes });
+      // A writing tool is not cut short: its gate withdraws a pending approval itself (CANCELLED),
+      // and a write already under way finishes, so the answer says what really happened to the
+      // file. Only a tool that ignores the signal is answered CANCELLED after a grace period.
+      const output = await Promise.race(tool.writes ? [handled, graceAfter(signal, WRITE_CANCEL_GRACE_MS, this.options.log, label)] : [handled, aborted]);
       const result = toolSuccess(call, output.result, elapsed(), output.structured);
       this.options.log.info(`${tool.name} ${call.id} succeeded in ${result.data.executionTime} ms`);
       return result;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Bridge } from '../core/bridge';
+import { Bridge, Outbox } from '../core/bridge';
 import { BridgeConnection, resolveProtocol, type ConnectionState } from '../core/connection';
 import { Dispatcher } from '../core/dispatcher';
 import type { ChangeGate } from '../core/edit/gate';
@@ -10,7 +10,7 @@ import { tokenAuth } from '../core/security/token';
 import { ALL_TOOLS } from '../core/tools/registry';
 import type { TokenStore } from './auth';
 import type { SessionStore } from './session';
-import { readSecretGuard, readSettings, readToolLimits } from './settings';
+import { readResultRetentionMs, readSecretGuard, readSettings, readToolLimits } from './settings';
 import { VscodeWorkspace } from './vscodeWorkspace';
 
 /** The VS Code workspace, whose searches also skip the secret files of `agentBridge.excludeGlobs`. */
@@ -42,6 +42,12 @@ export class BridgeController implements vscode.Disposable {
   readonly onDidFinishTool = this.toolEmitter.event;
 
   private readonly log: Logger;
+  /**
+   * Answers waiting for the link, kept across disconnects and reconnects of one session
+   * (agentBridge.resultRetentionSeconds): calls cancelled by a disconnect answer CANCELLED into it,
+   * and the backend gets those answers after the next connect with the same sessionId.
+   */
+  private outbox: { sessionId: string; box: Outbox } | undefined;
   private readonly tokenSubscription: vscode.Disposable | undefined;
 
   constructor(
@@ -116,16 +122,21 @@ export class BridgeController implements vscode.Disposable {
       secrets: readSecretGuard,
     });
     const tokens = this.tokens;
+    const sessionId = this.sessions.id;
     const connection = new BridgeConnection({
       serverUrl: settings.serverUrl,
       protocol: settings.protocol,
-      sessionId: this.sessions.id,
+      sessionId,
       projectKey: settings.projectKey,
       projectPath: workspace.root,
       log: this.log,
       ...(tokens ? tokenAuth(() => tokens.get()) : {}),
     });
-    const bridge = new Bridge(connection, dispatcher, { log: this.log });
+    if (this.outbox?.sessionId !== sessionId) {
+      this.outbox?.box.clear('the session changed');
+      this.outbox = { sessionId, box: new Outbox(this.log, readResultRetentionMs) };
+    }
+    const bridge = new Bridge(connection, dispatcher, { log: this.log, outbox: this.outbox.box });
     const offState = connection.onState((s) => this.stateEmitter.fire(s));
     const offMessage = connection.onMessage((m) => {
       this.messageEmitter.fire(m);

@@ -15,6 +15,7 @@ export const Setting = {
   excludeGlobs: 'excludeGlobs',
   maxConcurrentTools: 'maxConcurrentTools',
   toolTimeoutSeconds: 'toolTimeoutSeconds',
+  resultRetentionSeconds: 'resultRetentionSeconds',
 } as const;
 
 /** Settings that change where or how we connect: a change to one of them reconnects. */
@@ -65,4 +66,10 @@ export function readToolLimits(): Partial<ToolLimits> {
     maxConcurrent: c.get<number>(Setting.maxConcurrentTools, 8),
     timeoutMs: c.get<number>(Setting.toolTimeoutSeconds, 25) * 1000,
   };
+}
+
+/** `agentBridge.resultRetentionSeconds` in ms (read each time an answer is kept; 0 keeps none). */
+export function readResultRetentionMs(): number {
+  const seconds = vscode.workspace.getConfiguration(SECTION).get<number>(Setting.resultRetentionSeconds, 60);
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
 }

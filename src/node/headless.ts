@@ -26,6 +26,8 @@ export interface HeadlessHostOptions extends NodeWorkspaceOptions {
   readonly excludeGlobs?: readonly string[];
   /** Concurrency, queue and deadline of read tools (defaults: 8, 64, 25 s). */
   readonly limits?: Partial<ToolLimits>;
+  /** How long answers finished while the link is down wait for it (default 60 s; 0 drops them). */
+  readonly resultRetentionMs?: number;
 }
 
 export interface HeadlessHost {
@@ -66,7 +68,7 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     timing: o.timing,
     ...tokenAuth(() => Promise.resolve(o.token)),
   });
-  const bridge = new Bridge(connection, dispatcher, { log });
+  const bridge = new Bridge(connection, dispatcher, { log, outboxTtlMs: o.resultRetentionMs });
   connection.connect();
   return {
     workspace,

@@ -18,6 +18,8 @@ Options:
                        (.env*, *.pem, *.key, id_rsa*, .git/**, ...): never read, searched or written
   --max-concurrent N   read tools run at once (default 8)
   --tool-timeout S     seconds before a read tool is stopped with TIMEOUT (default 25)
+  --result-retention S seconds an answer finished while the link is down waits for the
+                       reconnect (default 60; 0 drops such answers)
   --no-ripgrep         use the in-process search instead of rg
   --verbose            log debug lines
   --help               show this help`;
@@ -37,6 +39,7 @@ function main(): void {
         'exclude-glob': { type: 'string', multiple: true },
         'max-concurrent': { type: 'string' },
         'tool-timeout': { type: 'string' },
+        'result-retention': { type: 'string' },
         'no-ripgrep': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -71,6 +74,12 @@ function main(): void {
   };
   const maxConcurrent = number('max-concurrent', args['max-concurrent']);
   const timeoutS = number('tool-timeout', args['tool-timeout']);
+  const retention = args['result-retention'];
+  const retentionS = retention === undefined ? undefined : Number(retention);
+  if (retentionS !== undefined && !(Number.isFinite(retentionS) && retentionS >= 0)) {
+    process.stderr.write(`--result-retention must be a number of seconds, 0 or more (got ${retention})\n`);
+    process.exit(2);
+  }
   // A token in the environment keeps it out of `ps` listings.
   const token = args.token ?? process.env.AGENT_BRIDGE_TOKEN;
   const log = lineLogger((line) => process.stderr.write(`${line}\n`), args.verbose);
@@ -86,6 +95,7 @@ function main(): void {
       token: token || undefined,
       excludeGlobs: args['exclude-glob'],
       limits: { maxConcurrent, timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000 },
+      resultRetentionMs: retentionS === undefined ? undefined : retentionS * 1000,
       ripgrep: args['no-ripgrep'] ? false : undefined,
       log,
     });

@@ -19,6 +19,7 @@ async function loadTests(): Promise<void> {
   await import('./code.test');
   await import('./codeLsp.test');
   await import('./auth.test');
+  await import('./cancel.test');
 }
 
 export interface TestResult {

@@ -1,0 +1,41 @@
+// The IDE side of the loopback benchmarks, in its own process as in real use: the headless host
+// (the same core code as the extension) over the corpus, connected to the bench's dev backend.
+// The code index gets a cache folder and a long first-build wait, as the extension configures.
+//   node --import tsx bench/hostChild.ts URL WORKSPACE PROJECT_KEY [CACHE_DIR]
+import { silentLogger } from '../src/core/log';
+import { configureCodeIndexes, peekCodeIntel } from '../src/core/code/tools/all';
+import { startHeadlessHost } from '../src/node/headless';
+
+const [url, workspace, projectKey, cacheDir] = process.argv.slice(2);
+if (!url || !workspace || !projectKey) {
+  process.stderr.write('usage: hostChild.ts URL WORKSPACE PROJECT_KEY [CACHE_DIR]\n');
+  process.exit(2);
+}
+configureCodeIndexes({ waitMs: 600_000, ...(cacheDir ? { cacheDir: () => cacheDir } : {}) });
+const host = startHeadlessHost({ serverUrl: url, workspace, projectKey, log: silentLogger });
+process.stdout.write(`${JSON.stringify({ pid: process.pid, rg: host.workspace.ripgrepPath() ?? null })}\n`);
+const stop = (): void => {
+  host.stop();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// The bench asks for figures with a signal: SIGUSR2 prints one JSON line (memory after a full GC,
+// CPU so far, the code index's last build).
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  const index = peekCodeIntel(host.workspace)?.index;
+  process.stdout.write(
+    `${JSON.stringify({
+      heapUsed: m.heapUsed,
+      rss: m.rss,
+      maxRss: process.resourceUsage().maxRSS * 1024,
+      cpuUserMs: cpu.user / 1000,
+      cpuSystemMs: cpu.system / 1000,
+      files: index?.fileCount ?? null,
+      lastBuild: index?.lastBuild ?? null,
+    })}\n`,
+  );
+});

@@ -1,0 +1,136 @@
+// `npm run bench`: every performance figure of issue #7 in one run, on the JDK 17 sources
+// (~15,000 Java files, unpacked once into .bench-cache/jdk17-src), side by side with what it is
+// compared to, ending with a Markdown table. The same rows go to bench/results/latest.json and a
+// timestamped copy beside it (bench/results/ is not committed).
+//
+//   node --expose-gc --import tsx bench/run.ts [--only grep,read,edit,javabase,tree,realhost,soak]
+//
+// Bounded: loopback only, fixed counts, children stopped in `finally`. Needs scripts/setup-jdk.sh
+// (JDK sources, unzip), ripgrep on PATH, and scripts/setup-test-host.sh for the real-host rows.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startDevBackend } from '../src/devBackend/server';
+import { benchJavaBase, benchWholeTree } from './code';
+import { benchEdit } from './edit';
+import { ensureCorpus, log, repoRoot, startChild, type Row } from './lib';
+import { benchGrep, benchReadFile } from './loopback';
+import { benchRealHost } from './realHost';
+
+const SECTIONS = ['grep', 'read', 'edit', 'javabase', 'tree', 'realhost', 'soak'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const only = new Set((values.only ?? SECTIONS.join(',')).split(',').map((s) => s.trim()));
+const want = (s: Section): boolean => only.has(s);
+
+function machine(): Record<string, unknown> {
+  const sh = (cmd: string): string => {
+    try {
+      return execFileSync('sh', ['-c', cmd], { encoding: 'utf8' }).trim();
+    } catch {
+      return '?';
+    }
+  };
+  return {
+    date: new Date().toISOString(),
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? '?',
+    memory: sh('free -h | sed -n 2p | awk \'{print $2 " total, " $7 " available"}\''),
+    loadAverageAtStart: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    node: process.version,
+    rg: sh('rg --version').split('\n')[0],
+    commit: sh(`git -C ${JSON.stringify(repoRoot)} rev-parse --short HEAD`),
+  };
+}
+
+function table(rows: readonly Row[]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const out = ['| figure | ours | comparison | ratio | target | result |', '|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    const result = r.pass === undefined ? 'reported' : r.pass ? '✅ pass' : '❌ miss';
+    out.push(`| ${esc(r.figure)} | ${esc(r.ours)} | ${esc(r.comparison)} | ${esc(r.ratio)} | ${esc(r.target)} | ${result} |`);
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const info = machine();
+  log(`machine: ${JSON.stringify(info)}`);
+  const corpus = ensureCorpus();
+  log(`corpus: ${corpus.root}, ${corpus.javaFiles} Java files${corpus.unpackMs ? ` (unpacked in ${(corpus.unpackMs / 1000).toFixed(1)} s)` : ''}`);
+  const rows: Row[] = [];
+  const errors: string[] = [];
+  const section = async (name: Section, run: () => Promise<Row[]> | Row[]): Promise<void> => {
+    if (!want(name)) return;
+    const t0 = Date.now();
+    log(`— ${name}`);
+    try {
+      rows.push(...(await run()));
+    } catch (e) {
+      const msg = `${name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+      errors.push(msg);
+      log(`FAILED ${msg}`);
+    }
+    log(`— ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  };
+
+  const backend = await startDevBackend({ port: 0, toolTimeoutMs: 120_000 });
+  try {
+    if (want('grep') || want('read')) {
+      const host = startChild('hostChild.ts', [backend.wsUrl(), corpus.root, 'jdk'], ['--expose-gc']);
+      try {
+        await host.ready;
+        await backend.waitForSession((s) => s.projectKey === 'jdk', 30_000);
+        // callTool without a session goes to the only IDE connected: this one
+        if (backend.sessions().length !== 1) throw new Error(`expected one IDE, found ${backend.sessions().length}`);
+        await section('grep', () => benchGrep(backend, corpus.root));
+        await section('read', () => benchReadFile(backend, corpus.root));
+      } finally {
+        await host.stop();
+      }
+    }
+    await section('edit', () => benchEdit());
+    await section('javabase', () => benchJavaBase(corpus.root));
+    await section('tree', () => benchWholeTree(backend, corpus.root));
+    await section('realhost', () => benchRealHost(backend, corpus.root));
+    // bench/soak.ts (its own host, in this process); loaded lazily so a problem there is one failed section
+    await section('soak', async () => (await import('./soak')).benchSoak(corpus.root));
+  } finally {
+    await backend.close();
+  }
+
+  const totalS = (Date.now() - started) / 1000;
+  const result = { machine: { ...info, loadAverageAtEnd: os.loadavg().map((l) => l.toFixed(2)).join(' ') }, corpus: { javaFiles: corpus.javaFiles }, totalSeconds: totalS, rows, errors };
+  const dir = path.join(repoRoot, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const json = `${JSON.stringify(result, null, 2)}\n`;
+  fs.writeFileSync(path.join(dir, 'latest.json'), json);
+  fs.writeFileSync(path.join(dir, `${info.date as string}.json`.replace(/:/g, '-')), json);
+  const md = table(rows);
+  fs.writeFileSync(path.join(dir, 'latest.md'), `${md}\n`);
+
+  const notes = rows.filter((r) => r.note).map((r) => `- ${r.figure}: ${r.note as string}`);
+  process.stdout.write(
+    `\n## Benchmarks — ${info.date as string}\n\n` +
+      `${String(info.nproc)} cores (${String(info.cpu)}), ${String(info.memory)}; load average at start ${String(info.loadAverageAtStart)}, at end ${result.machine.loadAverageAtEnd}; ` +
+      `Node ${String(info.node)}; ${String(info.rg)}; corpus: ${corpus.javaFiles} Java files of the JDK 17 sources; total ${totalS.toFixed(0)} s\n\n` +
+      `${md}\n\n${notes.join('\n')}\n` +
+      (errors.length ? `\nErrors:\n${errors.map((e) => `- ${e.split('\n')[0] as string}`).join('\n')}\n` : ''),
+  );
+  const misses = rows.filter((r) => r.pass === false).length;
+  process.stdout.write(`\nbench: ${rows.filter((r) => r.pass === true).length} pass, ${misses} miss, ${rows.filter((r) => r.pass === undefined).length} reported, ${errors.length} errors (${path.relative(repoRoot, path.join(dir, 'latest.json'))})\n`);
+  // Misses are findings, not failures: the run fails only when a section could not run.
+  return errors.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
