@@ -3,7 +3,7 @@
  * globs (the `agentBridge.excludeGlobs` setting, or the headless host's defaults) decides three
  * things: read tools refuse such a file, searches skip it, and a change to it always needs a person.
  */
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 import type { ChangeGate, CommittedChange, ProposedChange } from '../edit/gate';
 import { resolveInProject, toRelative, type ProjectPath } from '../paths';
 import { ToolError } from '../protocol/errors';
@@ -40,16 +40,19 @@ const OPTIONS = { dot: true, nocase: true } as const;
 /** Matches project-relative paths (forward slashes) against the secret globs. */
 export class SecretGuard {
   readonly globs: readonly string[];
+  /** Compiled once: this runs on every tool call, and compiling a glob costs far more than matching it. */
+  private readonly matchers: readonly { glob: string; m: Minimatch }[];
 
   constructor(globs: readonly string[] = DEFAULT_EXCLUDE_GLOBS) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
+    this.matchers = this.globs.map((glob) => ({ glob, m: new Minimatch(glob, OPTIONS) }));
   }
 
   /** The first glob that matches `rel`, or undefined. A folder matches when its contents would (`.git`). */
   match(rel: string): string | undefined {
     const clean = rel.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
     if (clean === '' || clean === '.') return undefined;
-    return this.globs.find((g) => minimatch(clean, g, OPTIONS) || minimatch(`${clean}/x`, g, OPTIONS));
+    return this.matchers.find(({ m }) => m.match(clean) || m.match(`${clean}/x`))?.glob;
   }
 
   isSecret(rel: string): boolean {
