@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Dispatcher } from '../../src/core/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import { ToolError } from '../../src/core/protocol/errors';

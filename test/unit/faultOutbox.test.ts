@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_OUTBOX_TTL_MS, Outbox } from '../../src/core/bridge';
 import { Bridge } from '../../src/core/bridge';
 import { BridgeConnection } from '../../src/core/connection';

@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Bridge } from '../../src/core/bridge';
 import { BridgeConnection } from '../../src/core/connection';
 import { Dispatcher } from '../../src/core/dispatcher';

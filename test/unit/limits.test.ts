@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Dispatcher } from '../../src/core/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import type { ToolCall } from '../../src/core/protocol/messages';

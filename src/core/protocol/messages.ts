@@ -2,7 +2,7 @@
  * The wire contract with the agent backend (../shared/spec/README.md). Every message that enters
  * the extension goes through `parseServerMessage`; every message it sends is built from these types.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TOOL_ERROR_CODES } from './errors';
 
 /** Largest single message either side may send (spec 001 §6.1). */

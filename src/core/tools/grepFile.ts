@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatMarkdown, search, toStructured } from '../search';
 import { boolParam, intParam } from './params';
 import { defineTool, type ToolContext, type ToolOutput } from './tool';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { editNotebookText } from '../edit/notebook';
 import { planAndWrite } from '../edit/write';
 import { ToolError } from '../protocol/errors';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Parameter helpers shared by the tool schemas. Backends built on LLM output sometimes send

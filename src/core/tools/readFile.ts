@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readProjectText } from '../files';
 import { ToolError } from '../protocol/errors';
 import { fenceFor, languageOf, splitLines } from '../text';

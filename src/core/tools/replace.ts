@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { planAndWrite } from '../edit/write';
 import { splitLines } from '../text';
 import { filePathFields, targetOf } from './filePathParam';

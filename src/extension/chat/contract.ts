@@ -3,7 +3,7 @@
  * (it must stay free of `vscode` and of the DOM); every message either side receives goes through
  * `parseToWebview` / `parseFromWebview`, and the types are inferred from the schemas.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const text = z.string();
 const at = z.number();

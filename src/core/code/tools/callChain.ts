@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { translator } from '../../l10n';
 import { readProjectText } from '../../files';
 import { ToolError } from '../../protocol/errors';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { translator, type Translate } from '../../l10n';
 import { readProjectText } from '../../files';
 import { resolveInProject } from '../../paths';
