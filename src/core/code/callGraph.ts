@@ -91,6 +91,8 @@ export class CallGraph {
   private gen = -1;
   private resolverCache: JavaResolver | undefined;
   private resolved = new WeakMap<CallSite, ResolvedCall>();
+  /** Callers per method: each is a scan of every call site with the method's name, repeated at every tree level otherwise. */
+  private callerCache = new WeakMap<MethodSymbol, CallerRef[]>();
 
   constructor(readonly index: CodeIndex) {}
 
@@ -99,6 +101,7 @@ export class CallGraph {
       this.gen = this.index.generation;
       this.resolverCache = new JavaResolver(this.index);
       this.resolved = new WeakMap();
+      this.callerCache = new WeakMap();
     }
     return this.resolverCache;
   }
@@ -143,6 +146,15 @@ export class CallGraph {
 
   /** Call sites across the project that reach the method, directly or through a method it overrides. */
   callers(m: MethodEntry): CallerRef[] {
+    void this.resolver; // drops the caches when the index changed
+    const cached = this.callerCache.get(m.method);
+    if (cached) return cached;
+    const found = this.scanCallers(m);
+    this.callerCache.set(m.method, found);
+    return found;
+  }
+
+  private scanCallers(m: MethodEntry): CallerRef[] {
     const target = m.method;
     const keys = target.kind === 'constructor' ? [m.owner.type.name, '<this>', '<super>'] : [target.name];
     const overridden = target.kind === 'method' ? this.overriddenBy(m) : new Set<MethodSymbol>();
