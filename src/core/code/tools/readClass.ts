@@ -10,7 +10,8 @@ import type { CodeIndex, TypeEntry } from '../index';
 import type { MethodSymbol, TypeSymbol } from '../model';
 import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numbered, SOURCE } from './format';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
-import { readyCodeIntel } from './shared';
+import { quickType } from './quick';
+import { codeIntelFor, readyCodeIntel } from './shared';
 
 /**
  * read_class: a class's structure (package, declaration, fields, constructors, methods with line
@@ -154,6 +155,15 @@ export const readClassTool = defineTool({
       return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, translator(ctx.workspace.locale));
     }
     try {
+      const intel = codeIntelFor(ctx.workspace);
+      if (!intel.index.isReady) {
+        const quick = await quickType(ctx.workspace, p.className, p.relativePath);
+        if (quick) {
+          // Answered from the one file; the index is still built, for the next calls.
+          void readyCodeIntel(ctx).catch(() => undefined);
+          return p.mode === 'full' ? full(ctx.workspace, quick) : structure(quick, quick.file.types, SOURCE, translator(ctx.workspace.locale));
+        }
+      }
       const { index } = await readyCodeIntel(ctx);
       const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
       if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
