@@ -17,6 +17,7 @@ import { setFlagsFromString } from 'node:v8';
 import { silentLogger } from '../src/core/log';
 import { startDevBackend } from '../src/devBackend/server';
 import { startHeadlessHost } from '../src/node/headless';
+import { ensureCorpus, quantile, type Row } from './lib';
 
 export interface SoakOptions {
   /** The project folder (Java sources). */
@@ -73,12 +74,6 @@ async function settledMemory(gc: () => void): Promise<MemorySample> {
   }
   const m = process.memoryUsage();
   return { heapUsed: m.heapUsed, rss: m.rss };
-}
-
-function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
 }
 
 /** Java files under `root` (relative, forward slashes), at most `max`, in a stable order. */
@@ -269,17 +264,8 @@ export function describeSoak(r: SoakReport): string {
   ].join('\n');
 }
 
-/** Rows in bench/run.ts's table shape (structurally its `Row`). */
-export interface SoakRow {
-  readonly figure: string;
-  readonly ours: string;
-  readonly comparison: string;
-  readonly ratio: string;
-  readonly target: string;
-  readonly pass: boolean | undefined;
-  readonly note?: string;
-  readonly data?: Record<string, unknown>;
-}
+/** Rows in bench/run.ts's table shape. */
+export type SoakRow = Row;
 
 /** For bench/run.ts: the soak over `<corpus>/java.base` (~3,000 Java files), as table rows. */
 export async function benchSoak(corpusRoot: string, options: Partial<SoakOptions> = {}): Promise<SoakRow[]> {
@@ -316,7 +302,6 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { calls: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' }, workspace: { type: 'string' } } });
   let root = values.workspace;
   if (!root) {
-    const { ensureCorpus } = await import('./lib');
     root = ensureCorpus().root;
   }
   const rows = await benchSoak(root, {
