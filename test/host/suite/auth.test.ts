@@ -5,20 +5,14 @@ import * as vscode from 'vscode';
 import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
 
+import { until as waitUntil } from './backend';
 /**
  * Token auth and the secrets guard in the real extension host: the token goes into SecretStorage
  * through agentBridge.setToken, the dev backend accepts it (Bearer header + CONNECT), a wrong one
  * is refused without a reconnect loop, and a .env file is never shown to the agent.
  */
-async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** These suites wait on a webview and a token round trip: a longer budget than backend.ts's default. */
+const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> => waitUntil(probe, what, timeoutMs);
 
 describe('token auth and secrets', () => {
   const TOKEN = 'host-test-token-4711';

@@ -57,9 +57,12 @@ export async function startBackend(): Promise<Backend> {
   };
 }
 
-export async function until(predicate: () => boolean, what: string, timeoutMs = 10000): Promise<void> {
+/** Polls until `probe` gives something truthy and returns it; rejects after `timeoutMs`. */
+export async function until<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 10000): Promise<T> {
   const start = Date.now();
-  while (!predicate()) {
+  for (;;) {
+    const value = probe();
+    if (value) return value;
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }

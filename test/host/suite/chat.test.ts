@@ -5,20 +5,14 @@ import { createScriptedAgent } from '../../../src/devBackend/scriptedAgent';
 import { ToWebviewSchema, type Entry, type ToWebview } from '../../../src/extension/chat/contract';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
 
+import { until as waitUntil } from './backend';
 /**
  * The chat panel in the real workbench: the webview really loads and says `ready`, the dev
  * backend's scripted agent answers, and everything the extension posts is checked against the
  * contract the webview parses with.
  */
-async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** These suites wait on a webview and a token round trip: a longer budget than backend.ts's default. */
+const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> => waitUntil(probe, what, timeoutMs);
 
 const chatTabs = (): vscode.Tab[] =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('agentBridge.chat'));
