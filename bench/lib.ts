@@ -4,6 +4,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { explicitIgnoreLines } from '../src/core/search/ignore';
+import { ripgrepArgs } from '../src/core/search/ripgrep';
+import { MAX_FILE_SIZE } from '../src/core/search/types';
 
 export const repoRoot = path.resolve(__dirname, '..');
 export const cacheDir = path.join(repoRoot, '.bench-cache');
@@ -147,4 +150,24 @@ export function runChildJson(script: string, args: readonly string[], nodeArgs: 
       }
     });
   });
+}
+
+/** rg's arguments exactly as grep_file builds them for a whole-tree search (default options), run from `root`. */
+export async function grepFileRgArgs(root: string, pattern: string, regex: boolean): Promise<string[]> {
+  const args = ripgrepArgs({
+    root,
+    target: '.',
+    targetIsFile: false,
+    pattern,
+    regex,
+    caseSensitive: false,
+    contextLines: 0,
+    perFileLimit: 20,
+    typeGlobs: undefined,
+    excludeGlobs: [],
+    explicitIgnore: await explicitIgnoreLines(root, '.'),
+    maxFileSize: MAX_FILE_SIZE,
+  });
+  args.push('--regexp', pattern, '--', '.');
+  return args;
 }

@@ -5,12 +5,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { explicitIgnoreLines } from '../src/core/search/ignore';
-import { ripgrepArgs } from '../src/core/search/ripgrep';
-import { MAX_FILE_SIZE } from '../src/core/search/types';
 import type { DevBackend } from '../src/devBackend/server';
 import { findOnPath } from '../src/node/nodeWorkspace';
-import { log, median, ms, now, quantile, startChild, type Row } from './lib';
+import { grepFileRgArgs, log, median, ms, now, quantile, startChild, type Row } from './lib';
 
 type Json = Record<string, unknown>;
 
@@ -28,21 +25,7 @@ const GREP_RUNS = 11;
 
 /** `rg` with exactly the options grep_file gives it (ripgrepArgs of the same request), stdout drained. */
 async function runRg(rg: string, root: string, c: GrepCase): Promise<{ ms: number; matches: number; bytes: number }> {
-  const args = ripgrepArgs({
-    root,
-    target: '.',
-    targetIsFile: false,
-    pattern: c.pattern,
-    regex: c.regex,
-    caseSensitive: false,
-    contextLines: 0,
-    perFileLimit: 20,
-    typeGlobs: undefined,
-    excludeGlobs: [],
-    explicitIgnore: await explicitIgnoreLines(root, '.'),
-    maxFileSize: MAX_FILE_SIZE,
-  });
-  args.push('--regexp', c.pattern, '--', '.');
+  const args = await grepFileRgArgs(root, c.pattern, c.regex);
   const t0 = now();
   return new Promise((resolve, reject) => {
     // A pipe, never /dev/null: rg stops at the first match when it sees its output is /dev/null.

@@ -10,10 +10,7 @@ import * as path from 'node:path';
 import type { DevBackend } from '../src/devBackend/server';
 import { CodeServer, codeServerDir, findCodeServer, openWorkbench } from '../test/host/codeServer';
 import { GREP_CASES } from './loopback';
-import { explicitIgnoreLines } from '../src/core/search/ignore';
-import { ripgrepArgs } from '../src/core/search/ripgrep';
-import { MAX_FILE_SIZE } from '../src/core/search/types';
-import { log, median, ms, now, repoRoot, type Row } from './lib';
+import { grepFileRgArgs, log, median, ms, now, repoRoot, type Row } from './lib';
 
 type Json = Record<string, unknown>;
 const STARTS = 5;
@@ -70,21 +67,7 @@ function bundledRg(): string | undefined {
 }
 
 async function rgOnce(rg: string, root: string, pattern: string, regex: boolean): Promise<number> {
-  const args = ripgrepArgs({
-    root,
-    target: '.',
-    targetIsFile: false,
-    pattern,
-    regex,
-    caseSensitive: false,
-    contextLines: 0,
-    perFileLimit: 20,
-    typeGlobs: undefined,
-    excludeGlobs: [],
-    explicitIgnore: await explicitIgnoreLines(root, '.'),
-    maxFileSize: MAX_FILE_SIZE,
-  });
-  args.push('--regexp', pattern, '--', '.');
+  const args = await grepFileRgArgs(root, pattern, regex);
   const t0 = now();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(rg, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
