@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the headless VS Code test host: Debian packages (kerberos headers, ripgrep, chromium,
-# build tools) and code-server 4.100.3 (VS Code 1.100.3) from npm, into a cache dir outside the repo.
+# build tools, openssl) and code-server 4.100.3 (VS Code 1.100.3) from npm, into a cache dir outside the repo.
 # Idempotent: a marker file, written last, makes a second run skip the install; an interrupted
 # install (no marker) is wiped and redone. Progress goes to stderr; the last line on stdout is the
 # path of code-server's entry.js.
@@ -39,6 +39,8 @@ command -v rg >/dev/null 2>&1 || need_pkgs+=(ripgrep)
 command -v make >/dev/null 2>&1 || need_pkgs+=(make)
 command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 command -v python3 >/dev/null 2>&1 || need_pkgs+=(python3)
+# the TLS tests make a throwaway certificate authority with the openssl CLI
+command -v openssl >/dev/null 2>&1 || need_pkgs+=(openssl)
 # fonts so screenshots show text (chromium pulls some in; make sure of one)
 pkg_installed fonts-dejavu-core || need_pkgs+=(fonts-dejavu-core)
 
