@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { Logger } from './log';
+import type { TlsTrust } from './security/systemCa';
 import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage, type ParseOutcome, type ServerMessage } from './protocol/messages';
 
 export type ProtocolSetting = 'auto' | 'v1' | 'v2';
@@ -40,6 +41,11 @@ export interface ConnectionOptions {
   readonly headers?: () => Promise<Record<string, string>>;
   /** Messages to send first on every open (e.g. CONNECT with a token). */
   readonly greeting?: () => Promise<ClientMessage[]>;
+  /**
+   * For `wss://` URLs only: the certificate authorities to verify the backend with (Node's roots
+   * plus the system's, see security/systemCa.ts), read on every attempt. Undefined: Node's defaults.
+   */
+  readonly trust?: () => Promise<TlsTrust | undefined>;
   /** For tests: the jitter source. */
   readonly random?: () => number;
 }
@@ -67,6 +73,36 @@ export function buildConnectUrl(o: Pick<ConnectionOptions, 'serverUrl' | 'protoc
     if (!url.searchParams.has('mode')) url.searchParams.set('mode', 'claude-code');
   }
   return url;
+}
+
+/** TLS verification failures, by Node's error code: the certificate's issuer is not trusted. */
+const UNTRUSTED_CERT = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/**
+ * What to tell the developer about a failed TLS handshake, or undefined when `err` is not one:
+ * which check failed, what was trusted, and what to do.
+ */
+export function explainTlsError(err: Error & { code?: string }, trusted: string | undefined): string | undefined {
+  const code = err.code ?? '';
+  const checked = trusted ? ` Trusted: ${trusted}.` : " Trusted: Node's built-in roots only.";
+  if (UNTRUSTED_CERT.has(code)) {
+    return `The backend's TLS certificate is not trusted (${code}: ${err.message}): no trusted certificate authority signed it.${checked} Add the authority that signed it to the system's certificate store (or to a bundle named by SSL_CERT_FILE), then connect again.`;
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return `The backend's TLS certificate is not valid now (${code}: ${err.message}). Check the server's certificate and this machine's clock.`;
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return `The backend's TLS certificate is for another host name (${err.message}). Use the host name the certificate names in agentBridge.serverUrl.`;
+  }
+  return undefined;
 }
 
 /** Delay before reconnect attempt `attempt` (0-based): doubling from base to cap, ±20 % jitter. */
@@ -179,9 +215,11 @@ export class BridgeConnection {
     this.setState(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let url: URL;
     let headers: Record<string, string> = {};
+    let trust: TlsTrust | undefined;
     try {
       url = buildConnectUrl(this.options);
       headers = (await this.options.headers?.()) ?? {};
+      if (url.protocol === 'wss:') trust = await this.options.trust?.();
     } catch (e) {
       this.lastError = (e as Error).message;
       this.options.log.error(`cannot connect: ${this.lastError}`);
@@ -192,8 +230,10 @@ export class BridgeConnection {
     this.sentToken = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
     const shown = new URL(url);
     this.options.log.info(`connecting to ${shown.origin}${shown.pathname} (${this.protocol}, attempt ${this.attempt + 1})`);
+    if (trust) this.options.log.debug(`TLS trust: ${trust.describe}`);
     const socket = new WebSocket(url, {
       headers,
+      ...(trust ? { ca: trust.ca } : {}),
       handshakeTimeout: this.timing.handshakeTimeoutMs,
       // Oversized frames are refused by the parser, not by tearing down the link.
       maxPayload: MAX_MESSAGE_BYTES * 4,
@@ -205,8 +245,10 @@ export class BridgeConnection {
     socket.on('ping', () => this.sawTraffic());
     socket.on('pong', () => this.sawTraffic());
     socket.on('error', (err) => {
-      this.lastError = err.message;
-      this.options.log.warn(`link error: ${err.message}`);
+      const tlsProblem = explainTlsError(err, trust?.describe);
+      this.lastError = tlsProblem ?? err.message;
+      if (tlsProblem) this.options.log.error(tlsProblem);
+      else this.options.log.warn(`link error: ${err.message}`);
       const status = /Unexpected server response: (401|403)\b/.exec(err.message)?.[1];
       if (status) this.refusedAuth(`HTTP ${status}`);
     });

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
@@ -30,6 +31,8 @@ export interface DevBackendOptions {
   readonly log?: (line: string) => void;
   /** What answers AGENT_CHAT / ANALYZE; the default says there is no agent yet. */
   readonly chat?: ChatHandler;
+  /** Serve https:// and wss:// with this certificate chain and key (PEM) instead of plain http/ws. */
+  readonly tls?: { readonly cert: string; readonly key: string };
 }
 
 export interface SessionEvent {
@@ -76,7 +79,9 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
     for (const l of [...sessionListeners]) l({ kind, session });
   };
 
-  const server = createServer(createHttpHandler({ registry, startedAt: Date.now(), log }));
+  const handler = createHttpHandler({ registry, startedAt: Date.now(), log });
+  const server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createServer(handler);
+  const scheme = opts.tls ? 's' : '';
   // Up to twice the limit is received so an oversize message gets a clear MESSAGE_TOO_LARGE
   // (spec 001 §6.1); anything bigger still is cut off by ws with close code 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES * 2 });
@@ -169,11 +174,11 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
 
   let closed = false;
   return {
-    url: `http://${hostInUrl}:${port}`,
+    url: `http${scheme}://${hostInUrl}:${port}`,
     port,
     wsUrl: (path = V2_PATH, query) => {
       const search = query ? `?${new URLSearchParams(query).toString()}` : '';
-      return `ws://${hostInUrl}:${port}${path}${search}`;
+      return `ws${scheme}://${hostInUrl}:${port}${path}${search}`;
     },
     sessions: () => registry.list(),
     waitForSession: (predicate = (s) => s.authenticated, timeoutMs = 5_000) => registry.waitFor(predicate, timeoutMs),

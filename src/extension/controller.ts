@@ -6,6 +6,7 @@ import type { ChangeGate } from '../core/edit/gate';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
 import { withSecretExcludes } from '../core/security/secrets';
+import { systemTrust } from '../core/security/systemCa';
 import { tokenAuth } from '../core/security/token';
 import { ALL_TOOLS } from '../core/tools/registry';
 import type { TokenStore } from './auth';
@@ -131,6 +132,8 @@ export class BridgeController implements vscode.Disposable {
       projectPath: workspace.root,
       log: this.log,
       ...(tokens ? tokenAuth(() => tokens.get()) : {}),
+      // Node's roots are not the OS store: a backend signed by a company CA would be refused without this.
+      trust: settings.systemCertificates ? () => systemTrust() : undefined,
     });
     if (this.outbox?.sessionId !== sessionId) {
       this.outbox?.box.clear('the session changed');

@@ -18,6 +18,8 @@ export interface AgentBridgeApi {
   readonly state: () => ConnectionState;
   readonly sessionId: () => string;
   readonly onDidChangeState: vscode.Event<ConnectionState>;
+  /** Why the link last failed (what the status bar's tooltip and the chat header show). */
+  readonly lastError: () => string | undefined;
   /** Changes waiting for the developer's decision. */
   readonly pendingChanges: ChangeQueue;
   /** The chat panel's traffic, for the integration tests. */
@@ -53,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     state: () => controller.state,
     sessionId: () => sessions.id,
     onDidChangeState: controller.onDidChangeState,
+    lastError: () => controller.lastError,
     pendingChanges: approvals,
     chat: chat.api,
   };

@@ -16,16 +16,19 @@ export const Setting = {
   maxConcurrentTools: 'maxConcurrentTools',
   toolTimeoutSeconds: 'toolTimeoutSeconds',
   resultRetentionSeconds: 'resultRetentionSeconds',
+  systemCertificates: 'systemCertificates',
 } as const;
 
 /** Settings that change where or how we connect: a change to one of them reconnects. */
-export const CONNECTION_SETTINGS = [Setting.serverUrl, Setting.projectKey, Setting.protocol] as const;
+export const CONNECTION_SETTINGS = [Setting.serverUrl, Setting.projectKey, Setting.protocol, Setting.systemCertificates] as const;
 
 export interface BridgeSettings {
   readonly serverUrl: string;
   readonly projectKey: string;
   readonly protocol: ProtocolSetting;
   readonly autoConnect: boolean;
+  /** For wss:// URLs, also trust the operating system's certificate authorities. */
+  readonly systemCertificates: boolean;
 }
 
 export function readSettings(folder: vscode.WorkspaceFolder | undefined): BridgeSettings {
@@ -38,6 +41,7 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Bridge
     projectKey: perFolder.get<string>(Setting.projectKey, '').trim() || (folder?.name ?? ''),
     protocol: protocol === 'v1' || protocol === 'v2' ? protocol : 'auto',
     autoConnect: c.get<boolean>(Setting.autoConnect, true),
+    systemCertificates: c.get<boolean>(Setting.systemCertificates, true) !== false,
   };
 }
 

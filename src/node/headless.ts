@@ -5,6 +5,7 @@ import { Dispatcher } from '../core/dispatcher';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ToolLimits } from '../core/security/limiter';
 import { DEFAULT_EXCLUDE_GLOBS, refuseSecretWrites, SecretGuard } from '../core/security/secrets';
+import { systemTrust } from '../core/security/systemCa';
 import { tokenAuth } from '../core/security/token';
 import { ALL_TOOLS } from '../core/tools/registry';
 import { DirectWriteGate } from './directWriteGate';
@@ -28,6 +29,8 @@ export interface HeadlessHostOptions extends NodeWorkspaceOptions {
   readonly limits?: Partial<ToolLimits>;
   /** How long answers finished while the link is down wait for it (default 60 s; 0 drops them). */
   readonly resultRetentionMs?: number;
+  /** For wss:// URLs, also trust the operating system's certificate authorities (default true; --no-system-ca turns it off). */
+  readonly systemCertificates?: boolean;
 }
 
 export interface HeadlessHost {
@@ -67,6 +70,7 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     log,
     timing: o.timing,
     ...tokenAuth(() => Promise.resolve(o.token)),
+    trust: o.systemCertificates === false ? undefined : () => systemTrust(),
   });
   const bridge = new Bridge(connection, dispatcher, { log, outboxTtlMs: o.resultRetentionMs });
   connection.connect();

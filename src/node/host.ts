@@ -21,6 +21,9 @@ Options:
   --result-retention S seconds an answer finished while the link is down waits for the
                        reconnect (default 60; 0 drops such answers)
   --no-ripgrep         use the in-process search instead of rg
+  --no-system-ca       for wss:// URLs, trust only Node's built-in certificate authorities,
+                       not the system's (by default also those of the system store: the
+                       OpenSSL bundle, or SSL_CERT_FILE / SSL_CERT_DIR; the macOS keychains)
   --verbose            log debug lines
   --help               show this help`;
 
@@ -41,6 +44,7 @@ function main(): void {
         'tool-timeout': { type: 'string' },
         'result-retention': { type: 'string' },
         'no-ripgrep': { type: 'boolean', default: false },
+        'no-system-ca': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -97,6 +101,7 @@ function main(): void {
       limits: { maxConcurrent, timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000 },
       resultRetentionMs: retentionS === undefined ? undefined : retentionS * 1000,
       ripgrep: args['no-ripgrep'] ? false : undefined,
+      systemCertificates: !args['no-system-ca'],
       log,
     });
   } catch (e) {

@@ -8,11 +8,15 @@
 // Environment: AGENT_BRIDGE_HOST_TIMEOUT (seconds, default 240), AGENT_BRIDGE_HOST_VERBOSE=1 (echo
 // code-server and browser console output live), AGENT_BRIDGE_CACHE (where setup-test-host.sh put
 // code-server). Workspace: a copy of test/host/fixtures/workspace when it exists. Settings: those of
-// test/host/fixtures/settings.json when it exists, else agentBridge.autoConnect=false.
+// test/host/fixtures/settings.json when it exists, else agentBridge.autoConnect=false. TLS: a
+// throwaway CA is made and added to a copy of the system's CA bundle, which code-server (and so
+// the extension host) gets as SSL_CERT_FILE; the server certificate it signed is in the folder
+// named by AGENT_BRIDGE_TEST_TLS (server.pem, server.key), for the suite's wss:// backend.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeTestCa, writeBundle } from '../unit/helpers/testCa';
 import { CodeServer, openWorkbench, type Workbench } from './codeServer';
 import type { SuiteResults } from './suite/index';
 
@@ -101,9 +105,12 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
 
   try {
+    const tlsDir = path.join(tmp, 'tls');
+    fs.mkdirSync(tlsDir);
+    const bundle = writeBundle(path.join(tlsDir, 'system-and-test-ca.crt'), makeTestCa(tlsDir).caPem);
     server = await CodeServer.start({
       workspace,
-      env: { AGENT_BRIDGE_TEST_RESULTS: resultsFile },
+      env: { AGENT_BRIDGE_TEST_RESULTS: resultsFile, AGENT_BRIDGE_TEST_TLS: tlsDir, SSL_CERT_FILE: bundle, SSL_CERT_DIR: '' },
       settings: readSettings(),
       echo: verbose,
     });

@@ -20,6 +20,7 @@ async function loadTests(): Promise<void> {
   await import('./codeLsp.test');
   await import('./auth.test');
   await import('./cancel.test');
+  await import('./tls.test');
 }
 
 export interface TestResult {
