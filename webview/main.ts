@@ -24,10 +24,13 @@ function handle(m: ToWebview): void {
       view.setEntries(m.entries);
       view.setBusy(m.busy);
       view.setChanges(m.changes);
+      view.setReadOnly(m.readOnly);
       view.focus();
       return;
     case 'connection':
       return view?.setConnection(m.connection);
+    case 'trust':
+      return view?.setReadOnly(m.readOnly);
     case 'entry':
       return view?.upsert(m.entry);
     case 'entries':

@@ -16,14 +16,14 @@ export async function openFromActivityBar(page: Page): Promise<void> {
   await waitForComposer(page);
 }
 
-/** Opens the chat from the command palette, as typed by a person (again if the list was not ready yet). */
-export async function openFromPalette(page: Page): Promise<void> {
+/** Runs a command from the command palette, as typed by a person (again if the list was not ready yet). */
+export async function runFromPalette(page: Page, title: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: TIMEOUT });
-    await input.fill('>Agent Bridge: Open Chat');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Chat' }).first();
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^.*: /, '') }).first();
     try {
       await row.waitFor({ timeout: 10_000 });
       break;
@@ -33,6 +33,11 @@ export async function openFromPalette(page: Page): Promise<void> {
     }
   }
   await page.keyboard.press('Enter');
+}
+
+/** Opens the chat from the command palette. */
+export async function openFromPalette(page: Page): Promise<void> {
+  await runFromPalette(page, 'Agent Bridge: Open Chat');
   await waitForComposer(page);
 }
 

@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../host/codeServer';
+import { chatFrame, openFromPalette, runFromPalette, TIMEOUT } from './chatPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const resultsDir = path.join(repoRoot, 'test-results');
@@ -211,6 +212,42 @@ function untrustedChecks(w: Window): Check[] {
         const item = w.bench.page.locator('.statusbar-item', { hasText: 'Agent Bridge' }).first();
         assert.match((await item.textContent()) ?? '', /read-only/);
         await w.bench.screenshot(path.join(resultsDir, 'e2e-untrusted.png'));
+      },
+    },
+    {
+      name: 'in an untrusted workspace the chat panel says it is read-only, with a way to manage trust',
+      run: async () => {
+        // VS Code's own question on opening an untrusted folder: answer it as a cautious person would.
+        const no = w.bench.page.locator('.monaco-dialog-box .monaco-button', { hasText: "No, I don't trust the authors" });
+        if (await no.isVisible()) await no.click();
+        await openFromPalette(w.bench.page);
+        const notice = chatFrame(w.bench.page).locator('.read-only');
+        await notice.waitFor({ state: 'visible', timeout: TIMEOUT });
+        assert.match((await notice.textContent()) ?? '', /Read-only: this workspace is not trusted.*can read and search this workspace but cannot change any file/);
+        await w.bench.page.waitForTimeout(500);
+        await w.bench.screenshot(path.join(resultsDir, 'chat-untrusted.png'));
+      },
+    },
+    {
+      name: 'Manage Workspace Trust opens the trust editor; trusting there removes the notice from the open chat and the read-only marker',
+      run: async () => {
+        const page = w.bench.page;
+        await chatFrame(page).locator('.read-only button.manage-trust').click();
+        const editor = page.locator('.workspace-trust-editor');
+        await editor.waitFor({ timeout: TIMEOUT });
+        await w.bench.screenshot(path.join(resultsDir, 'e2e-trust-editor.png'));
+        // Side by side, so the chat stays open (a hidden webview is unloaded) while trust is granted.
+        await runFromPalette(page, 'View: Move Editor into Right Group');
+        const notice = chatFrame(page).locator('.read-only');
+        await notice.waitFor({ state: 'visible', timeout: TIMEOUT });
+        // Marks this very page: if it is still there afterwards, the notice went by the trust event, not by a reload.
+        await chatFrame(page).locator('body').evaluate((b) => b.setAttribute('data-e2e-mark', 'before-trust'));
+        await editor.locator('.monaco-button', { hasText: /^Trust/ }).first().click();
+        await notice.waitFor({ state: 'hidden', timeout: TIMEOUT });
+        assert.equal(await chatFrame(page).locator('body[data-e2e-mark="before-trust"] .read-only[hidden]').count(), 1, 'the same page, its notice hidden');
+        await page.waitForFunction(() => !/read-only/.test(document.querySelector('.statusbar')?.textContent ?? ''), undefined, { timeout: TIMEOUT });
+        await page.waitForTimeout(500);
+        await w.bench.screenshot(path.join(resultsDir, 'chat-trusted.png'));
       },
     },
   ];

@@ -6,9 +6,11 @@ import { Composer } from './composer';
 import { h, icon } from './dom';
 import { renderEntry } from './entries';
 import { Header } from './header';
+import { readOnlyNotice } from './readOnly';
 
 export class ChatView {
   private readonly header: Header;
+  private readonly readOnly: HTMLElement;
   private readonly list: HTMLElement;
   private readonly emptyState: HTMLElement;
   private readonly changes: Changes;
@@ -26,6 +28,7 @@ export class ChatView {
   ) {
     document.title = strings.title;
     this.header = new Header(strings);
+    this.readOnly = readOnlyNotice(strings);
     this.emptyState = h('div', { class: 'empty-state' }, [icon('comment-discussion'), h('p', { text: strings.empty })]);
     this.list = h('div', { class: 'entries' });
     this.working = h('div', { class: 'working', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), h('span', { text: strings.busy })]);
@@ -36,11 +39,16 @@ export class ChatView {
     window.addEventListener('resize', () => this.follow());
     this.changes = new Changes(strings);
     this.composer = new Composer(strings);
-    root.replaceChildren(this.header.el, transcript, this.changes.el, this.composer.el);
+    root.replaceChildren(this.header.el, this.readOnly, transcript, this.changes.el, this.composer.el);
   }
 
   setConnection(c: ConnectionView): void {
     this.header.render(c);
+  }
+
+  /** Shows or hides the notice that the workspace is untrusted, so the agent only reads. */
+  setReadOnly(readOnly: boolean): void {
+    this.readOnly.hidden = !readOnly;
   }
 
   setEntries(entries: readonly Entry[]): void {

@@ -65,7 +65,7 @@ export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
-  'transcriptLabel', 'toolLabel',
+  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 const StringsSchema = z.record(z.enum(STRING_KEYS), text);
@@ -80,8 +80,12 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
     entries: z.array(EntrySchema),
     busy: z.boolean(),
     changes: z.array(ChangeCardSchema),
+    /** The workspace is not trusted (Restricted Mode): the agent may read and search, not write. */
+    readOnly: z.boolean(),
   }),
   z.object({ type: z.literal('connection'), connection: ConnectionViewSchema }),
+  /** Workspace Trust changed (VS Code only ever grants it while a window is open). */
+  z.object({ type: z.literal('trust'), readOnly: z.boolean() }),
   /** Adds the entry, or replaces the one with the same id. */
   z.object({ type: z.literal('entry'), entry: EntrySchema }),
   /** Replaces the whole transcript (a new session clears it). */
@@ -103,6 +107,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approve'), id: text }),
   z.object({ type: z.literal('reject'), id: text }),
   z.object({ type: z.literal('openDiff'), id: text }),
+  /** Open VS Code's Workspace Trust editor (from the read-only notice). */
+  z.object({ type: z.literal('manageTrust') }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 

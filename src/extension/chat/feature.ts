@@ -44,6 +44,7 @@ export class ChatFeature implements vscode.Disposable {
         entries: [...this.transcript.entries],
         busy: this.conversation.busy,
         changes: this.changeCards(),
+        readOnly: !vscode.workspace.isTrusted,
       }),
       handle: (m) => this.handle(m),
       warn: (line) => log.warn(line),
@@ -59,6 +60,8 @@ export class ChatFeature implements vscode.Disposable {
       }),
       controller.onDidReceiveMessage((m) => this.conversation.onServerMessage(m)),
       controller.onDidFinishTool(({ call, result }) => this.conversation.onToolFinished(call, result)),
+      // Restricted Mode ends without a reload: the read-only notice goes at once.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.panel.post({ type: 'trust', readOnly: !vscode.workspace.isTrusted })),
     );
     if (changes) this.subscriptions.push(changes.onDidChange(() => this.panel.post({ type: 'changes', changes: this.changeCards() })));
   }
@@ -105,6 +108,9 @@ export class ChatFeature implements vscode.Disposable {
         return this.onChange(m.id, (q) => q.reject(m.id));
       case 'openDiff':
         return this.onChange(m.id, (q) => q.showDiff(m.id));
+      case 'manageTrust':
+        void vscode.commands.executeCommand('workbench.trust.manage');
+        return;
       default: {
         const unreachable: never = m;
         return unreachable;

@@ -40,6 +40,9 @@ export function webviewStrings(): Strings {
     busy: t('The agent is working…'),
     transcriptLabel: t('Conversation'),
     toolLabel: t('Tool'),
+    readOnlyTitle: t('Read-only: this workspace is not trusted'),
+    readOnlyText: t('The agent can read and search this workspace but cannot change any file. Trust the workspace to let it propose changes.'),
+    manageTrust: t('Manage Workspace Trust'),
   };
 }
 

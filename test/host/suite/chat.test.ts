@@ -49,6 +49,7 @@ describe('chat panel', () => {
     const init = await until(lastInit, 'init after the webview said ready');
     assert.equal(init.connection.state, 'connected');
     assert.ok(init.strings.send.length > 0);
+    assert.equal(init.readOnly, false, 'a trusted workspace: no read-only notice');
     await vscode.commands.executeCommand('agentBridge.openChat');
     assert.equal(chatTabs().length, 1, 'a second open reveals the same tab');
   });
