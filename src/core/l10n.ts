@@ -33,6 +33,8 @@ const ZH_CN: Record<string, string> = {
   'Annotation': '注解',
   'Struct': '结构体',
   'Module': '模块',
+  'Type': '类型',
+  'Object': '对象',
   'line {0}': '第 {0} 行',
   'lines {0}–{1}': '第 {0}–{1} 行',
   'File: {0} · {1} · package {2} · source: {3}': '文件：{0} · {1} · 包 {2} · 来源：{3}',

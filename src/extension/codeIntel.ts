@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { SOURCE_EXTENSIONS } from '../core/code/languages';
 import { configureCodeIndexes, peekCodeIntel } from '../core/code/tools/all';
 import type { Logger } from '../core/log';
 import type { Workspace } from '../core/workspace';
@@ -7,7 +8,7 @@ import type { Workspace } from '../core/workspace';
 /**
  * The code index behind read_class / read_method / call_chain, in VS Code: its cache lives in the
  * extension's workspace storage (so a reload does not reparse), its first build shows progress in
- * the status bar, and saved, created or deleted Java files keep it current.
+ * the status bar, and saved, created or deleted source files keep it current.
  */
 export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger, current: () => Workspace | undefined): vscode.Disposable {
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -15,7 +16,7 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
     cacheDir: () => storage,
     log,
     onBuildStart: (_ws, index) => {
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Agent Bridge: indexing Java' }, async (progress) => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Agent Bridge: indexing code' }, async (progress) => {
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(storage));
         await index.ready((p) => {
           if (p.phase === 'parsing' && p.total) progress.report({ message: `${p.done}/${p.total} files` });
@@ -23,7 +24,7 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
       });
     },
   });
-  const watcher = vscode.workspace.createFileSystemWatcher('**/*.java');
+  const watcher = vscode.workspace.createFileSystemWatcher(`**/*.{${SOURCE_EXTENSIONS.join(',')}}`);
   const relative = (uri: vscode.Uri, ws: Workspace) => path.relative(ws.root, uri.fsPath).split(path.sep).join('/');
   const onChange = (uri: vscode.Uri) => {
     const ws = current();

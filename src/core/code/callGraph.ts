@@ -1,6 +1,7 @@
 import type { CodeIndex, MethodEntry, TypeEntry } from './index';
 import { arityFits } from './javaTypes';
 import { IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type MethodSymbol } from './model';
+import { NameResolver } from './nameResolver';
 import { JavaResolver, isAnonymous, type ResolvedCall } from './resolver';
 import { erasedSimple } from './typeRef';
 
@@ -90,6 +91,7 @@ export function paramsMatch(m: MethodSymbol, wanted: readonly string[]): boolean
 export class CallGraph {
   private gen = -1;
   private resolverCache: JavaResolver | undefined;
+  private nameResolverCache: NameResolver | undefined;
   private resolved = new WeakMap<CallSite, ResolvedCall>();
   /** Callers per method: each is a scan of every call site with the method's name, repeated at every tree level otherwise. */
   private callerCache = new WeakMap<MethodSymbol, CallerRef[]>();
@@ -100,16 +102,21 @@ export class CallGraph {
     if (!this.resolverCache || this.gen !== this.index.generation) {
       this.gen = this.index.generation;
       this.resolverCache = new JavaResolver(this.index);
+      this.nameResolverCache = undefined;
       this.resolved = new WeakMap();
       this.callerCache = new WeakMap();
     }
     return this.resolverCache;
   }
 
+  /** Java's call sites go to the Java resolver, every other language's to the name resolver. */
   resolve(site: CallSite, caller: MethodEntry): ResolvedCall {
     const r = this.resolver;
     let hit = this.resolved.get(site);
-    if (!hit) this.resolved.set(site, (hit = r.resolve(site, caller)));
+    if (!hit) {
+      const byName = !isJava(caller.owner) ? (this.nameResolverCache ??= new NameResolver(this.index)) : undefined;
+      this.resolved.set(site, (hit = byName ? byName.resolve(site, caller) : r.resolve(site, caller)));
+    }
     return hit;
   }
 
@@ -118,7 +125,7 @@ export class CallGraph {
     const { className, methodName, params } = parseMethodSpec(spec);
     const classes = className ? this.index.findTypes(className) : [];
     const pick = (owner: TypeEntry, name: string): MethodEntry[] => {
-      const ctor = name === owner.type.name || name === '<init>' || name === 'new';
+      const ctor = isConstructorName(name, owner);
       return owner.type.methods
         .filter((m) => (ctor ? m.kind === 'constructor' : m.kind === 'method' && m.name === name))
         .filter((m) => !params || paramsMatch(m, params))
@@ -129,7 +136,7 @@ export class CallGraph {
       return { matches, classes: [], inherited: false };
     }
     const direct = classes.flatMap((c) => pick(c, methodName));
-    if (direct.length || !classes.length) return { matches: direct, classes, inherited: false };
+    if (direct.length || !classes.length || !classes.every(isJava)) return { matches: direct, classes, inherited: false };
     const T = this.resolver.types;
     const inherited = classes.flatMap((c) =>
       T.methods(T.thisType(c), methodName, params ? params.length : -1).found
@@ -162,7 +169,7 @@ export class CallGraph {
     for (const key of keys) {
       for (const ref of this.index.callSitesNamed(key)) {
         if (ref.site.kind === 'ref' && target.kind === 'constructor' && ref.site.name !== 'new') continue;
-        if (ref.site.argc >= 0 && !arityFits(target, ref.site.argc)) continue;
+        if (ref.site.argc >= 0 && isJava(m.owner) && !arityFits(target, ref.site.argc)) continue;
         const r = this.resolve(ref.site, ref.caller);
         if (r.targets.some((t) => t.method === target)) out.push({ ...ref, virtual: false });
         else if (r.targets.some((t) => overridden.has(t.method))) out.push({ ...ref, virtual: true });
@@ -176,7 +183,7 @@ export class CallGraph {
     if (m.method.kind !== 'method') return [];
     return this.index
       .callSitesNamed(m.method.name)
-      .filter((ref) => ref.site.kind === 'call' && arityFits(m.method, ref.site.argc))
+      .filter((ref) => ref.site.kind === 'call' && (!isJava(m.owner) || arityFits(m.method, ref.site.argc)))
       .map((ref) => ({ ...ref, r: this.resolve(ref.site, ref.caller) }))
       .filter((x) => !x.r.owner)
       .map(({ caller, site, r }) => ({ caller, site, reason: r.reason ?? 'unresolved' }));
@@ -186,6 +193,7 @@ export class CallGraph {
   private overriddenBy(m: MethodEntry): Set<MethodSymbol> {
     const T = this.resolver.types;
     const out = new Set<MethodSymbol>();
+    if (!isJava(m.owner)) return out;
     const mine = m.method.params.map((p) => erasedSimple(p.type));
     for (const t of T.hierarchy(T.thisType(m.owner)).types.slice(1)) {
       const e = T.entryOf(t.fqn);
@@ -254,6 +262,14 @@ export class CallGraph {
     });
     return { nodes, truncated };
   }
+}
+
+/** Java's rules (javac's overloads, supertypes, arity) apply: the file is Java. */
+const isJava = (e: TypeEntry): boolean => e.file.language === 'java';
+
+/** Does a method name an agent wrote mean the class's constructors? (`new`, `<init>`, the class name, `constructor`, `__init__`, `init`) */
+export function isConstructorName(name: string, owner: TypeEntry): boolean {
+  return name === owner.type.name || name === '<init>' || name === 'new' || (owner.file.language !== 'java' && ['constructor', '__init__', 'init'].includes(name));
 }
 
 export function memberName(site: CallSite): string {

@@ -66,7 +66,7 @@ interface Derived {
 
 export const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 const YIELD_EVERY_MS = 25;
 const READ_AHEAD = 16;
 
@@ -193,7 +193,7 @@ export class CodeIndex {
     try {
       let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
       for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
-      const extracted = await withTree(lang.id, text, (tree) => lang.extract(tree, lineCount));
+      const extracted = await withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel));
       // Strings cut from the file text keep all of it alive (V8 sliced strings): copy them out.
       const symbols = JSON.parse(JSON.stringify(extracted)) as FileSymbols;
       this.files.set(rel, { mtimeMs, size, symbols });
@@ -350,6 +350,9 @@ export class CodeIndex {
     const simple = n.slice(n.lastIndexOf('.') + 1);
     const candidates = d.bySimple.get(simple) ?? [];
     const found = n.includes('.') ? candidates.filter((e) => e.type.fqn.endsWith(`.${n}`)) : [...candidates];
+    // `Greeter` names the class Greeter before the module of a file greeter.ts/Greeter.py.
+    const types = found.filter((e) => e.type.kind !== 'module');
+    if (types.length && types.length < found.length) return types;
     if (found.length) return found;
     // `arraylist`, `java.util.arraylist`: letter case is the only difference.
     const lower = n.toLowerCase();

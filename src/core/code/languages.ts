@@ -2,26 +2,50 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Tree } from 'web-tree-sitter';
 import { toRelative } from '../paths';
+import { extractCSharp } from './csharp';
+import { extractGo } from './golang';
 import { extractJava } from './java';
+import { extractKotlin } from './kotlin';
 import type { FileSymbols, LanguageId } from './model';
+import { extractPython } from './python';
+import { extractTypeScript } from './typescript';
 
 /**
  * The languages the code index understands, by file extension. Adding a language means a grammar
- * in `parser.ts`, an extractor producing `FileSymbols`, and a line here (plus a resolver for its
- * call sites: today's resolver speaks Java).
+ * in `parser.ts`, an extractor producing `FileSymbols`, and a line here. Java call sites are
+ * resolved by `resolver.ts`, every other language's by `nameResolver.ts`.
  */
 export interface LanguageSupport {
   readonly id: LanguageId;
   readonly extensions: readonly string[];
-  extract(tree: Tree, lineCount: number): FileSymbols;
+  /** `relPath`: the file's project-relative path (module names are derived from it). */
+  extract(tree: Tree, lineCount: number, relPath: string): FileSymbols;
 }
 
-export const LANGUAGES: readonly LanguageSupport[] = [{ id: 'java', extensions: ['.java'], extract: extractJava }];
+export const LANGUAGES: readonly LanguageSupport[] = [
+  { id: 'java', extensions: ['.java'], extract: extractJava },
+  { id: 'kotlin', extensions: ['.kt', '.kts'], extract: extractKotlin },
+  { id: 'typescript', extensions: ['.ts', '.mts', '.cts'], extract: (t, n, rel) => extractTypeScript(t, n, rel, 'typescript') },
+  { id: 'tsx', extensions: ['.tsx'], extract: (t, n, rel) => extractTypeScript(t, n, rel, 'tsx') },
+  { id: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], extract: (t, n, rel) => extractTypeScript(t, n, rel, 'javascript') },
+  { id: 'python', extensions: ['.py', '.pyi'], extract: extractPython },
+  { id: 'go', extensions: ['.go'], extract: extractGo },
+  { id: 'csharp', extensions: ['.cs'], extract: extractCSharp },
+];
+
+/** Every file extension the index reads, without dots: `java`, `kt`, `ts`, … (file watchers). */
+export const SOURCE_EXTENSIONS: readonly string[] = LANGUAGES.flatMap((l) => l.extensions.map((e) => e.slice(1)));
 
 export function languageForPath(file: string): LanguageSupport | undefined {
   const ext = path.extname(file).toLowerCase();
   return LANGUAGES.find((l) => l.extensions.includes(ext));
 }
+
+/**
+ * Files the parser answers for even when a language server is there: Java, whose parser is
+ * measured against javap. Every other language asks the editor's server first.
+ */
+export const parserFirst = (file: string): boolean => languageForPath(file)?.id === 'java';
 
 /** Folders never indexed (hidden folders are skipped too). */
 const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['node_modules', '__pycache__', 'bazel-bin', 'bazel-out', 'bazel-testlogs']);

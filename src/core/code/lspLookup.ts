@@ -5,7 +5,7 @@ import { resolveInProject, toRelative } from '../paths';
 import { search } from '../search';
 import type { IntelSymbolLocation, LanguageIntel, Workspace } from '../workspace';
 import type { MethodEntry, TypeEntry } from './index';
-import { languageForPath } from './languages';
+import { parserFirst } from './languages';
 import { isMethodKind, isTypeKind, toFileSymbols } from './lspModel';
 import type { FileSymbols } from './model';
 
@@ -13,8 +13,8 @@ import type { FileSymbols } from './model';
  * Finding classes and methods through the editor's language servers. A class is looked up with
  * the workspace symbol provider; when that knows nothing (servers such as TypeScript's only search
  * projects already open), files that declare the name are found with a text search and their
- * document symbols asked for, which also wakes the server. Files the extension's parser reads
- * are left to the parser. Each lookup keeps its files' symbols for the rest of the tool call.
+ * document symbols asked for, which also wakes the server. Java files are left to the parser
+ * (measured against javap); for the other languages a server, when there is one, answers first. Each lookup keeps its files' symbols for the rest of the tool call.
  */
 
 /** Languages whose servers are worth waking by a text search (the parser answers for the rest). */
@@ -79,7 +79,7 @@ export class LspSession {
     }
     const within = (abs: string) => !scope || scope.rel === '.' || this.rel(abs).startsWith(`${scope.rel}/`);
     const located = (await this.intel.workspaceSymbols(simple)).filter((s) => isTypeKind(s.kind) && s.name === simple && this.inProject(s.path) && within(s.path));
-    let files = [...new Set(located.filter((s) => !languageForPath(s.path)).map((s) => s.path))];
+    let files = [...new Set(located.filter((s) => !parserFirst(s.path)).map((s) => s.path))];
     if (!located.length) files = await this.discover(`\\b(class|interface|enum|struct|record|trait|type)\\s+${escape(simple)}\\b`, scope?.rel);
     const out: TypeEntry[] = [];
     for (const f of files) out.push(...(await this.typesIn(f)).filter(matches));
@@ -89,14 +89,14 @@ export class LspSession {
   /** Functions and methods named `name` anywhere in the project (for `call_chain` without a class). */
   async findFunctions(name: string): Promise<MethodEntry[]> {
     const located: IntelSymbolLocation[] = (await this.intel.workspaceSymbols(name)).filter((s) => isMethodKind(s.kind) && s.name === name && this.inProject(s.path));
-    let files = [...new Set(located.filter((s) => !languageForPath(s.path)).map((s) => s.path))];
+    let files = [...new Set(located.filter((s) => !parserFirst(s.path)).map((s) => s.path))];
     if (!located.length) files = await this.discover(`\\b${escape(name)}\\s*[(=:<]`);
     const out: MethodEntry[] = [];
     for (const f of files) for (const owner of await this.typesIn(f)) for (const method of owner.type.methods) if (method.kind === 'method' && method.name === name) out.push({ owner, method });
     return out;
   }
 
-  /** Project files (not the parser's languages) whose text matches `regex`. */
+  /** Project files (not Java) whose text matches `regex`. */
   private async discover(regex: string, under?: string): Promise<string[]> {
     const ac = new AbortController();
     const r = await search(
@@ -110,7 +110,7 @@ export class LspSession {
     });
     return (r?.files ?? [])
       .map((f) => f.path)
-      .filter((p) => !languageForPath(p) && !p.split('/').includes('node_modules'))
+      .filter((p) => !parserFirst(p) && !p.split('/').includes('node_modules'))
       .slice(0, MAX_DISCOVERED_FILES)
       .map((p) => path.join(this.ws.root, p));
   }

@@ -4,10 +4,15 @@
  * kept as source text (`Map.Entry<K, V>[]`) and resolved later, against the whole index.
  */
 
-export type LanguageId = 'java';
+/** The parser's languages (`tsx` is TypeScript with JSX: a grammar of its own). */
+export type LanguageId = 'java' | 'kotlin' | 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'csharp';
 
-/** `struct` and `module` (a file's top-level functions) come only from language servers. */
-export type TypeKind = 'class' | 'interface' | 'enum' | 'record' | 'annotation' | 'struct' | 'module';
+/**
+ * `struct`: Go and C# structs; `type`: a TypeScript type alias; `object`: a Kotlin `object`;
+ * `module`: a file's top-level functions (a pseudo type named after the file, from a language
+ * server or the parser alike).
+ */
+export type TypeKind = 'class' | 'interface' | 'enum' | 'record' | 'annotation' | 'struct' | 'type' | 'object' | 'module';
 
 export interface TypeParam {
   readonly name: string;
@@ -127,10 +132,15 @@ export interface TypeSymbol {
 }
 
 export interface ImportSymbol {
-  /** Dotted name without `.*`. */
+  /** Dotted name without `.*`; for TypeScript/JavaScript the module specifier (`./util`), for Go the import path. */
   readonly name: string;
   readonly isStatic: boolean;
+  /** Everything the module or package exports (`.*`, `import * as m`, `import pkg`, a Go import). */
   readonly onDemand: boolean;
+  /** The name the file uses for it when that is not the last segment of `name` (`as x`, a Go package name). */
+  readonly alias?: string;
+  /** The one name taken from the module (`from m import f`, `import { f } from 'm'`; `default`). */
+  readonly member?: string;
 }
 
 export interface FileSymbols {

@@ -16,8 +16,10 @@ export type Parser = InstanceType<typeof TreeSitter.Parser>;
  *
  *  - `web-tree-sitter.wasm`: the runtime, from the npm package `web-tree-sitter`
  *    (node_modules/web-tree-sitter/web-tree-sitter.wasm);
- *  - one grammar per language, `tree-sitter-<lang>.wasm`, from `@vscode/tree-sitter-wasm`
- *    (node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm for Java).
+ *  - one grammar per language, `tree-sitter-<lang>.wasm`: from `@vscode/tree-sitter-wasm`
+ *    (node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm for Java, and TypeScript,
+ *    TSX, JavaScript, Python, Go, C#), and Kotlin's from `@tree-sitter-grammars/tree-sitter-kotlin`
+ *    (node_modules/@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm).
  *
  * Where they are looked for, in order: the folder given to `configureGrammarDirectory`; a
  * `grammars` folder beside the running script (a bundle in dist/ finds dist/grammars/, which
@@ -27,6 +29,18 @@ export type Parser = InstanceType<typeof TreeSitter.Parser>;
 /** Grammar file of each language. Add a language here and in `languages.ts`. */
 export const GRAMMAR_FILES: Readonly<Record<LanguageId, string>> = {
   java: 'tree-sitter-java.wasm',
+  kotlin: 'tree-sitter-kotlin.wasm',
+  typescript: 'tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-tsx.wasm',
+  javascript: 'tree-sitter-javascript.wasm',
+  python: 'tree-sitter-python.wasm',
+  go: 'tree-sitter-go.wasm',
+  csharp: 'tree-sitter-c-sharp.wasm',
+};
+
+/** The npm package each grammar file comes from, when it is not `@vscode/tree-sitter-wasm`. */
+export const GRAMMAR_PACKAGES: Readonly<Record<string, string>> = {
+  'tree-sitter-kotlin.wasm': '@tree-sitter-grammars/tree-sitter-kotlin',
 };
 export const RUNTIME_WASM = 'web-tree-sitter.wasm';
 
@@ -43,6 +57,8 @@ export function configureGrammarDirectory(dir: string): void {
 function fromNodeModules(file: string): string | undefined {
   try {
     if (file === RUNTIME_WASM) return require.resolve('web-tree-sitter/web-tree-sitter.wasm');
+    const own = GRAMMAR_PACKAGES[file];
+    if (own) return path.join(path.dirname(require.resolve(`${own}/package.json`)), file);
     return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', file);
   } catch {
     return undefined;

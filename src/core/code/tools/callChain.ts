@@ -6,7 +6,7 @@ import { splitLines } from '../../text';
 import { boolParam, intParam } from '../../tools/params';
 import { defineTool } from '../../tools/tool';
 import type { Workspace } from '../../workspace';
-import { callText, parseMethodSpec, paramsMatch, type CallGraph, type CallTreeNode } from '../callGraph';
+import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTreeNode } from '../callGraph';
 import type { MethodEntry, TypeEntry } from '../index';
 import type { CallSite } from '../model';
 import type { ResolvedCall } from '../resolver';
@@ -118,7 +118,7 @@ async function sources(ws: Workspace, methods: Iterable<MethodEntry>): Promise<{
 export const callChainTool = defineTool({
   name: 'call_chain',
   description:
-    'Callers and/or callees of a Java method ("ClassName.methodName", optionally with parameter types) as a tree to the given depth, with the file and line of every call. Static analysis of the sources.',
+    'Callers and/or callees of a method or function (Java, Kotlin, TypeScript/JavaScript, Python, Go, C#: "ClassName.methodName", optionally with parameter types) as a tree to the given depth, with the file and line of every call. Static analysis of the sources.',
   writes: false,
   params,
   async handler(p, ctx) {
@@ -172,7 +172,7 @@ async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ r
   if (spec.className) {
     const classes = await s.findClasses(spec.className);
     if (!classes.length) return undefined;
-    const ctor = (owner: TypeEntry) => spec.methodName === owner.type.name || spec.methodName === '<init>' || spec.methodName === 'new' || spec.methodName === 'constructor';
+    const ctor = (owner: TypeEntry) => isConstructorName(spec.methodName, owner) || spec.methodName === 'constructor';
     roots = classes.flatMap((owner) =>
       owner.type.methods
         .filter((m) => (ctor(owner) ? m.kind === 'constructor' : m.kind === 'method' && m.name === spec.methodName))

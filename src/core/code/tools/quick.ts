@@ -13,7 +13,7 @@ import { withTree } from '../parser';
  * read_class of a session wait for the whole project. Simple names still need the index.
  */
 export async function quickType(ws: Workspace, className: string, relativePath?: string): Promise<TypeEntry | undefined> {
-  const fqn = className.replace(/\$/g, '.').replace(/\.java$/, '');
+  const fqn = className.replace(/\$/g, '.').replace(/\.(java|kt)$/, '');
   const parts = fqn.split('.');
   let files: string[];
   if (relativePath && languageForPath(relativePath)) {
@@ -22,7 +22,7 @@ export async function quickType(ws: Workspace, className: string, relativePath?:
     if (parts.length < 2) return undefined;
     // a.b.C or a.b.C.Inner: the file is a.b/C.java or a/b/C.java — try each split from the end.
     const wanted = new Set<string>();
-    for (let i = parts.length; i >= 2; i--) wanted.add(`${parts.slice(0, i).join('/')}.java`);
+    for (let i = parts.length; i >= 2; i--) for (const ext of ['java', 'kt']) wanted.add(`${parts.slice(0, i).join('/')}.${ext}`);
     const all = await listSourceFiles(ws.root);
     files = all.filter((rel) => [...wanted].some((w) => rel === w || rel.endsWith(`/${w}`)));
   }
@@ -39,7 +39,7 @@ export async function quickType(ws: Workspace, className: string, relativePath?:
     }
     let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
-    const file = (await withTree(lang.id, text, (tree) => lang.extract(tree, lineCount))) as FileSymbols;
+    const file = (await withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel))) as FileSymbols;
     const simple = parts[parts.length - 1];
     const type = file.types.find((t) => t.fqn === fqn) ?? (relativePath ? file.types.find((t) => t.name === simple) : undefined);
     if (type) hits.push({ path: rel.split(path.sep).join('/'), file, type });

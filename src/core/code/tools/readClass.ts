@@ -10,6 +10,7 @@ import type { CodeIndex, TypeEntry } from '../index';
 import type { MethodSymbol, TypeSymbol } from '../model';
 import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numbered, SOURCE } from './format';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
+import { languageForPath } from '../languages';
 import { quickType } from './quick';
 import { codeIntelFor, readyCodeIntel } from './shared';
 
@@ -31,7 +32,7 @@ const params = z.object({
 export async function findClass(index: CodeIndex, ws: Parameters<typeof resolveInProject>[0], className: string, relativePath?: string): Promise<TypeEntry[]> {
   if (!relativePath) return index.findTypes(className);
   const p = await resolveInProject(ws, relativePath);
-  if (index.fileSymbols(p.rel) || /\.java$/i.test(p.rel)) await index.update(p.rel);
+  if (index.fileSymbols(p.rel) || languageForPath(p.rel)) await index.update(p.rel);
   const inPath = (e: TypeEntry) => e.path === p.rel || p.rel === '.' || e.path.startsWith(`${p.rel}/`);
   const found = index.findTypes(className).filter(inPath);
   if (found.length || !index.fileSymbols(p.rel)) return found;
@@ -50,7 +51,7 @@ export function notFound(index: CodeIndex, className: string): ToolError {
   const simple = (className.replace(/\$/g, '.').split('.').pop() ?? className).toLowerCase();
   const near = [...index.typeEntries()].filter((e) => e.type.name.toLowerCase().includes(simple)).slice(0, 10);
   const hint = near.length ? ` Similar: ${near.map((e) => e.type.fqn).join(', ')}.` : '';
-  return new ToolError('NOT_FOUND', `Class not found: ${className} (searched ${index.fileCount} Java files).${hint}`);
+  return new ToolError('NOT_FOUND', `Class not found: ${className} (searched ${index.fileCount} source files).${hint}`);
 }
 
 const memberJson = (m: MethodSymbol) => ({
@@ -140,7 +141,7 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
 export const readClassTool = defineTool({
   name: 'read_class',
   description:
-    'Read a Java class by simple, qualified or fully qualified name: its structure (fields, constructors, methods with line numbers and Javadoc summaries) or, with mode "full", its source with line numbers.',
+    'Read a class (Java, Kotlin, TypeScript/JavaScript, Python, Go, C#; also interfaces, enums, records, structs, and a file\'s top-level functions as its module) by simple, qualified or fully qualified name: its structure (fields, constructors, methods with line numbers and doc summaries) or, with mode "full", its source with line numbers.',
   writes: false,
   params,
   async handler(p, ctx) {

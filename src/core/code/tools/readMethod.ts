@@ -10,7 +10,7 @@ import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity 
 import { findClass, fresh, notFound } from './readClass';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
 import { readyCodeIntel } from './shared';
-import { paramsMatch, parseMethodSpec } from '../callGraph';
+import { isConstructorName, paramsMatch, parseMethodSpec } from '../callGraph';
 
 /**
  * read_method: the source of every overload of a method (constructors when methodName is the
@@ -31,13 +31,13 @@ export const MAX_METHOD_LINES = 400;
 export const readMethodTool = defineTool({
   name: 'read_method',
   description:
-    'Read the source of a Java method (every overload, Javadoc included) with line numbers. methodName may include parameter types, e.g. "add(int, E)"; use the class name for constructors.',
+    'Read the source of a method or function (Java, Kotlin, TypeScript/JavaScript, Python, Go, C#; every overload, doc comment included) with line numbers; a top-level function is in its file\'s module (className = the file name without extension). methodName may include parameter types, e.g. "add(int, E)"; use the class name for constructors.',
   writes: false,
   params,
   async handler(p, ctx) {
     const spec = parseMethodSpec(`X.${p.methodName}`);
     const pick = (owner: TypeEntry): MethodEntry[] => {
-      const ctor = spec.methodName === owner.type.name || spec.methodName === '<init>' || spec.methodName === 'new' || spec.methodName === 'constructor';
+      const ctor = isConstructorName(spec.methodName, owner) || spec.methodName === 'constructor';
       return owner.type.methods
         .filter((m) => (ctor ? m.kind === 'constructor' : m.kind === 'method' && m.name === spec.methodName))
         .filter((m) => !spec.params || paramsMatch(m, spec.params))

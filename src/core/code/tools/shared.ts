@@ -86,7 +86,7 @@ export async function readyCodeIntel(ctx: ToolContext): Promise<CodeIntel> {
       const p = intel.index.progress;
       throw new ToolError(
         'TIMEOUT',
-        `The Java code index is still being built (${p.done} of ${p.total || '?'} files parsed). Try again in a few seconds; grep_file and read_file work meanwhile.`,
+        `The code index is still being built (${p.done} of ${p.total || '?'} files parsed). Try again in a few seconds; grep_file and read_file work meanwhile.`,
       );
     }
     return intel;

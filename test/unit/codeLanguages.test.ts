@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { callChainTool } from '../../src/core/code/tools/callChain';
+import { readClassTool } from '../../src/core/code/tools/readClass';
+import { readMethodTool } from '../../src/core/code/tools/readMethod';
+import { codeIntelFor } from '../../src/core/code/tools/shared';
+import { silentLogger } from '../../src/core/log';
+import type { ToolDefinition } from '../../src/core/tools/tool';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
+import { CASES, POLYGLOT_PROJECT } from './helpers/polyglotProject';
+
+/**
+ * read_class, read_method and call_chain over the same small project in TypeScript, JavaScript,
+ * Python, Go, C# and Kotlin (test/unit/helpers/polyglotProject.ts), parsed by the extension's own
+ * tree-sitter grammars: structure and full source, every overload, and callee and caller trees
+ * two levels deep with the cycle cut and marked and the undeclared call listed as unresolved.
+ */
+
+const ws = new NodeWorkspace(makeTree(POLYGLOT_PROJECT, 'ab-polyglot-'));
+
+async function call(tool: ToolDefinition, params: Record<string, unknown>) {
+  return tool.handler(tool.params.parse(params), { workspace: ws, callId: 't', signal: new AbortController().signal, log: silentLogger });
+}
+
+interface Node {
+  className?: string;
+  methodName?: string;
+  path?: string;
+  line?: number;
+  callLine?: number;
+  cycle?: boolean;
+  external?: string;
+  unresolved?: Array<{ call: string; reason: string; line: number }>;
+  children: Node[];
+}
+
+const names = (nodes: readonly Node[]): string[] => nodes.map((n) => n.methodName ?? n.external ?? '?');
+
+test('every language is indexed by its own grammar, and the files parse without errors', async () => {
+  const { index } = codeIntelFor(ws);
+  await index.ready();
+  const langs = new Map<string, string>();
+  for (const [rel, f] of index.allFiles()) {
+    langs.set(rel, f.language);
+    assert.ok(!f.hasErrors, `${rel} has syntax errors`);
+  }
+  assert.equal(langs.get('ts/shop/service.ts'), 'typescript');
+  assert.equal(langs.get('ts/view.tsx'), 'tsx');
+  assert.equal(langs.get('js/main.mjs'), 'javascript');
+  assert.equal(langs.get('py/shop/service.py'), 'python');
+  assert.equal(langs.get('go/shop/service.go'), 'go');
+  assert.equal(langs.get('cs/Service.cs'), 'csharp');
+  assert.equal(langs.get('kt/shop/Service.kt'), 'kotlin');
+});
+
+for (const c of CASES) {
+  test(`${c.language}: read_class structure gives package, declaration, fields, methods with lines and doc`, async () => {
+    const out = await call(readClassTool, { className: c.service });
+    const s = out.structured as { source: string; className: string; path: string; doc?: string; methods: Array<{ name: string; line: number; doc?: string }>; fields: Array<{ name: string; type: string }> };
+    assert.equal(s.source, 'parser');
+    assert.equal(s.className, c.service);
+    assert.equal(s.path, c.servicePath);
+    assert.match(s.doc ?? '', /andles orders\./);
+    const handles = s.methods.filter((m) => m.name === c.handle);
+    assert.equal(handles.length, c.overloads);
+    assert.ok(handles.some((m) => /andles one order\.$/.test(m.doc ?? '')), JSON.stringify(handles));
+    assert.ok(s.methods.some((m) => m.name === c.check));
+    assert.ok(s.fields.some((f) => f.name === 'repo'), JSON.stringify(s.fields));
+    const text = POLYGLOT_PROJECT[c.servicePath] as string;
+    const handleLine = text.split('\n').findIndex((l) => new RegExp(`\\b${c.handle}\\(`).test(l) && !/^\s*(\/\/|\/\*|\*)/.test(l)) + 1;
+    assert.equal(Math.min(...handles.map((m) => m.line)), handleLine);
+    assert.match(out.result, new RegExp(`source: parser`));
+  });
+
+  test(`${c.language}: read_class full gives the numbered source`, async () => {
+    const out = await call(readClassTool, { className: c.service, mode: 'full' });
+    const s = out.structured as { content: string; startLine: number };
+    const lines = (POLYGLOT_PROJECT[c.servicePath] as string).split('\n');
+    assert.equal(s.content, lines.slice(s.startLine - 1, s.startLine - 1 + s.content.split('\n').length).join('\n'));
+    assert.match(s.content, new RegExp(`${c.check}\\(`));
+  });
+
+  test(`${c.language}: read_method gives every overload with its source`, async () => {
+    const out = await call(readMethodTool, { className: c.service, methodName: c.handle });
+    const s = out.structured as { methods: Array<{ code: string; startLine: number }> };
+    assert.equal(s.methods.length, c.overloads);
+    assert.ok(s.methods.some((m) => m.code.includes('mystery')));
+  });
+
+  test(`${c.language}: call_chain callees, depth 2: own methods, another file's function, a field's class; the cycle marked; mystery unresolved`, async () => {
+    const out = await call(callChainTool, { method: `${c.service}.${c.handle}`, direction: 'callees', depth: 2 });
+    const roots = (out.structured as { callees: Node[] }).callees;
+    const root = roots.find((r) => r.unresolved?.some((u) => u.call.startsWith('mystery.')));
+    assert.ok(root, `no root with mystery unresolved: ${JSON.stringify(roots)}`);
+    const kids = names(root.children);
+    assert.ok(kids.includes(c.check), `callees ${kids.join(', ')}`);
+    assert.ok(kids.includes(c.log), `callees ${kids.join(', ')}`);
+    const check = root.children.find((n) => n.methodName === c.check) as Node;
+    assert.equal(check.className, c.service);
+    assert.ok(names(check.children).includes(c.save), `check calls ${names(check.children).join(', ')}`);
+    // Overloads of the same arity are all possible targets; the one on the path is the cycle.
+    const back = check.children.filter((n) => n.methodName === c.handle);
+    assert.ok(back.some((n) => n.cycle), `cycle not marked: ${JSON.stringify(check.children)}`);
+    const save = check.children.find((n) => n.methodName === c.save) as Node;
+    assert.match(save.path ?? '', /[Rr]epo\.\w+$/);
+    assert.ok((root.unresolved ?? []).every((u) => u.reason.length > 0));
+    assert.match(out.result, /↻ cycle/);
+    assert.match(out.result, /unresolved: `mystery\.\w+\(…\)`/);
+  });
+
+  test(`${c.language}: call_chain callers, depth 2: the entry point in another file and the cycle through check`, async () => {
+    const out = await call(callChainTool, { method: `${c.service}.${c.handle}`, direction: 'callers', depth: 2 });
+    const roots = (out.structured as { callers: Node[] }).callers;
+    const all = roots.flatMap((r) => r.children);
+    const [entryPath, entryMethod] = c.entry.split(':');
+    assert.ok(all.some((n) => n.path === entryPath && n.methodName === entryMethod), `callers ${all.map((n) => `${n.path}:${n.methodName}`).join(', ')}`);
+    const check = all.find((n) => n.methodName === c.check) as Node;
+    assert.ok(check, `callers ${names(all).join(', ')}`);
+    assert.ok(check.callLine && check.callLine > 0);
+    assert.ok(check.children.some((n) => n.methodName === c.handle && n.cycle), JSON.stringify(check.children));
+  });
+}
+
+test('tsx: a component function is in the file module, and its call inside JSX reaches Service.handle', async () => {
+  const out = await call(readClassTool, { className: 'ts.view' });
+  const s = out.structured as { kind: string; methods: Array<{ name: string }> };
+  assert.equal(s.kind, 'module');
+  assert.deepEqual(s.methods.map((m) => m.name), ['View']);
+  const callers = await call(callChainTool, { method: 'ts.shop.service.Service.handle', direction: 'callers', depth: 1 });
+  const all = (callers.structured as { callers: Node[] }).callers.flatMap((r) => r.children);
+  assert.ok(all.some((n) => n.path === 'ts/view.tsx' && n.methodName === 'View'));
+});
+
+test('a simple name several languages share lists every candidate with its path', async () => {
+  const out = await call(readClassTool, { className: 'Repo' });
+  const s = out.structured as { ambiguous: boolean; candidates: Array<{ path: string }> };
+  assert.equal(s.ambiguous, true);
+  assert.equal(s.candidates.length, 6);
+  const picked = await call(readClassTool, { className: 'Repo', relativePath: 'go/shop/repo.go' });
+  assert.equal((picked.structured as { kind: string }).kind, 'struct');
+});
+
+test('a class is found before the module of the same name; a module by its dotted path', async () => {
+  const { index } = codeIntelFor(ws);
+  await index.ready();
+  const util = index.findTypes('ts.shop.util');
+  assert.deepEqual(util.map((e) => `${e.type.kind} ${e.path}`), ['module ts/shop/util.ts']);
+  const log = await call(readMethodTool, { className: 'ts.shop.util', methodName: 'log' });
+  assert.match((log.structured as { methods: Array<{ code: string }> }).methods[0]?.code ?? '', /Writes a line/);
+});
