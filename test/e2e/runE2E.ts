@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { GRAMMAR_FILES, RUNTIME_WASM } from '../../src/core/code/parser';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../host/codeServer';
 import { chatFrame, openFromPalette, runFromPalette, TIMEOUT } from './chatPage';
@@ -104,6 +105,14 @@ function trustedChecks(w: Window): Check[] {
       },
     },
     {
+      name: 'the VSIX carries the tree-sitter runtime and the grammar of every language the code index reads',
+      run: async () => {
+        const dir = path.join(w.server.extensionsDir, `agent-bridge.${pkg.name}-${pkg.version}`, 'dist', 'grammars');
+        const expected = [RUNTIME_WASM, ...new Set(Object.values(GRAMMAR_FILES))].sort();
+        assert.deepEqual(fs.readdirSync(dir).sort(), expected);
+      },
+    },
+    {
       name: 'the installed extension connects on its own with the folder name as project key',
       run: async () => {
         const s = await w.backend.waitForSession((x) => x.projectKey === w.projectKey, 90_000);
@@ -117,6 +126,17 @@ function trustedChecks(w: Window): Check[] {
         assert.equal(r.success, true, String(r.error));
         assert.match(String(r.result), /src\/app\/Greeter\.java/);
         assert.match(String(r.result), /TODO: localize/);
+      },
+    },
+    {
+      name: 'read_class on a Python file answers from the grammar inside the VSIX (no language server for it)',
+      run: async () => {
+        fs.mkdirSync(file('tools'), { recursive: true });
+        fs.writeFileSync(file('tools/report.py'), 'class Report:\n    """Sums orders."""\n\n    def total(self, orders):\n        return sum(orders)\n');
+        const r = await execute(w.backend, { tool: 'read_class', params: { className: 'Report', relativePath: 'tools/report.py' }, projectKey: w.projectKey });
+        assert.equal(r.success, true, String(r.error));
+        assert.match(String(r.result), /source: parser/);
+        assert.match(String(r.result), /- L4–5 `def total\(self, orders\)`/);
       },
     },
     {
