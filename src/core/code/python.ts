@@ -14,6 +14,7 @@ import { collapse, endLine, headOf, kids, line, moduleSymbol, typeSymbol } from 
  */
 
 const COMMENT = /#[^\n]*/g;
+const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause']);
 
 const DIALECT: Dialect = {
   skip: new Set(['class_definition']),
@@ -237,7 +238,13 @@ export function extractPython(tree: Tree, lineCount: number, relPath: string): F
       else if (d?.node.type === 'function_definition') functions.push(method(d, undefined).m);
       else if (n.type === 'import_statement' || n.type === 'import_from_statement') imports(n, imps);
       // Definitions under `if TYPE_CHECKING:` / `try:` at module level are still the module's.
-      else if (n.type === 'if_statement' || n.type === 'try_statement') for (const b of n.namedChildren) if (b.type === 'block') topLevel(kids(b));
+      else if (n.type === 'if_statement' || n.type === 'try_statement') blocks(n);
+    }
+  };
+  const blocks = (n: Node): void => {
+    for (const c of n.namedChildren) {
+      if (c.type === 'block') topLevel(kids(c));
+      else if (CLAUSES.has(c.type)) blocks(c);
     }
   };
   topLevel(kids(tree.rootNode));

@@ -142,6 +142,8 @@ const docOf = (node: Node): string | undefined => blockDoc(node) ?? (node.parent
 
 interface Ctx {
   readonly pkg: string;
+  /** JavaScript declares fields by assigning them in the constructor. */
+  readonly js: boolean;
   readonly types: TypeSymbol[];
 }
 
@@ -203,9 +205,9 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
       case 'abstract_method_signature': {
         const me = method(m, name);
         methods.push(me);
-        // Parameter properties (`constructor(private svc: Service)`) and `this.x = new X()` are fields too.
+        // Parameter properties (`constructor(private svc: Service)`) and, in JavaScript, `this.x = new X()` are fields too.
         if (me.kind === 'constructor') {
-          for (const a of m.descendantsOfType('assignment_expression')) {
+          for (const a of ctx.js ? m.descendantsOfType('assignment_expression') : []) {
             const left = a.childForFieldName('left');
             const right = a.childForFieldName('right');
             const fname = left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this' ? left.childForFieldName('property')?.text : undefined;
@@ -303,7 +305,7 @@ function requireImport(decl: Node, out: ImportSymbol[]): boolean {
 
 export function extractTypeScript(tree: Tree, lineCount: number, relPath: string, language: LanguageId): FileSymbols {
   const pkg = dottedModule(relPath);
-  const ctx: Ctx = { pkg, types: [] };
+  const ctx: Ctx = { pkg, js: language === 'javascript', types: [] };
   const imps: ImportSymbol[] = [];
   const functions: MethodSymbol[] = [];
   const topLevel = (nodes: readonly Node[], prefix?: string): void => {
