@@ -3,7 +3,7 @@
 // compared to, ending with a Markdown table. The same rows go to bench/results/latest.json and a
 // timestamped copy beside it (bench/results/ is not committed).
 //
-//   node --expose-gc --import tsx bench/run.ts [--only grep,read,edit,javabase,tree,realhost,soak]
+//   node --expose-gc --import tsx bench/run.ts [--only grep,read,edit,javabase,tree,realhost,soak,realsoak]
 //
 // Bounded: loopback only, fixed counts, children stopped in `finally`. Needs scripts/setup-jdk.sh
 // (JDK sources, unzip), ripgrep on PATH, and scripts/setup-test-host.sh for the real-host rows.
@@ -19,7 +19,7 @@ import { ensureCorpus, log, repoRoot, startChild, type Row } from './lib';
 import { benchGrep, benchReadFile } from './loopback';
 import { benchRealHost } from './realHost';
 
-const SECTIONS = ['grep', 'read', 'edit', 'javabase', 'tree', 'realhost', 'soak'] as const;
+const SECTIONS = ['grep', 'read', 'edit', 'javabase', 'tree', 'realhost', 'soak', 'realsoak'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -99,6 +99,8 @@ async function main(): Promise<number> {
     await section('realhost', () => benchRealHost(backend, corpus.root));
     // bench/soak.ts (its own host, in this process); loaded lazily so a problem there is one failed section
     await section('soak', async () => (await import('./soak')).benchSoak(corpus.root));
+    // the same soak through VS Code's extension host (code-server), measuring that process's memory
+    await section('realsoak', async () => (await import('./realHostSoak')).benchRealHostSoak(corpus.root));
   } finally {
     await backend.close();
   }

@@ -1,5 +1,5 @@
-// Soak: thousands of mixed tool calls (read_file, grep_file, read_class, and a few hostile ones)
-// at a steady rate against the headless host, over loopback, for a bounded time and count.
+// Soak: thousands of mixed tool calls (read_file, grep_file, text_search, read_class, and a few
+// hostile ones) at a steady rate against the headless host, over loopback, for a bounded time and count.
 // Reports throughput, p50/p99 latency, errors by code, whether every call was answered exactly
 // once, and whether the process's memory (heap and RSS after gc) returns near its baseline.
 //
@@ -7,15 +7,16 @@
 //
 // The host runs in this process (startHeadlessHost), so its memory is this process's memory;
 // the baseline is taken after a warm-up (the code index built, caches filled), so what is
-// measured is growth per call, not the index. Exported for bench/run.ts (`benchSoak`) and for the
-// short version in npm test (test/unit/soak.test.ts, `runSoak`).
+// measured is growth per call, not the index. Exported for bench/run.ts (`benchSoak`), for the
+// short version in npm test (test/unit/soak.test.ts, `runSoak`), and, as `soakAgainst` with
+// another memory probe, for the same soak through the real VS Code extension host (realHostSoak.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { silentLogger } from '../src/core/log';
-import { startDevBackend } from '../src/devBackend/server';
+import { startDevBackend, type DevBackend } from '../src/devBackend/server';
 import { startHeadlessHost } from '../src/node/headless';
 import { ensureCorpus, quantile, type Row } from './lib';
 
@@ -37,8 +38,29 @@ export interface SoakOptions {
 }
 
 export interface MemorySample {
+  /** NaN when the probe cannot see the heap. */
   readonly heapUsed: number;
   readonly rss: number;
+}
+
+/** Where the host's memory is read: this process (the headless host), or another (the extension host). */
+export interface MemoryProbe {
+  /** After a full garbage collection, once things have settled. */
+  settled(): Promise<MemorySample>;
+  /** Now, cheaply: for the peak. */
+  sample(): Promise<MemorySample>;
+}
+
+/** The memory of this very process (the headless host runs in it). */
+export function processMemory(): MemoryProbe {
+  const gc = gcFunction();
+  return {
+    settled: () => settledMemory(gc),
+    sample: async () => {
+      const m = process.memoryUsage();
+      return { heapUsed: m.heapUsed, rss: m.rss };
+    },
+  };
 }
 
 export interface SoakReport {
@@ -115,7 +137,22 @@ const HOSTILE: readonly { tool: string; params: Record<string, unknown>; code: s
 ];
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
-  const gc = gcFunction();
+  const backend = await startDevBackend({ port: 0, toolTimeoutMs: 60_000 });
+  const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: o.workspace, projectKey: 'soak', log: silentLogger, limits: { maxConcurrent: o.maxConcurrent } });
+  try {
+    await backend.waitForSession((s) => s.projectKey === 'soak', 15_000);
+    return await soakAgainst(backend, processMemory(), o, () => `host load ${JSON.stringify(host.dispatcher.load)}`);
+  } finally {
+    host.stop();
+    await backend.close();
+  }
+}
+
+/**
+ * The soak itself, through `backend` to the one IDE connected to it (the headless host or VS
+ * Code), with memory read by `memory`. `status` adds a word to the progress lines.
+ */
+export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: SoakOptions, status: () => string = () => ''): Promise<SoakReport> {
   const say = o.log ?? (() => undefined);
   const total = o.calls ?? 9000;
   const rate = o.rate ?? 50;
@@ -129,8 +166,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const random = prng(7);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
 
-  const backend = await startDevBackend({ port: 0, toolTimeoutMs: 60_000 });
-  const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: o.workspace, projectKey: 'soak', log: silentLogger, limits: { maxConcurrent: o.maxConcurrent } });
   const frames = new Map<string, number>();
   const off = backend.onMessage((m) => {
     if (m.message?.type !== 'TOOL_RESULT') return;
@@ -138,32 +173,36 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     frames.set(id, (frames.get(id) ?? 0) + 1);
   });
   try {
-    await backend.waitForSession((s) => s.projectKey === 'soak', 15_000);
     const makeCall = (i: number): { tool: string; params: Record<string, unknown>; expect?: string } => {
       if (hostileEvery > 0 && i % hostileEvery === hostileEvery - 1) {
         const h = HOSTILE[(i / hostileEvery) % HOSTILE.length | 0] as (typeof HOSTILE)[number];
         return { tool: h.tool, params: h.params, expect: h.code };
       }
       const r = random();
-      if (r < 0.55) {
+      if (r < 0.5) {
         const file = pick(files);
         const start = 1 + Math.floor(random() * Math.max(1, (lineCounts.get(file) ?? 1) - 1));
         return { tool: 'read_file', params: { relativePath: file, start_line: start, end_line: start + 60 } };
       }
       if (r < 0.75) {
         const dir = path.posix.dirname(pick(files));
-        return { tool: 'grep_file', params: { pattern: pick(PATTERNS), relativePath: dir, limit: 20, context_lines: 1 } };
+        // text_search is the backend's name for the same project search (spec 002): both are exercised.
+        return { tool: r < 0.65 ? 'grep_file' : 'text_search', params: { pattern: pick(PATTERNS), relativePath: dir, limit: 20, context_lines: 1 } };
       }
       return { tool: 'read_class', params: { className: pick(classes) } };
     };
 
-    // Warm-up: the code index, the search engine, JIT; then the baseline.
+    // Warm-up: the code index (a read_class answers TIMEOUT while it is being built), the search engine, JIT; then the baseline.
     const t0 = Date.now();
-    await backend.callTool('read_class', { className: pick(classes) }, { timeoutMs: 300_000 });
+    for (;;) {
+      const first = (await backend.callTool('read_class', { className: pick(classes) }, { timeoutMs: 300_000 })).data as { success: boolean; code?: string };
+      if (first.success || first.code !== 'TIMEOUT') break;
+      if (Date.now() - t0 > 300_000) throw new Error('the code index was not ready within 5 minutes');
+    }
     for (let i = 0; i < 20; i++) await backend.callTool(makeCall(i).tool, makeCall(i).params);
     say(`warm-up (code index included) ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     frames.clear();
-    const baseline = await settledMemory(gc);
+    const baseline = await memory.settled();
     let peak: MemorySample = baseline;
 
     const latencies: number[] = [];
@@ -175,10 +214,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const inFlight: Promise<void>[] = [];
     let sent = 0;
     const sampler = setInterval(() => {
-      const m = process.memoryUsage();
-      peak = { heapUsed: Math.max(peak.heapUsed, m.heapUsed), rss: Math.max(peak.rss, m.rss) };
+      void memory.sample().then(
+        (m) => (peak = { heapUsed: Math.max(peak.heapUsed, m.heapUsed), rss: Math.max(peak.rss, m.rss) }),
+        () => undefined,
+      );
     }, 250);
-    const progress = setInterval(() => say(`${sent} sent, ${latencies.length} answered, host load ${JSON.stringify(host.dispatcher.load)}`), 10_000);
+    const progress = setInterval(() => say(`${sent} sent, ${latencies.length} answered ${status()}`), 10_000);
     try {
       while (sent < total && performance.now() - started < maxMs) {
         // Open loop: calls start on schedule whether or not earlier ones have answered.
@@ -222,7 +263,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const known = new Set(ids);
     for (const id of frames.keys()) if (!known.has(id)) notExactlyOnce.push(`${id}: a result for a call never made`);
     inFlight.length = 0;
-    const after = await settledMemory(gc);
+    const after = await memory.settled();
     const tools: SoakReport['byTool'] = {};
     for (const [tool, list] of byTool) tools[tool] = { count: list.length, p50Ms: quantile(list, 0.5), p99Ms: quantile(list, 0.99) };
     return {
@@ -240,15 +281,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     };
   } finally {
     off();
-    host.stop();
-    await backend.close();
   }
 }
 
 /** Heap after the soak within this much of the baseline counts as "back to baseline". */
 export const HEAP_GROWTH_LIMIT = 32 * 1048576;
 
-const mbText = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
+/** `12.3 MB`, or `n/a` for a figure the probe could not see. */
+export const mbText = (bytes: number): string => (Number.isNaN(bytes) ? 'n/a' : `${(bytes / 1048576).toFixed(1)} MB`);
 
 export function describeSoak(r: SoakReport): string {
   const tools = Object.entries(r.byTool)
@@ -267,6 +307,21 @@ export function describeSoak(r: SoakReport): string {
 /** Rows in bench/run.ts's table shape. */
 export type SoakRow = Row;
 
+/** The row of a soak's calls: throughput and latency; a pass when every call was answered once, with the code it had to get. */
+export function soakCallsRow(r: SoakReport, where: string, data: Record<string, unknown>): Row {
+  const hostile = Object.values(r.errors).reduce((a, b) => a + b, 0);
+  return {
+    figure: `${where}: ${r.calls} mixed calls (${Object.keys(r.byTool).filter((t) => t !== 'no_such_tool').sort().join(', ')}, hostile) at a steady rate`,
+    ours: `${r.throughput.toFixed(1)} calls/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms`,
+    comparison: `${hostile} expected refusals ${JSON.stringify(r.errors)}`,
+    ratio: '',
+    target: 'every call answered exactly once, no unexpected error',
+    pass: r.unexpected.length === 0 && r.notExactlyOnce.length === 0,
+    note: r.unexpected.slice(0, 3).join(' | ') || undefined,
+    data,
+  };
+}
+
 /** For bench/run.ts: the soak over `<corpus>/java.base` (~3,000 Java files), as table rows. */
 export async function benchSoak(corpusRoot: string, options: Partial<SoakOptions> = {}): Promise<SoakRow[]> {
   const workspace = fs.existsSync(path.join(corpusRoot, 'java.base')) ? path.join(corpusRoot, 'java.base') : corpusRoot;
@@ -274,19 +329,8 @@ export async function benchSoak(corpusRoot: string, options: Partial<SoakOptions
   const r = await runSoak({ workspace, log, ...options });
   log(describeSoak(r));
   for (const u of r.unexpected.slice(0, 10)) log(`unexpected: ${u}`);
-  const data = { ...r } as unknown as Record<string, unknown>;
-  const hostile = Object.values(r.errors).reduce((a, b) => a + b, 0);
   return [
-    {
-      figure: `soak: ${r.calls} mixed calls (read_file, grep_file, read_class, hostile) at a steady rate`,
-      ours: `${r.throughput.toFixed(1)} calls/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms`,
-      comparison: `${hostile} expected refusals ${JSON.stringify(r.errors)}`,
-      ratio: '',
-      target: 'every call answered exactly once, no unexpected error',
-      pass: r.unexpected.length === 0 && r.notExactlyOnce.length === 0,
-      note: r.unexpected.slice(0, 3).join(' | ') || undefined,
-      data,
-    },
+    soakCallsRow(r, 'soak', { ...r }),
     {
       figure: 'soak: memory after gc, before → after',
       ours: `heap ${mbText(r.memory.baseline.heapUsed)} → ${mbText(r.memory.after.heapUsed)}, RSS ${mbText(r.memory.baseline.rss)} → ${mbText(r.memory.after.rss)}`,
