@@ -41,6 +41,8 @@ export class NameResolver {
   /** Files per folder, for Go packages and relative imports. */
   private readonly dirs = new Map<string, string[]>();
   private readonly moduleOf = new Map<string, TypeEntry | undefined>();
+  /** Import specifier (with the importing folder) → project file. */
+  private readonly modules = new Map<string, string | undefined>();
 
   constructor(readonly index: CodeIndex) {
     for (const [rel] of index.allFiles()) {
@@ -368,6 +370,12 @@ export class NameResolver {
    * by the folder they end with. Undefined when it is not in the project (or is ambiguous).
    */
   private moduleFile(spec: string, from: string, lang: Lang): string | undefined {
+    const key = `${lang}\0${path.posix.dirname(from)}\0${spec}`;
+    if (!this.modules.has(key)) this.modules.set(key, this.findModuleFile(spec, from, lang));
+    return this.modules.get(key);
+  }
+
+  private findModuleFile(spec: string, from: string, lang: Lang): string | undefined {
     const has = (rel: string) => !!this.index.fileSymbols(rel);
     if (SCRIPT.has(lang)) {
       if (!spec.startsWith('.')) return undefined;
