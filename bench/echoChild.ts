@@ -21,3 +21,8 @@ ws.on('message', (data: Buffer) => {
 });
 ws.on('close', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));
+// CPU so far, on request, as hostChild.ts reports it
+process.on('SIGUSR2', () => {
+  const cpu = process.cpuUsage();
+  process.stdout.write(`${JSON.stringify({ cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000 })}\n`);
+});

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DevBackend } from '../src/devBackend/server';
 import { findOnPath } from '../src/node/nodeWorkspace';
-import { grepFileRgArgs, log, median, ms, now, quantile, startChild, type Row } from './lib';
+import { grepFileRgArgs, log, median, ms, now, quantile, startChild, type Child, type Row } from './lib';
 
 type Json = Record<string, unknown>;
 
@@ -131,83 +131,98 @@ async function closedLoop(call: () => Promise<void>, total: number, inFlight: nu
   return { lat, wallMs: now() - t0 };
 }
 
-interface Floor {
-  call(): Promise<void>;
+
+/** An IDE process connected to a bare `ws` server of ours, and the backend's side of the calls. */
+interface Ide {
+  readonly child: Child;
+  /** Sends a TOOL_CALL, resolves with the TOOL_RESULT frame as received. */
+  callRaw(toolName: string, params: Record<string, unknown>): Promise<{ id: string; text: string }>;
   close(): Promise<void>;
 }
 
-/** A bare `ws` server here, the echo child there, TOOL_CALLs of the dev backend's shape. */
-async function startFloor(template: string, relativePath: string): Promise<Floor> {
+async function startIde(spawnIde: (url: string) => Child): Promise<Ide> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((r) => wss.once('listening', () => r()));
   const port = (wss.address() as { port: number }).port;
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-bench-floor-')), 'template.json');
-  fs.writeFileSync(file, template);
   const socket = new Promise<WebSocket>((r) => wss.once('connection', r));
-  const child = startChild('echoChild.ts', [`ws://127.0.0.1:${port}/`, file]);
+  const child = spawnIde(`ws://127.0.0.1:${port}/ws/agent/chat`);
   await child.ready;
   const ws = await socket;
-  const pending = new Map<string, () => void>();
+  const pending = new Map<string, (text: string) => void>();
   ws.on('message', (data: Buffer) => {
-    const msg = JSON.parse(data.toString('utf8')) as { data?: { toolCallId?: string } };
+    const text = data.toString('utf8');
+    const msg = JSON.parse(text) as { type?: string; data?: { toolCallId?: string } };
+    if (msg.type !== 'TOOL_RESULT') return;
     const id = msg.data?.toolCallId ?? '';
-    pending.get(id)?.();
+    pending.get(id)?.(text);
     pending.delete(id);
   });
   let seq = 0;
   return {
-    call: () =>
-      new Promise<void>((resolve) => {
-        const id = `read_file-${(seq++).toString(36).padStart(8, '0')}-${Date.now()}`;
-        pending.set(id, resolve);
-        ws.send(JSON.stringify({ type: 'TOOL_CALL', toolCallId: id, toolName: 'read_file', params: { relativePath, webSocketSessionId: 'bench' }, webSocketSessionId: 'bench' }));
+    child,
+    callRaw: (toolName, params) =>
+      new Promise((resolve) => {
+        const id = `${toolName}-${(seq++).toString(36).padStart(8, '0')}-${Date.now()}`;
+        pending.set(id, (text) => resolve({ id, text }));
+        ws.send(JSON.stringify({ type: 'TOOL_CALL', toolCallId: id, toolName, params: { ...params, webSocketSessionId: 'bench' }, webSocketSessionId: 'bench' }));
       }),
     close: async () => {
       ws.close();
       await child.stop();
       await new Promise<void>((r) => wss.close(() => r()));
-      fs.rmSync(path.dirname(file), { recursive: true, force: true });
     },
   };
 }
 
-export async function benchReadFile(backend: DevBackend, root: string): Promise<Row[]> {
+/**
+ * read_file round trips against the protocol floor. Both are driven by the same bare `ws` server
+ * here (the backend's part: send a TOOL_CALL, match the TOOL_RESULT by its id), so the only
+ * difference is the IDE process at the other end: our headless host, or an echo of the very bytes
+ * our host answered with.
+ */
+export async function benchReadFile(root: string): Promise<Row[]> {
   const target = pick4kFile(root);
   const params = { relativePath: target.rel };
-  // capture one real TOOL_RESULT frame: the floor sends the same bytes back
-  let template = '';
-  const off = backend.onMessage((e) => {
-    if (!template && e.message?.type === 'TOOL_RESULT') template = e.text;
-  });
-  const first = await backend.callTool('read_file', params);
-  off();
-  const firstData = first.data as Json;
-  if (firstData.success !== true) throw new Error(`read_file failed: ${String(firstData.error)}`);
-  const id = String(firstData.toolCallId ?? first.toolCallId ?? '');
-  if (!template || !id || !template.includes(id)) throw new Error('could not capture the TOOL_RESULT frame');
-  template = template.split(id).join('@@TOOL_CALL_ID@@');
-  const resultBytes = Buffer.byteLength(template);
-
-  const floor = await startFloor(template, target.rel);
+  const ours = await startIde((url) => startChild('hostChild.ts', [url, root, 'jdk'], ['--expose-gc']));
   try {
-    return await measureReads(backend, floor, params, target, resultBytes);
+    // capture one real TOOL_RESULT frame: the floor sends the same bytes back
+    const { id, text } = await ours.callRaw('read_file', params);
+    const first = JSON.parse(text) as { data?: Json };
+    if (first.data?.success !== true) throw new Error(`read_file failed: ${String(first.data?.error)}`);
+    if (!text.includes(id)) throw new Error('could not capture the TOOL_RESULT frame');
+    const template = text.split(id).join('@@TOOL_CALL_ID@@');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-bench-floor-')), 'template.json');
+    fs.writeFileSync(file, template);
+    const floor = await startIde((url) => startChild('echoChild.ts', [url, file]));
+    try {
+      return await measureReads(ours, floor, params, target, Buffer.byteLength(template));
+    } finally {
+      await floor.close();
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   } finally {
-    await floor.close();
+    await ours.close();
   }
 }
 
-async function measureReads(backend: DevBackend, floor: Floor, params: { relativePath: string }, target: { rel: string; size: number }, resultBytes: number): Promise<Row[]> {
+async function measureReads(ours: Ide, floor: Ide, params: { relativePath: string }, target: { rel: string; size: number }, resultBytes: number): Promise<Row[]> {
   const oursCall = async (): Promise<void> => {
-    const r = await backend.callTool('read_file', params);
-    if ((r.data as Json).success !== true) throw new Error('read_file failed');
+    const { text } = await ours.callRaw('read_file', params);
+    if (!text.includes('"success":true')) throw new Error(`read_file failed: ${text.slice(0, 300)}`);
+  };
+  const floorCall = async (): Promise<void> => {
+    await floor.callRaw('read_file', params);
   };
   // warm up both (JIT, socket buffers)
   await closedLoop(oursCall, 300, READ_IN_FLIGHT);
-  await closedLoop(floor.call, 300, READ_IN_FLIGHT);
+  await closedLoop(floorCall, 300, READ_IN_FLIGHT);
   const rounds: { ours: { p50: number; p99: number; wall: number }; floor: { p50: number; p99: number; wall: number } }[] = [];
+  // the host's own CPU time per call, measured over the rounds: what throughput it can give
+  const cpuBefore = await ours.child.ask('SIGUSR2');
+  const floorCpuBefore = await floor.child.ask('SIGUSR2');
   for (let i = 0; i < READ_ROUNDS; i++) {
     const o = await closedLoop(oursCall, READ_CALLS, READ_IN_FLIGHT);
-    const f = await closedLoop(floor.call, READ_CALLS, READ_IN_FLIGHT);
+    const f = await closedLoop(floorCall, READ_CALLS, READ_IN_FLIGHT);
     rounds.push({
       ours: { p50: quantile(o.lat, 0.5), p99: quantile(o.lat, 0.99), wall: o.wallMs },
       floor: { p50: quantile(f.lat, 0.5), p99: quantile(f.lat, 0.99), wall: f.wallMs },
@@ -215,13 +230,17 @@ async function measureReads(backend: DevBackend, floor: Floor, params: { relativ
     log(`read_file round ${i + 1}: ours p50 ${o.lat.length && quantile(o.lat, 0.5).toFixed(2)} p99 ${quantile(o.lat, 0.99).toFixed(2)} (${o.wallMs.toFixed(0)} ms) | floor p50 ${quantile(f.lat, 0.5).toFixed(2)} p99 ${quantile(f.lat, 0.99).toFixed(2)} (${f.wallMs.toFixed(0)} ms)`);
   }
   // diagnostic: one call at a time, the latency without queueing
-  const serial = { ours: await closedLoop(oursCall, SERIAL_CALLS, 1), floor: await closedLoop(floor.call, SERIAL_CALLS, 1) };
+  const cpuMs = (r: Record<string, unknown>): number => Number(r.cpuUserMs) + Number(r.cpuSystemMs);
+  const perCallUs = (before: Record<string, unknown>, after: Record<string, unknown>): number => ((cpuMs(after) - cpuMs(before)) * 1000) / (READ_ROUNDS * READ_CALLS);
+  const hostCpuPerCallUs = perCallUs(cpuBefore, await ours.child.ask('SIGUSR2'));
+  const echoCpuPerCallUs = perCallUs(floorCpuBefore, await floor.child.ask('SIGUSR2'));
+  const serial = { ours: await closedLoop(oursCall, SERIAL_CALLS, 1), floor: await closedLoop(floorCall, SERIAL_CALLS, 1) };
   const m = (sel: (r: (typeof rounds)[number]) => number) => median(rounds.map(sel));
   const oP50 = m((r) => r.ours.p50);
   const oP99 = m((r) => r.ours.p99);
   const fP50 = m((r) => r.floor.p50);
   const fP99 = m((r) => r.floor.p99);
-  const note = `${target.rel} (${target.size} B; TOOL_RESULT ${resultBytes} B), ${READ_CALLS} calls, ${READ_IN_FLIGHT} in flight, median of ${READ_ROUNDS} rounds; throughput ours ${Math.round((READ_CALLS / m((r) => r.ours.wall)) * 1000)}/s, floor ${Math.round((READ_CALLS / m((r) => r.floor.wall)) * 1000)}/s`;
+  const note = `${target.rel} (${target.size} B; TOOL_RESULT ${resultBytes} B), ${READ_CALLS} calls, ${READ_IN_FLIGHT} in flight, median of ${READ_ROUNDS} rounds; throughput ours ${Math.round((READ_CALLS / m((r) => r.ours.wall)) * 1000)}/s, floor ${Math.round((READ_CALLS / m((r) => r.floor.wall)) * 1000)}/s; CPU time per call: the host ${hostCpuPerCallUs.toFixed(0)} µs (parse, check, read, format, serialize, send), the echo ${echoCpuPerCallUs.toFixed(0)} µs`;
   return [
     {
       figure: 'read_file 4 KB round trip, p50',
@@ -231,7 +250,7 @@ async function measureReads(backend: DevBackend, floor: Floor, params: { relativ
       target: '≤ floor + 2 ms',
       pass: oP50 <= fP50 + 2,
       note,
-      data: { rounds, file: target, resultBytes },
+      data: { rounds, file: target, resultBytes, hostCpuPerCallUs, echoCpuPerCallUs },
     },
     {
       figure: 'read_file 4 KB round trip, p99',

@@ -88,7 +88,7 @@ async function main(): Promise<number> {
         // callTool without a session goes to the only IDE connected: this one
         if (backend.sessions().length !== 1) throw new Error(`expected one IDE, found ${backend.sessions().length}`);
         await section('grep', () => benchGrep(backend, corpus.root));
-        await section('read', () => benchReadFile(backend, corpus.root));
+        await section('read', () => benchReadFile(corpus.root));
       } finally {
         await host.stop();
       }

@@ -156,12 +156,17 @@ export class Bridge {
   }
 
   private async answer(result: Promise<ToolResultMessage>): Promise<void> {
-    this.deliver(fitToMessageLimit(await result));
+    const message = await result;
+    // Serialized once: the size check and the frame share the text (a result can be megabytes).
+    const text = JSON.stringify(message);
+    // A UTF-16 code unit is at most 3 bytes of UTF-8, so short texts need no byte count.
+    if (text.length * 3 <= MAX_MESSAGE_BYTES || Buffer.byteLength(text) <= MAX_MESSAGE_BYTES) this.deliver(message, text);
+    else this.deliver(fitToMessageLimit(message));
   }
 
-  private deliver(message: ToolResultMessage): void {
+  private deliver(message: ToolResultMessage, text?: string): void {
     // Older answers first: a send now would overtake them.
-    if (this.outbox.size === 0 && this.connection.send(message)) return;
+    if (this.outbox.size === 0 && this.connection.send(message, text)) return;
     this.outbox.put(message);
     if (this.connection.state === 'connected') this.flush();
   }

@@ -196,11 +196,11 @@ export class BridgeConnection {
     this.setState('disconnected');
   }
 
-  /** Sends a message if the link is up; false when it is not. */
-  send(message: ClientMessage): boolean {
+  /** Sends `message` (as `text`, when the caller has serialized it already); false when the link is not up. */
+  send(message: ClientMessage, text?: string): boolean {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN || this.stateValue !== 'connected') return false;
-    socket.send(JSON.stringify(message));
+    socket.send(text ?? JSON.stringify(message));
     return true;
   }
 

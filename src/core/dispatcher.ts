@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ChangeGate } from './edit/gate';
 import type { Logger } from './log';
+import type { ProjectPath } from './paths';
 import { ToolError, type ToolErrorCode } from './protocol/errors';
 import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from './protocol/messages';
 import { isBusyError, Limiter, resolveLimits, type ToolLimits } from './security/limiter';
@@ -165,6 +166,7 @@ export class Dispatcher {
     const limits = this.limits();
     let timer: NodeJS.Timeout | undefined;
     let release: (() => void) | undefined;
+    const resolved = new Map<string, ProjectPath>();
     try {
       if (!tool.writes) {
         timer = setTimeout(() => {
@@ -177,7 +179,7 @@ export class Dispatcher {
         }, limits.timeoutMs);
         release = await this.limiter.acquire(signal);
         const guard = this.options.secrets?.();
-        const secret = guard && (await secretReadRefusal(this.options.workspace, guard, parsed.data));
+        const secret = guard && (await secretReadRefusal(this.options.workspace, guard, parsed.data, resolved));
         if (secret) throw secret;
       }
       this.options.log.info(`${label} started`);
@@ -187,7 +189,7 @@ export class Dispatcher {
       });
       // A cancel after the tool has answered must not surface as an unhandled rejection.
       aborted.catch(() => undefined);
-      const handled = tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes });
+      const handled = tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes, resolved });
       // A writing tool is not cut short: its gate withdraws a pending approval itself (CANCELLED),
       // and a write already under way finishes, so the answer says what really happened to the
       // file. Only a tool that ignores the signal is answered CANCELLED after a grace period.

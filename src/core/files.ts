@@ -15,11 +15,12 @@ export interface ProjectText {
 /**
  * The current text of a project file as the developer sees it: the unsaved editor buffer when the
  * file is open and dirty, else the bytes on disk. Missing files, folders and binary files are
- * refused with errors the agent can act on.
+ * refused with errors the agent can act on. `resolved` is the path already resolved for this call
+ * (see `ToolContext.resolved`), when there is one.
  */
-export async function readProjectText(ws: Workspace, relativePath: string): Promise<ProjectText> {
+export async function readProjectText(ws: Workspace, relativePath: string, resolved?: ProjectPath): Promise<ProjectText> {
   const t = translator(ws.locale);
-  const path = await resolveInProject(ws, relativePath);
+  const path = resolved ?? (await resolveInProject(ws, relativePath));
   const dirty = ws.dirtyText(path.abs);
   if (dirty !== undefined) {
     return { path, text: dirty, source: 'buffer', encoding: 'utf8' };
@@ -29,7 +30,7 @@ export async function readProjectText(ws: Workspace, relativePath: string): Prom
   if (info.kind === 'directory') {
     throw new ToolError('BAD_REQUEST', t('{0} is a directory, not a file. Use grep_file with relativePath to search inside it.', path.rel));
   }
-  const bytes = await ws.readBytes(path.abs);
+  const bytes = await ws.readBytes(path.abs, info.size);
   if (isBinary(bytes)) {
     throw new ToolError('BAD_REQUEST', t('{0} is a binary file ({1} bytes); only text files can be read.', path.rel, bytes.byteLength));
   }

@@ -19,8 +19,11 @@ export interface Workspace {
 
   /** Text of an editor buffer that has unsaved changes, or undefined when the file is not open and dirty. */
   dirtyText(absPath: string): string | undefined;
-  /** Raw bytes on disk. Rejects with an error whose `code` is 'ENOENT' when the file does not exist. */
-  readBytes(absPath: string): Promise<Uint8Array>;
+  /**
+   * Raw bytes on disk. Rejects with an error whose `code` is 'ENOENT' when the file does not exist.
+   * `size` is the file's size from a `stat` just made, when the caller has one.
+   */
+  readBytes(absPath: string, size?: number): Promise<Uint8Array>;
   /** Undefined when nothing exists at the path. Follows symlinks. */
   stat(absPath: string): Promise<FileInfo | undefined>;
   /** Resolves symlinks; for a path that does not exist, resolves its nearest existing ancestor and appends the rest. */

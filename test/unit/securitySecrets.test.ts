@@ -121,3 +121,28 @@ test('--exclude-glob style extra globs add to the defaults', async () => {
     await backend.close();
   }
 });
+
+test('read_file resolves its path once: the file the secrets check passed is the file read', async () => {
+  const seen: string[] = [];
+  class CountingWorkspace extends NodeWorkspace {
+    override realpath(absPath: string): Promise<string> {
+      seen.push(absPath);
+      return super.realpath(absPath);
+    }
+  }
+  const workspace = new CountingWorkspace(tree, { secrets: guard, ripgrep: false });
+  const d = new Dispatcher({ workspace, tools: ALL_TOOLS, log: silentLogger, secrets: () => guard });
+  const ok = await d.dispatch(call('read_file', { relativePath: 'src/app.ts' }));
+  assert.equal(ok.data.success, true);
+  assert.deepEqual(seen, [path.join(workspace.root, 'src', 'app.ts')]);
+  // the symlink to .env is still refused, and a later call resolves afresh (nothing kept between calls)
+  const denied = await d.dispatch(call('read_file', { relativePath: 'src/innocent.txt' }));
+  assert.equal(denied.data.success, false);
+  assert.equal(seen.length, 2);
+});
+
+test('the guard remembers its answers per path, and stays right past its memo size', () => {
+  const g = new SecretGuard();
+  for (let i = 0; i < 25_000; i++) assert.equal(g.isSecret(`src/f${i}.ts`), false);
+  for (const p of ['.env', 'a/.env', 'src/f1.ts', '.env']) assert.equal(g.isSecret(p), p.endsWith('.env'), p);
+});

@@ -38,10 +38,16 @@ export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
 const OPTIONS = { dot: true, nocase: true } as const;
 
 /** Matches project-relative paths (forward slashes) against the secret globs. */
+/** Paths whose answer `SecretGuard.match` remembers; the memo starts over when full. */
+const MATCH_MEMO_SIZE = 10_000;
+const NO_MATCH = '';
+
 export class SecretGuard {
   readonly globs: readonly string[];
   /** Compiled once: this runs on every tool call, and compiling a glob costs far more than matching it. */
   private readonly matchers: readonly { glob: string; m: Minimatch }[];
+  /** Answers so far, by path: a path is matched against every glob twice, and agents read the same files again and again. */
+  private readonly seen = new Map<string, string>();
 
   constructor(globs: readonly string[] = DEFAULT_EXCLUDE_GLOBS) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
@@ -50,9 +56,13 @@ export class SecretGuard {
 
   /** The first glob that matches `rel`, or undefined. A folder matches when its contents would (`.git`). */
   match(rel: string): string | undefined {
+    const known = this.seen.get(rel);
+    if (known !== undefined) return known === NO_MATCH ? undefined : known;
     const clean = rel.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
-    if (clean === '' || clean === '.') return undefined;
-    return this.matchers.find(({ m }) => m.match(clean) || m.match(`${clean}/x`))?.glob;
+    const glob = clean === '' || clean === '.' ? undefined : this.matchers.find(({ m }) => m.match(clean) || m.match(`${clean}/x`))?.glob;
+    if (this.seen.size >= MATCH_MEMO_SIZE) this.seen.clear();
+    this.seen.set(rel, glob ?? NO_MATCH);
+    return glob;
   }
 
   isSecret(rel: string): boolean {
@@ -113,24 +123,28 @@ const PATH_PARAMS = ['relativePath', 'file_path', 'notebook_path', 'path'] as co
 /**
  * The refusal for a read tool pointed at a secret file or folder, or undefined. Checks the path
  * as given and where it really leads (a symlink named `notes.txt` to `.env` is still `.env`).
- * Paths that do not resolve are left to the tool, which explains them better.
+ * Paths that do not resolve are left to the tool, which explains them better. Each path resolved
+ * is put in `resolved` (by the value given), so the tool reads exactly the file that was checked
+ * without resolving it again.
  */
-export async function secretReadRefusal(ws: Workspace, guard: SecretGuard, params: unknown): Promise<ToolError | undefined> {
+export async function secretReadRefusal(ws: Workspace, guard: SecretGuard, params: unknown, resolved?: Map<string, ProjectPath>): Promise<ToolError | undefined> {
   if (typeof params !== 'object' || params === null) return undefined;
   const record = params as Record<string, unknown>;
   for (const key of PATH_PARAMS) {
     const value = record[key];
     if (typeof value !== 'string' || value.trim() === '') continue;
-    let resolved: ProjectPath;
+    let where: ProjectPath;
     try {
-      resolved = await resolveInProject(ws, value);
+      where = await resolveInProject(ws, value);
     } catch {
       continue;
     }
-    for (const rel of [resolved.rel, toRelative(ws.root, resolved.abs)]) {
+    const real = toRelative(ws.root, where.abs);
+    for (const rel of real === where.rel ? [real] : [where.rel, real]) {
       const glob = guard.match(rel);
       if (glob !== undefined) return guard.denial(rel, glob);
     }
+    resolved?.set(value, where);
   }
   return undefined;
 }

@@ -42,9 +42,9 @@ export const readFileTool = defineTool({
   description: 'Read a project file (whole, start_line..end_line, or line ± context_lines) as line-numbered Markdown.',
   writes: false,
   params,
-  async handler(p, { workspace }) {
+  async handler(p, { workspace, resolved }) {
     const t = translator(workspace.locale);
-    const file = await readProjectText(workspace, p.relativePath);
+    const file = await readProjectText(workspace, p.relativePath, resolved?.get(p.relativePath));
     const lines = splitLines(file.text);
     const total = lines.length;
     const range = chooseRange(p, total);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Workspace } from '../workspace';
 import type { Logger } from '../log';
 import type { ChangeGate } from '../edit/gate';
+import type { ProjectPath } from '../paths';
 
 /** What a tool handler gets besides its params. */
 export interface ToolContext {
@@ -12,6 +13,11 @@ export interface ToolContext {
   readonly log: Logger;
   /** Where writing tools send their changes for approval and writing; absent where nothing may be written. */
   readonly changes?: ChangeGate;
+  /**
+   * Paths of this call's params the dispatcher has already resolved and checked against the
+   * secrets guard, by the value given: a tool that reads one should read exactly that.
+   */
+  readonly resolved?: ReadonlyMap<string, ProjectPath>;
 }
 
 /** A successful tool answer: `result` is the string the agent reads; `structured` the same facts for machines. */
