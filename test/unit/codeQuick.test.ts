@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readClassTool } from '../../src/core/code/tools/readClass';
+import { readMethodTool } from '../../src/core/code/tools/readMethod';
 import { codeIntelFor } from '../../src/core/code/tools/shared';
 import { silentLogger } from '../../src/core/log';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
@@ -22,10 +23,55 @@ test('before the index is built, a fully qualified read_class answers from its o
   assert.match(quick.result, /com\.acme\.app\.Main/);
 });
 
-test('a simple name still goes through the index; an unknown qualified name is NOT_FOUND', async () => {
-  const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-quick2-'));
+test('before the index is built, simple and partly qualified names answer from the files that declare them, exactly as the index later does', async () => {
+  const tree = makeTree(
+    {
+      ...JAVA_PROJECT,
+      // a second Inner, nested elsewhere; a comment and a string that mention `class Inner` but declare nothing
+      'src/main/java/com/acme/util/Box.java': 'package com.acme.util;\n// not a class Inner\npublic class Box {\n  String s = "class Inner";\n  public static class Inner {}\n}\n',
+      'pom.xml': '<project/>',
+      'target/classes/Copy.java': 'package x;\nclass Main {}\n', // build output beside pom.xml: never indexed
+    },
+    'ab-quick-simple-',
+  );
+  const cases = ['Main', 'User', 'Inner', 'Main.Inner', 'Checks', 'Nested.Deeper'];
+  const answers: string[] = [];
+  for (const className of cases) {
+    // a fresh host each time: the first answer starts the index build in the background
+    const quickWs = new NodeWorkspace(tree);
+    answers.push((await call(quickWs, { className, mode: 'structure' })).result);
+    assert.equal(codeIntelFor(quickWs).index.isReady, false, `${className} answered without waiting for the index`);
+  }
+  assert.match(answers[1] as string, /Several classes match `User`[\s\S]*com\.acme\.model\.User[\s\S]*com\.other\.model\.User/);
+  assert.match(answers[2] as string, /Several classes match `Inner`[\s\S]*com\.acme\.app\.Main\.Inner[\s\S]*com\.acme\.util\.Box\.Inner/);
+  assert.doesNotMatch(answers[0] as string, /Several|Copy\.java/);
+  // build output is skipped by both paths
+  await assert.rejects(call(new NodeWorkspace(tree), { className: 'Ignored', mode: 'structure' }), /not found/i);
+  // the same calls once the index is built, on a workspace that never took the quick path
+  const indexedWs = new NodeWorkspace(tree);
+  await codeIntelFor(indexedWs).index.ready();
+  for (const [i, className] of cases.entries()) {
+    assert.equal((await call(indexedWs, { className, mode: 'structure' })).result, answers[i], className);
+  }
+});
+
+test('without ripgrep a simple name goes through the index; an unknown qualified name is NOT_FOUND', async () => {
+  const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-quick2-'), { ripgrep: false });
   const simple = await call(ws, { className: 'Main', mode: 'structure' });
   assert.equal(codeIntelFor(ws).index.isReady, true);
   assert.match(simple.result, /com\.acme\.app\.Main/);
   await assert.rejects(call(new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-quick3-')), { className: 'com.acme.Nope', mode: 'structure' }), /NOT_FOUND|not found/i);
+});
+
+test('read_method before the index is built answers from the declaring file, as the index later does', async () => {
+  const tree = makeTree(JAVA_PROJECT, 'ab-quick-method-');
+  const run = (workspace: NodeWorkspace, params: Record<string, unknown>) =>
+    readMethodTool.handler(readMethodTool.params.parse(params), { workspace, callId: 't', signal: new AbortController().signal, log: silentLogger });
+  const quickWs = new NodeWorkspace(tree);
+  const quick = await run(quickWs, { className: 'Service', methodName: 'handle' });
+  assert.equal(codeIntelFor(quickWs).index.isReady, false);
+  const indexedWs = new NodeWorkspace(tree);
+  await codeIntelFor(indexedWs).index.ready();
+  assert.equal((await run(indexedWs, { className: 'Service', methodName: 'handle' })).result, quick.result);
+  assert.match(quick.result, /com\.acme\.app\.Service/);
 });

@@ -124,7 +124,8 @@ test('call_chain: depth, cycles, includeSource, defaults and errors', async () =
 });
 
 test('tools answer TIMEOUT while the first build outlasts the wait, then answer once it is done', async () => {
-  const other = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-codetools-slow-'));
+  // no ripgrep: a simple name cannot be answered from the files that declare it (quick.ts)
+  const other = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-codetools-slow-'), { ripgrep: false });
   configureCodeIndexes({ waitMs: 0 });
   after(() => {
     configureCodeIndexes({});

@@ -1,3 +1,4 @@
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Tree } from 'web-tree-sitter';
@@ -59,6 +60,32 @@ const BUILD_FILES: ReadonlySet<string> = new Set([
   'BUILD', 'BUILD.bazel', 'Makefile', 'go.mod', 'pyproject.toml', 'setup.py', 'Cargo.toml',
 ]);
 
+const isBuildFile = (name: string): boolean => BUILD_FILES.has(name) || name.endsWith('.iml') || name.endsWith('.csproj');
+
+/**
+ * Whether `listSourceFiles` would list this project-relative path (forward slashes), decided
+ * from its folders alone: for the few files a search turns up, without walking the project.
+ */
+export function isIndexedPath(root: string, rel: string): boolean {
+  const parts = rel.split('/');
+  if (!languageForPath(rel) || parts.some((p) => p === '' || p === '..')) return false;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const name = parts[i] as string;
+    if (name.startsWith('.') || ALWAYS_SKIPPED.has(name)) return false;
+    if (OUTPUT_DIRS.has(name)) {
+      if (i === 0) return false;
+      let siblings: string[];
+      try {
+        siblings = fsSync.readdirSync(path.join(root, ...parts.slice(0, i)));
+      } catch {
+        return false;
+      }
+      if (siblings.some(isBuildFile)) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Project-relative paths (forward slashes, sorted) of every source file in a supported language
  * under `root`. Symbolic links to folders are not followed (no cycles, nothing outside the root).
@@ -75,7 +102,7 @@ export async function listSourceFiles(root: string, signal?: AbortSignal): Promi
     } catch {
       continue;
     }
-    const moduleRoot = dir === root || entries.some((e) => BUILD_FILES.has(e.name) || e.name.endsWith('.iml') || e.name.endsWith('.csproj'));
+    const moduleRoot = dir === root || entries.some((e) => isBuildFile(e.name));
     for (const e of entries) {
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) {

@@ -11,7 +11,7 @@ import type { MethodSymbol, TypeSymbol } from '../model';
 import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numbered, SOURCE } from './format';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
 import { languageForPath } from '../languages';
-import { quickType } from './quick';
+import { quickTypes } from './quick';
 import { codeIntelFor, readyCodeIntel } from './shared';
 
 /**
@@ -158,11 +158,13 @@ export const readClassTool = defineTool({
     try {
       const intel = codeIntelFor(ctx.workspace);
       if (!intel.index.isReady) {
-        const quick = await quickType(ctx.workspace, p.className, p.relativePath);
-        if (quick) {
-          // Answered from the one file; the index is still built, for the next calls.
+        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath);
+        if (quick?.length) {
+          // Answered from the files that declare it; the index is still built, for the next calls.
           void readyCodeIntel(ctx).catch(() => undefined);
-          return p.mode === 'full' ? full(ctx.workspace, quick) : structure(quick, quick.file.types, SOURCE, translator(ctx.workspace.locale));
+          const e = quick[0] as TypeEntry;
+          if (quick.length > 1) return ambiguity(p.className, quick, how, SOURCE, ctx.workspace.locale);
+          return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types, SOURCE, translator(ctx.workspace.locale));
         }
       }
       const { index } = await readyCodeIntel(ctx);

@@ -9,7 +9,8 @@ import type { MethodEntry, TypeEntry } from '../index';
 import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity } from './format';
 import { findClass, fresh, notFound } from './readClass';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
-import { readyCodeIntel } from './shared';
+import { quickTypes } from './quick';
+import { codeIntelFor, readyCodeIntel } from './shared';
 import { isConstructorName, paramsMatch, parseMethodSpec } from '../callGraph';
 
 /**
@@ -61,6 +62,15 @@ export const readMethodTool = defineTool({
       return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
     }
     try {
+      if (!codeIntelFor(ctx.workspace).index.isReady) {
+        // Before the index is ready: the method of a class found in the files that declare it
+        // (see quick.ts). Inherited methods and ambiguous owners wait for the index.
+        const matches = (await quickTypes(ctx.workspace, p.className, p.relativePath))?.flatMap(pick) ?? [];
+        if (matches.length && new Set(matches.map((m) => m.owner.type.fqn + m.owner.path)).size === 1) {
+          void readyCodeIntel(ctx).catch(() => undefined);
+          return answer(ctx.workspace, p, matches, false, SOURCE);
+        }
+      }
       const { index, graph } = await readyCodeIntel(ctx);
       const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
       if (!classes.length) throw notFound(index, p.className);
