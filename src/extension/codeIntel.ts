@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SOURCE_EXTENSIONS } from '../core/code/languages';
-import { configureCodeIndexes, peekCodeIntel } from '../core/code/tools/all';
+// Only the extension list and the index registry: the parser and the extractors load on first use.
+import { SOURCE_EXTENSIONS } from '../core/code/extensions';
+import { configureCodeIndexes, peekCodeIntel } from '../core/code/tools/intelState';
 import type { Logger } from '../core/log';
 import type { Workspace } from '../core/workspace';
 

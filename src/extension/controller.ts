@@ -1,18 +1,19 @@
 import * as vscode from 'vscode';
-import { Bridge, Outbox } from '../core/bridge';
-import { BridgeConnection, resolveProtocol, type ConnectionState } from '../core/connection';
-import { Dispatcher } from '../core/dispatcher';
+import type { Bridge, Outbox } from '../core/bridge';
+import type { BridgeConnection, ConnectionState } from '../core/connection';
+import type { Dispatcher } from '../core/dispatcher';
 import type { ChangeGate } from '../core/edit/gate';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
 import { withSecretExcludes } from '../core/security/secrets';
-import { systemTrust } from '../core/security/systemCa';
-import { tokenAuth } from '../core/security/token';
-import { ALL_TOOLS } from '../core/tools/registry';
 import type { TokenStore } from './auth';
 import type { SessionStore } from './session';
 import { readResultRetentionMs, readSecretGuard, readSettings, readToolLimits } from './settings';
 import { VscodeWorkspace } from './vscodeWorkspace';
+
+/** The connection, dispatcher and tools, loaded on first use (see link.ts). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const link = (): typeof import('./link') => require('./link') as typeof import('./link');
 
 /** The VS Code workspace, whose searches also skip the secret files of `agentBridge.excludeGlobs`. */
 class GuardedWorkspace extends VscodeWorkspace {
@@ -90,7 +91,7 @@ export class BridgeController implements vscode.Disposable {
   get protocol(): 'v1' | 'v2' {
     if (this.live) return this.live.connection.protocol;
     const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
-    return resolveProtocol(settings.serverUrl, settings.protocol);
+    return link().resolveProtocol(settings.serverUrl, settings.protocol);
   }
 
   /** `requestId` from the backend's CONNECTED (v1 multi-turn). */
@@ -112,6 +113,7 @@ export class BridgeController implements vscode.Disposable {
     const settings = readSettings(folder);
     if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new GuardedWorkspace(folder);
     const workspace = this.workspaceValue;
+    const { ALL_TOOLS, Bridge, BridgeConnection, Dispatcher, Outbox, systemTrust, tokenAuth } = link();
     const dispatcher = new Dispatcher({
       workspace,
       tools: ALL_TOOLS,

@@ -49,7 +49,9 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     }),
   );
   if (readSettings(vscode.workspace.workspaceFolders?.[0]).autoConnect && vscode.workspace.workspaceFolders?.length) {
-    controller.connect();
+    // Right after activation rather than in it: connecting loads the tools and their schemas (see link.ts).
+    const timer = setTimeout(() => controller.connect(), 0);
+    context.subscriptions.push({ dispose: () => clearTimeout(timer) });
   }
   return {
     state: () => controller.state,

@@ -7,6 +7,7 @@ import { extractCSharp } from './csharp';
 import { extractGo } from './golang';
 import { extractJava } from './java';
 import { extractKotlin } from './kotlin';
+import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './extensions';
 import type { FileSymbols, LanguageId } from './model';
 import { extractPython } from './python';
 import { extractTypeScript } from './typescript';
@@ -23,19 +24,20 @@ export interface LanguageSupport {
   extract(tree: Tree, lineCount: number, relPath: string): FileSymbols;
 }
 
-export const LANGUAGES: readonly LanguageSupport[] = [
-  { id: 'java', extensions: ['.java'], extract: extractJava },
-  { id: 'kotlin', extensions: ['.kt', '.kts'], extract: extractKotlin },
-  { id: 'typescript', extensions: ['.ts', '.mts', '.cts'], extract: (t, n, rel) => extractTypeScript(t, n, rel, 'typescript') },
-  { id: 'tsx', extensions: ['.tsx'], extract: (t, n, rel) => extractTypeScript(t, n, rel, 'tsx') },
-  { id: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], extract: (t, n, rel) => extractTypeScript(t, n, rel, 'javascript') },
-  { id: 'python', extensions: ['.py', '.pyi'], extract: extractPython },
-  { id: 'go', extensions: ['.go'], extract: extractGo },
-  { id: 'csharp', extensions: ['.cs'], extract: extractCSharp },
+const EXTRACTORS: readonly Omit<LanguageSupport, 'extensions'>[] = [
+  { id: 'java', extract: extractJava },
+  { id: 'kotlin', extract: extractKotlin },
+  { id: 'typescript', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'typescript') },
+  { id: 'tsx', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'tsx') },
+  { id: 'javascript', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'javascript') },
+  { id: 'python', extract: extractPython },
+  { id: 'go', extract: extractGo },
+  { id: 'csharp', extract: extractCSharp },
 ];
 
-/** Every file extension the index reads, without dots: `java`, `kt`, `ts`, … (file watchers). */
-export const SOURCE_EXTENSIONS: readonly string[] = LANGUAGES.flatMap((l) => l.extensions.map((e) => e.slice(1)));
+export const LANGUAGES: readonly LanguageSupport[] = EXTRACTORS.map((l) => ({ ...l, extensions: LANGUAGE_EXTENSIONS[l.id] }));
+
+export { SOURCE_EXTENSIONS };
 
 export function languageForPath(file: string): LanguageSupport | undefined {
   const ext = path.extname(file).toLowerCase();

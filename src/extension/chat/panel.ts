@@ -4,7 +4,8 @@
  * the contract first, everything it receives is parsed by it, and the decisions are the feature's.
  */
 import * as vscode from 'vscode';
-import { parseFromWebview, ToWebviewSchema, type FromWebview, type ToWebview } from './contract';
+import type { FromWebview, ToWebview } from './contract';
+import { contract } from './lazyContract';
 import { chatHtml, webviewOptions } from './html';
 
 export const CHAT_VIEW_TYPE = 'agentBridge.chat';
@@ -63,7 +64,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** A message from the webview (or a test posing as it). */
   receive(raw: unknown): void {
-    const parsed = parseFromWebview(raw);
+    const parsed = contract().parseFromWebview(raw);
     if (!parsed.ok) return this.host.warn(`chat webview sent a message outside the contract: ${parsed.error}`);
     if (parsed.message.type === 'ready') {
       this.ready = true;
@@ -75,7 +76,7 @@ export class ChatPanel implements vscode.Disposable {
 
   post(message: ToWebview): void {
     // A message outside the contract is a bug here, not the webview's to guess at: refuse it loudly.
-    const checked = ToWebviewSchema.safeParse(message);
+    const checked = contract().ToWebviewSchema.safeParse(message);
     if (!checked.success) return this.host.warn(`refused to post a chat message outside the contract: ${checked.error.message}`);
     if (message.type !== 'init' && !this.ready) return;
     this.postEmitter.fire(checked.data);

@@ -3,7 +3,8 @@
  * panel (or reloading the window) shows it again. Bounded: a long session must not bloat the
  * workspace storage, so old entries and long texts are cut.
  */
-import { EntrySchema, type Entry } from './contract';
+import type { Entry } from './contract';
+import { contract } from './lazyContract';
 
 /** The part of vscode.Memento this needs; tests pass a Map-backed fake. */
 export interface StateStore {
@@ -53,7 +54,8 @@ export function bound(entries: readonly Entry[]): Entry[] {
 }
 
 export class Transcript {
-  private items: Entry[];
+  /** Read from storage on first use: validating it loads the schemas, which activation need not wait for. */
+  private loaded: Entry[] | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -62,7 +64,15 @@ export class Transcript {
     /** Writes are coalesced: THINKING may update an entry many times a second. */
     private readonly saveDelayMs = 250,
   ) {
-    this.items = Transcript.load(store, sessionId);
+  }
+
+  private get items(): Entry[] {
+    this.loaded ??= Transcript.load(this.store, this.sessionId);
+    return this.loaded;
+  }
+
+  private set items(entries: Entry[]) {
+    this.loaded = entries;
   }
 
   /** Stored entries that still match the contract; anything else (an older format) is dropped. */
@@ -70,7 +80,7 @@ export class Transcript {
     const raw = store.get<unknown>(transcriptKey(sessionId));
     if (!Array.isArray(raw)) return [];
     return raw.flatMap((r) => {
-      const parsed = EntrySchema.safeParse(r);
+      const parsed = contract().EntrySchema.safeParse(r);
       return parsed.success ? [parsed.data] : [];
     });
   }
