@@ -154,7 +154,7 @@ export class Dispatcher {
     if (!tool) {
       return fail('TOOL_NOT_FOUND', `Unknown tool "${call.toolName}". Available tools: ${this.toolNames.join(', ')}.`);
     }
-    this.options.log.debug(`${label} params: ${describeParams(call.params)}`);
+    if (this.options.log.verbose !== false) this.options.log.debug(`${label} params: ${describeParams(call.params)}`);
     const parsed = tool.params.safeParse(call.params);
     if (!parsed.success) {
       return fail('VALIDATION_FAILED', `Invalid params for ${tool.name}: ${describeParamIssues(parsed.error)}`);

@@ -4,6 +4,8 @@ export interface Logger {
   warn(message: string): void;
   error(message: string): void;
   debug(message: string): void;
+  /** False when debug lines are dropped: callers then need not build them (undefined: they may be kept). */
+  readonly verbose?: boolean;
 }
 
 export const silentLogger: Logger = {
@@ -11,6 +13,7 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
   debug: () => undefined,
+  verbose: false,
 };
 
 /** A logger that writes timestamped lines to a function (stderr, an output channel). */
@@ -21,6 +24,7 @@ export function lineLogger(write: (line: string) => void, verbose = false): Logg
     warn: emit('warn'),
     error: emit('error'),
     debug: verbose ? emit('debug') : () => undefined,
+    verbose,
   };
 }
 
@@ -43,5 +47,8 @@ export function redactingLogger(inner: Logger, secrets: () => readonly (string |
     warn: (m) => inner.warn(scrub(m)),
     error: (m) => inner.error(scrub(m)),
     debug: (m) => inner.debug(scrub(m)),
+    get verbose() {
+      return inner.verbose;
+    },
   };
 }

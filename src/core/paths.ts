@@ -10,7 +10,12 @@ export interface ProjectPath {
   readonly rel: string;
 }
 
+/** Forward-slash segments, none empty, `.` or `..`, no backslash or NUL, not starting with `/`. */
+const PLAIN_RELATIVE = /^(?!\.\.?(?:\/|$))[^/\\\0]+(?:\/(?!\.\.?(?:\/|$))[^/\\\0]+)*$/;
+
 function isInside(root: string, candidate: string): boolean {
+  // Both are normalized absolute paths here: a prefix test says the same as path.relative, cheaper.
+  if (candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) return true;
   const rel = path.relative(root, candidate);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
@@ -32,7 +37,9 @@ export async function resolveInProject(ws: Workspace, requested: string | undefi
   if (input.includes('\0')) {
     throw new ToolError('VALIDATION_FAILED', 'relativePath: must not contain a NUL character');
   }
-  const lexical = path.resolve(ws.root, input === '' ? '.' : input);
+  // The usual request, `a/b/C.java`, needs no path.resolve: no `.`/`..` segment, no backslash, not absolute.
+  const plain = path.sep === '/' && PLAIN_RELATIVE.test(input);
+  const lexical = plain ? `${ws.root}/${input}` : path.resolve(ws.root, input === '' ? '.' : input);
   if (!isInside(ws.root, lexical)) {
     throw new ToolError('PERMISSION_DENIED', t('Path is outside the project: {0}', input));
   }
@@ -40,5 +47,5 @@ export async function resolveInProject(ws: Workspace, requested: string | undefi
   if (!isInside(ws.root, real)) {
     throw new ToolError('PERMISSION_DENIED', t('Path leads outside the project through a symbolic link: {0}', input));
   }
-  return { abs: real, rel: toRelative(ws.root, lexical) };
+  return { abs: real, rel: plain ? input : toRelative(ws.root, lexical) };
 }

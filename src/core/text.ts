@@ -20,9 +20,8 @@ export function detectEncoding(bytes: Uint8Array): Encoding {
 export function isBinary(bytes: Uint8Array): boolean {
   const enc = detectEncoding(bytes);
   if (enc === 'utf16le' || enc === 'utf16be') return false;
-  const end = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  // memchr, not a loop in JavaScript: this runs on every file read
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, SNIFF_BYTES)).indexOf(0) !== -1;
 }
 
 export function decodeText(bytes: Uint8Array): DecodedText {
@@ -62,13 +61,15 @@ export function encodeText(text: string, encoding: Encoding): Uint8Array {
 /** Splits text into lines without their terminators; a final newline does not make an extra empty line. */
 export function splitLines(text: string): string[] {
   if (text === '') return [];
-  const lines = text.split(/\r\n|\n|\r/);
+  // Splitting on a string is several times faster than on a regular expression; most files have no CR.
+  const lines = text.includes('\r') ? text.split(/\r\n|\n|\r/) : text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
 /** A Markdown code fence longer than any run of backticks inside `body`. */
 export function fenceFor(body: string): string {
+  if (!body.includes('```')) return '```'; // the usual case, without scanning every backtick
   let longest = 0;
   for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   return '`'.repeat(Math.max(3, longest + 1));

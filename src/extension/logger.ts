@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 
 /** The core's Logger over VS Code's log output channel (which adds timestamps and honours the log level). */
@@ -8,5 +8,8 @@ export function channelLogger(channel: vscode.LogOutputChannel): Logger {
     warn: (m) => channel.warn(m),
     error: (m) => channel.error(m),
     debug: (m) => channel.debug(m),
+    get verbose() {
+      return channel.logLevel !== vscode.LogLevel.Off && channel.logLevel <= vscode.LogLevel.Debug;
+    },
   };
 }

@@ -98,3 +98,36 @@ test('cancelAll answers running calls CANCELLED', async () => {
   assert.equal(r.data.code, 'CANCELLED');
   assert.match(r.data.error ?? '', /user disconnected/);
 });
+
+test('the params debug line is built only for a logger that keeps debug lines', async () => {
+  const lines = (verbose: boolean | undefined) => {
+    const debug: string[] = [];
+    const log = { ...silentLogger, verbose, debug: (m: string) => void debug.push(m) };
+    return { log, debug };
+  };
+  for (const verbose of [undefined, true, false]) {
+    const { log, debug } = lines(verbose);
+    const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log });
+    const r = await d.dispatch(call(`dbg-${String(verbose)}`, 'read_file', { relativePath: 'a.txt' }));
+    assert.equal(r.data.success, true);
+    assert.equal(debug.some((m) => m.includes('params: {"relativePath":"a.txt"}')), verbose !== false, String(verbose));
+  }
+});
+
+test('read_file takes plain, dotted and doubled-slash paths alike; none leaves the project', async () => {
+  const tree = makeTree({ 'src/a/B.java': 'class B {}\n', '...x/y.txt': 'dots\n' });
+  const d = new Dispatcher({ workspace: new NodeWorkspace(tree), tools: ALL_TOOLS, log: silentLogger });
+  let n = 0;
+  const read = (relativePath: string) => d.dispatch(call(`p${n++}`, 'read_file', { relativePath }));
+  for (const p of ['src/a/B.java', './src/a/B.java', 'src//a/B.java', 'src/./a/B.java', 'src/x/../a/B.java']) {
+    const r = await read(p);
+    assert.equal(r.data.success, true, p);
+    assert.match(String(r.data.result), /## File: src\/a\/B\.java/, p);
+  }
+  assert.equal((await read('...x/y.txt')).data.success, true);
+  for (const p of ['../outside.txt', 'src/../../outside.txt', '/etc/passwd']) {
+    const r = await read(p);
+    assert.equal(r.data.success, false, p);
+    assert.equal((r.data as { errorCode?: string; code?: string }).errorCode ?? (r.data as { code?: string }).code, 'PERMISSION_DENIED', p);
+  }
+});
