@@ -1,6 +1,7 @@
 // One build script for every entry point: the extension, the headless host, the dev backend,
 // and the extension-host test suite. `vscode` is provided by the host; mocha is loaded from
 // node_modules at test time because it requires its reporters dynamically.
+import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -35,6 +36,10 @@ builds.push({
 if (!production) {
   builds.push({ entryPoints: ['test/host/suite/index.ts'], outfile: 'out/test/suite/index.js', external: ['vscode', 'mocha'] });
 }
+
+// The JDK signature table (src/core/code/jdkStubs.ts) is read beside the bundle that uses it.
+fs.mkdirSync('dist', { recursive: true });
+fs.copyFileSync('src/core/code/jdk-signatures.txt', 'dist/jdk-signatures.txt');
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b })));
 if (watch) {

@@ -1,9 +1,10 @@
 import type { CodeIndex, MethodEntry, TypeEntry } from './index';
+import { isJdkStub } from './jdkStubs';
 import { arityFits } from './javaTypes';
 import { IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type MethodSymbol } from './model';
 import { NameResolver } from './nameResolver';
 import { JavaResolver, isAnonymous, type ResolvedCall } from './resolver';
-import { erasedSimple } from './typeRef';
+import { erasedSimple, splitTopLevel } from './typeRef';
 
 /**
  * Who calls what, from the index: callees of a method (resolved targets and the calls that could
@@ -66,18 +67,7 @@ export function parseMethodSpec(spec: string): { className: string; methodName: 
 }
 
 function splitParams(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of text) {
-    if (ch === '<') depth++;
-    if (ch === '>') depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
+  const out = splitTopLevel(text);
   // `final int index` → `int`: drop modifiers and parameter names.
   return out.map((p) => p.replace(/^(final\s+)+/, '').replace(/^(.*[\w>\].])\s+[A-Za-z_$][\w$]*$/, '$1').trim());
 }
@@ -140,7 +130,7 @@ export class CallGraph {
     const T = this.resolver.types;
     const inherited = classes.flatMap((c) =>
       T.methods(T.thisType(c), methodName, params ? params.length : -1).found
-        .filter((f) => !params || paramsMatch(f.method, params))
+        .filter((f) => !isJdkStub(f.entry) && (!params || paramsMatch(f.method, params)))
         .map((f) => ({ owner: f.entry, method: f.method })),
     );
     return { matches: inherited, classes, inherited: inherited.length > 0 };

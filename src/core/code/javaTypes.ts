@@ -1,4 +1,5 @@
 import type { CodeIndex, TypeEntry } from './index';
+import { isJdkStub, jdkStub } from './jdkStubs';
 import { jdkPackageTypes } from './jdkTypes';
 import { FINAL_OBJECT_METHODS, JAVA_LANG_TYPES, OBJECT, OBJECT_METHODS } from './javaLang';
 import type { MethodSymbol, VarSymbol } from './model';
@@ -71,9 +72,18 @@ export class JavaTypes {
 
   constructor(readonly index: CodeIndex) {}
 
+  /** The type's declaration in the project, else its JDK stub (`jdkStubs.ts`) when it is a JDK class in the table. */
   entryOf(fqn: string, near?: TypeEntry): TypeEntry | undefined {
     const all = this.index.typesByFqn(fqn);
-    return (near && all.find((e) => e.path === near.path)) ?? all[0];
+    return (near && all.find((e) => e.path === near.path)) ?? all[0] ?? jdkStub(fqn);
+  }
+
+  /** Whether part of the type's hierarchy comes from JDK stubs (public and protected members only). */
+  usesStubs(t: RType): boolean {
+    return this.hierarchy(t).types.some((h) => {
+      const e = this.entryOf(h.fqn);
+      return !!e && isJdkStub(e);
+    });
   }
 
   /** The type and its lexically enclosing types, innermost first. */
@@ -194,7 +204,7 @@ export class JavaTypes {
     if (this.memberCache.has(key)) return this.memberCache.get(key);
     this.memberCache.set(key, undefined);
     let found: string | undefined;
-    if (this.index.typesByFqn(`${owner}.${name}`).length) found = `${owner}.${name}`;
+    if (this.index.typesByFqn(`${owner}.${name}`).length || jdkStub(`${owner}.${name}`)) found = `${owner}.${name}`;
     else if (depth < 20) {
       for (const s of this.supertypes(rtype(owner)).types) {
         found = this.memberType(s.fqn, name, depth + 1);

@@ -3,6 +3,7 @@ import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../workspace';
 import { summarize } from './javaSyntax';
 import type { EnumConstantSymbol, FileSymbols, MethodSymbol, TypeKind, TypeSymbol, VarSymbol } from './model';
 import { startWithDoc } from './tools/format';
+import { splitTopLevel } from './typeRef';
 
 /**
  * A language server's document symbols mapped onto the code index's own model (FileSymbols,
@@ -30,22 +31,7 @@ export const isMethodKind = (k: IntelSymbolKind): boolean => METHOD_KINDS.has(k)
 /** Where each mapped method's name is in its file: what the call hierarchy is asked at. */
 export const namePositions = new WeakMap<MethodSymbol, IntelPosition>();
 
-/** Splits on commas outside brackets and quotes. */
-export function splitTopLevel(text: string, sep = ','): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of text) {
-    if ('<([{'.includes(ch)) depth++;
-    else if ('>)]}'.includes(ch) && !(ch === '>' && cur.endsWith('='))) depth = Math.max(0, depth - 1);
-    if (ch === sep && depth === 0) {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
+export { splitTopLevel };
 
 /** `a: number = 1` → {a, number}; `int a` → {a, int}; `...rest: T[]` → {rest, T[]}. */
 export function parseVar(text: string): { name: string; type: string } {

@@ -1,8 +1,9 @@
 import type { CodeIndex, MethodEntry, TypeEntry } from './index';
 import { FINAL_OBJECT_METHODS, OBJECT, OBJECT_METHODS } from './javaLang';
-import { JavaTypes, looksLikeType, rtype, type FoundMethod, type RType, type Scope } from './javaTypes';
+import { isJdkStub } from './jdkStubs';
+import { JavaTypes, looksLikeType, rkey, rtype, UNKNOWN, type FoundMethod, type RType, type Scope } from './javaTypes';
 import { ANONYMOUS, IN_NESTED_CLASS, type CallSite, type Expr, type MethodSymbol } from './model';
-import { parseType, PRIMITIVES, rawName } from './typeRef';
+import { parseType, PRIMITIVES, rawName, type TypeRef } from './typeRef';
 
 /**
  * Resolves call sites to what javac would compile them to: the qualifying type (javap's owner of
@@ -47,7 +48,7 @@ export class JavaResolver {
     const T = this.types;
     const ctorTargets = (fqn: string, argc: number): ResolvedCall => {
       const { entry, found } = T.constructors(fqn, argc);
-      if (!entry) return { site, owner: fqn, targets: [] };
+      if (!entry || isJdkStub(entry)) return { site, owner: fqn, targets: [] };
       let ctors = found.map((method) => ({ entry, method }));
       if (ctors.length > 1 && site.g) ctors = this.byArgumentTypes(ctors, site.g, scope, nested);
       return { site, owner: fqn, targets: ctors.map((c) => ({ owner: entry, method: c.method })) };
@@ -81,7 +82,7 @@ export class JavaResolver {
       const m = site.recv ? this.typeOf(site.recv, scope, nested) : err('no type');
       if ('type' in m) {
         const { entry, found } = this.types.constructors(m.type, -1);
-        return { site, owner: m.type, targets: entry ? found.map((method) => ({ owner: entry, method })) : [] };
+        return { site, owner: m.type, targets: entry && !isJdkStub(entry) ? found.map((method) => ({ owner: entry, method })) : [] };
       }
       return { site, targets: [], reason: 'err' in m ? m.err : 'not a class' };
     }
@@ -90,7 +91,8 @@ export class JavaResolver {
     const { owner, found, reason } = this.lookup(s.t, site.name, site.argc);
     if (!owner) return { site, targets: [], reason: reason ?? 'not found' };
     const chosen = found.length > 1 && site.g ? this.byArgumentTypes(found, site.g, scope, nested) : found;
-    const targets = chosen.map((f) => ({ owner: f.entry, method: f.method }));
+    // A JDK stub is no declaration in the project: the call leaves it (owner only).
+    const targets = chosen.filter((f) => !isJdkStub(f.entry)).map((f) => ({ owner: f.entry, method: f.method }));
     // javac qualifies a static method reached through an enclosing class by its declaring class.
     const declaring = new Set(found.map((f) => f.entry.type.fqn));
     if (s.outer && found.length && found.every((f) => f.method.modifiers.includes('static')) && declaring.size === 1) {
@@ -107,7 +109,8 @@ export class JavaResolver {
     const r = this.types.methods(t, name, argc);
     if (r.viaObject) return { owner: OBJECT, found: r.found };
     if (r.found.length) return { owner: t.fqn, found: r.found };
-    if (!r.complete) return { owner: FINAL_OBJECT_METHODS.has(name) ? OBJECT : t.fqn, found: [] };
+    // Stubs list public and protected members of JDK 17: a member they lack may be newer or package-private.
+    if (!r.complete || this.types.usesStubs(t)) return { owner: FINAL_OBJECT_METHODS.has(name) ? OBJECT : t.fqn, found: [] };
     const entry = this.types.entryOf(t.fqn);
     if (entry?.type.kind === 'enum' && ((name === 'values' && argc === 0) || (name === 'valueOf' && argc === 1))) {
       return { owner: t.fqn, found: [] };
@@ -218,6 +221,13 @@ export class JavaResolver {
         if ('v' in a && 'v' in b && a.v.fqn === b.v.fqn && a.v.dims === b.v.dims) return a;
         return err('conditional expression of mixed types');
       }
+      case 'la':
+        return this.lambdaArgParam(e, scope, nested);
+      case 'lt': {
+        const fn = this.functionalType(parseType(e.t), scope);
+        const p = fn && this.samParam(fn, e.n, e.i);
+        return p && p !== 'no' ? { v: p } : err('lambda parameter type unknown');
+      }
       case 'null':
         return err('null');
       case 'num':
@@ -292,7 +302,7 @@ export class JavaResolver {
       return err(`${m.type}.${n} ${f === 'unknown' ? 'is outside the project' : 'not found'}`);
     }
     const full = `${m.pkg}.${n}`;
-    if (T.index.typesByFqn(full).length) return { type: full };
+    if (T.index.typesByFqn(full).length || T.entryOf(full)) return { type: full };
     if (T.index.packageTypes(full)) return { pkg: full };
     return looksLikeType(n) ? { type: full } : { pkg: full };
   }
@@ -314,12 +324,134 @@ export class JavaResolver {
       return err(`return type of ${owner}.${e.n} unknown (outside the project)`);
     }
     const chosen = found.length > 1 && e.g ? this.byArgumentTypes(found, e.g, scope, nested) : found;
-    const results = chosen.map((f) => this.returnType(f) ?? this.inferred(f, e.g, scope, nested));
+    const results = chosen.map((f) => this.inferred(f, e.g, scope, nested) ?? this.returnType(f));
     const first = results[0];
     if (!first || results.some((r) => !r || r.fqn !== first.fqn || r.dims !== first.dims)) {
       return err(results.some((r) => !r) ? `return type of ${owner}.${e.n} depends on inference` : `overloads of ${e.n} return different types`);
     }
     return { v: first };
+  }
+
+  /**
+   * Parameter `e.i` of a lambda passed as argument `e.j` of a call: from the functional interface
+   * the callee declares there, with the receiver's type arguments (and method type variables bound
+   * by other arguments) substituted. All overloads that can take an `e.n`-parameter lambda there
+   * must agree.
+   */
+  private lambdaArgParam(e: Extract<Expr, { k: 'la' }>, scope: Scope, nested: boolean): Meaning {
+    const c = e.c;
+    if (c.k !== 'call') return err('lambda parameter type unknown');
+    const s = this.siteOf(c.o, c.n, scope, nested);
+    if (!s.t) return err(s.err ?? 'receiver type unknown');
+    const { found } = this.lookup(s.t, c.n, c.a);
+    const chosen = found.length > 1 && c.g ? this.byArgumentTypes(found, c.g, scope, nested) : found;
+    let result: RType | undefined;
+    for (const f of chosen) {
+      const m = f.method;
+      const param = m.params[e.j];
+      if (!param || (m.varargs && e.j >= m.params.length - 1)) return err('lambda passed as a variable argument');
+      const bindings = new Map([...(f.bindings ?? []), ...this.methodBindings(f, c.g, scope, nested)]);
+      const fn = this.functionalType(parseType(param.type), { entry: f.entry, method: m, bindings }, m);
+      const p = fn ? this.samParam(fn, e.n, e.i) : undefined;
+      if (p === 'no') continue;
+      if (!p || (result && rkey(result) !== rkey(p))) return err('lambda parameter type unknown');
+      result = p;
+    }
+    return result ? { v: result } : err('lambda parameter type unknown');
+  }
+
+  /**
+   * A functional interface type as a lambda sees it (JLS 9.9): `Function<? super T, ? extends R>`
+   * gives `Function<T, R>`; an unbounded wildcard or an unknown type variable stays unknown.
+   */
+  private functionalType(ref: TypeRef, scope: Scope, unknownVarsOf?: MethodSymbol): RType | undefined {
+    if (ref.wildcard || ref.dims) return undefined;
+    const head = this.types.resolveRef({ ...ref, args: [] }, scope, unknownVarsOf);
+    if (!head || head.dims || PRIMITIVES.has(head.fqn)) return undefined;
+    const args = ref.args.map((a) => {
+      const t = a.wildcard === 'any' ? undefined : this.types.resolveRef(a.wildcard ? (a.args[0] as TypeRef) : a, scope, unknownVarsOf);
+      return t ?? UNKNOWN;
+    });
+    return { ...head, args };
+  }
+
+  /**
+   * Type of parameter `i` of the single abstract method of `fn`; 'no' when `fn` is surely not a
+   * functional interface taking `n` parameters; undefined when that cannot be told.
+   */
+  private samParam(fn: RType, n: number, i: number): RType | 'no' | undefined {
+    const T = this.types;
+    const entry = T.entryOf(fn.fqn);
+    if (!entry) return undefined;
+    if (entry.type.kind !== 'interface') return 'no';
+    const h = T.hierarchy(fn);
+    if (!h.complete) return undefined;
+    const abstract = new Map<string, { method: MethodSymbol; scope: Scope }>();
+    for (const ht of h.types) {
+      const scope = T.scopeOf(ht);
+      if (!scope) return undefined;
+      // A raw or unresolved parameterization would erase the types: not what the lambda gets.
+      if (scope.entry.type.typeParams.length && !scope.bindings) return undefined;
+      for (const m of scope.entry.type.methods) {
+        if (m.kind !== 'method' || m.hasBody || m.modifiers.includes('static') || m.modifiers.includes('default')) continue;
+        const key = `${m.name}/${m.params.length}`;
+        if (OBJECT_METHODS.get(m.name)?.some(([argc]) => argc === m.params.length)) continue;
+        if (!abstract.has(key)) abstract.set(key, { method: m, scope });
+      }
+    }
+    if (abstract.size !== 1) return abstract.size ? 'no' : undefined;
+    const sam = [...abstract.values()][0] as { method: MethodSymbol; scope: Scope };
+    if (sam.method.params.length !== n || sam.method.typeParams?.length) return 'no';
+    const p = sam.method.params[i];
+    const t = p && T.resolveText(p.type, { ...sam.scope, method: sam.method });
+    return t && t.fqn !== '?' ? t : undefined;
+  }
+
+  /**
+   * Type variables of a generic method bound by its arguments where that is plain: a parameter
+   * declared `T`, `T[]` or `T...` given an argument of known type, or `X<T>` given an argument
+   * whose type has `X<A>` among its supertypes. A variable bound two ways is left out.
+   */
+  private methodBindings(f: FoundMethod, args: readonly Expr[] | undefined, scope: Scope, nested: boolean): Map<string, RType> {
+    const out = new Map<string, RType>();
+    const m = f.method;
+    const vars = new Set((m.typeParams ?? []).map((p) => p.name));
+    if (!vars.size || !args) return out;
+    const bad = new Set<string>();
+    const bind = (name: string, t: RType): void => {
+      const had = out.get(name);
+      if (had && rkey(had) !== rkey(t)) bad.add(name);
+      else out.set(name, t);
+    };
+    args.forEach((a, k) => {
+      const last = m.params.length - 1;
+      const param = m.params[Math.min(k, last)];
+      if (!param || a.k === '?' || a.k === 'null' || a.k === 'la' || a.k === 'lt') return;
+      let ref = parseType(param.type);
+      // A variable argument given element by element: the element type.
+      if (m.varargs && k >= last && !(args.length === m.params.length && k === last && this.isArray(a, scope, nested))) ref = { ...ref, dims: ref.dims - 1 };
+      const at = this.typeOf(a, scope, nested);
+      if (!('v' in at) || at.v.fqn === '?' || PRIMITIVES.has(at.v.fqn)) return;
+      if (vars.has(ref.name) && !ref.args.length) {
+        if (at.v.dims >= ref.dims) bind(ref.name, { ...at.v, dims: at.v.dims - ref.dims });
+        return;
+      }
+      if (ref.dims || at.v.dims || !ref.args.some((x) => vars.has(x.name) && !x.args.length && !x.dims)) return;
+      const head = this.types.resolveRef({ ...ref, args: [] }, { entry: f.entry, method: m }, m);
+      const sup = head && this.types.hierarchy(at.v).types.find((t) => t.fqn === head.fqn);
+      if (!sup || sup.args.length !== ref.args.length) return;
+      ref.args.forEach((x, idx) => {
+        const t = sup.args[idx] as RType;
+        if (vars.has(x.name) && !x.args.length && !x.dims && !x.wildcard && t.fqn !== '?') bind(x.name, t);
+      });
+    });
+    for (const b of bad) out.delete(b);
+    return out;
+  }
+
+  private isArray(a: Expr, scope: Scope, nested: boolean): boolean {
+    const t = this.typeOf(a, scope, nested);
+    return 'v' in t && t.v.dims > 0;
   }
 
   private returnType(f: FoundMethod): RType | undefined {
@@ -355,18 +487,17 @@ export class JavaResolver {
   }
 
   /**
-   * `<T> T requireNonNull(T obj)`: a return type that is the method's own type variable, taken
-   * from the argument passed for a parameter declared exactly as that variable.
+   * The return type of a generic method whose type variables its arguments bind
+   * (`methodBindings`): `<T> T requireNonNull(T obj)`, `<T> Stream<T> stream(T[] array)`.
    */
   private inferred(f: FoundMethod, args: readonly Expr[] | undefined, scope: Scope, nested: boolean): RType | undefined {
     const m = f.method;
-    if (!m.returnType || !args) return undefined;
-    const ret = parseType(m.returnType);
-    if (!m.typeParams?.some((p) => p.name === ret.name) || ret.args.length) return undefined;
-    const i = m.params.findIndex((p, k) => p.type === ret.name && !(m.varargs && k === m.params.length - 1));
-    const arg = i >= 0 ? args[i] : undefined;
-    const t = arg ? this.typeOf(arg, scope, nested) : undefined;
-    return t && 'v' in t && t.v.fqn !== '?' ? { ...t.v, dims: t.v.dims + ret.dims } : undefined;
+    if (!m.returnType || !args || !m.typeParams?.length) return undefined;
+    const bound = this.methodBindings(f, args, scope, nested);
+    if (!bound.size) return undefined;
+    const bindings = new Map([...(f.bindings ?? []), ...bound]);
+    const r = this.types.resolveText(m.returnType, { entry: f.entry, method: m, bindings }, m);
+    return r && r.fqn !== '?' ? r : undefined;
   }
 
   /** Element type for a for-each over an array or an Iterable. */

@@ -116,3 +116,20 @@ class TypeParser {
     return out;
   }
 }
+
+/** Splits on `sep` outside brackets (`<…>`, `(…)`, `[…]`, `{…}`; `=>` is no bracket), trimming each part. */
+export function splitTopLevel(text: string, sep = ','): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if ('<([{'.includes(ch)) depth++;
+    else if ('>)]}'.includes(ch) && !(ch === '>' && cur.endsWith('='))) depth = Math.max(0, depth - 1);
+    if (ch === sep && depth === 0) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
