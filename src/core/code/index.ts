@@ -66,7 +66,7 @@ interface Derived {
 
 export const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 2;
+export const CACHE_VERSION = 3;
 const YIELD_EVERY_MS = 25;
 const READ_AHEAD = 16;
 

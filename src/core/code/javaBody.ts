@@ -154,9 +154,39 @@ class CallCollector {
       if (n) this.declare(n, type === 'var' ? (value ? { k: 'elem', o: this.exprOf(value) } : { k: '?' }) : type);
     } else if (kind === 'lambda') {
       const params = node.childForFieldName('parameters');
-      if (params?.type === 'identifier') this.declare(params.text, UNKNOWN_LAMBDA);
-      else if (params?.type === 'inferred_parameters') for (const p of namedKids(params)) this.declare(p.text, UNKNOWN_LAMBDA);
+      const names = params?.type === 'identifier' ? [params] : params?.type === 'inferred_parameters' ? namedKids(params) : [];
+      if (!names.length) return;
+      const target = this.lambdaTarget(node);
+      names.forEach((p, i) => this.declare(p.text, target ? target(i, names.length) : UNKNOWN_LAMBDA));
     }
+  }
+
+  /**
+   * Where an untyped lambda's parameter types come from (JLS 15.27.3): the parameter of the method
+   * it is passed to, or the type it is cast to, declared as, or returned as. Typed by the resolver.
+   */
+  private lambdaTarget(lambda: Node): ((i: number, n: number) => Expr) | undefined {
+    let child = lambda;
+    let p = lambda.parent;
+    while (p?.type === 'parenthesized_expression') [child, p] = [p, p.parent];
+    if (!p) return undefined;
+    if (p.type === 'argument_list' && p.parent?.type === 'method_invocation') {
+      const j = namedKids(p).findIndex((k) => k.id === child.id);
+      const c = this.exprOf(p.parent);
+      return j < 0 ? undefined : (i, n) => ({ k: 'la', c, j, i, n });
+    }
+    let t: string | undefined;
+    if (p.type === 'cast_expression') t = typeText(p.childForFieldName('type'));
+    else if (p.type === 'variable_declarator' && p.childForFieldName('value')?.id === child.id) {
+      const decl = p.parent;
+      if (decl?.type === 'local_variable_declaration' || decl?.type === 'field_declaration') t = typeText(decl.childForFieldName('type'));
+    } else if (p.type === 'return_statement') {
+      let m = p.parent;
+      while (m && !['method_declaration', 'lambda_expression', 'class_body', 'constructor_declaration'].includes(m.type)) m = m.parent;
+      if (m?.type === 'method_declaration') t = typeText(m.childForFieldName('type'));
+    }
+    const type = t;
+    return type && type !== 'var' ? (i, n) => ({ k: 'lt', t: type, i, n }) : undefined;
   }
 
   private declare(name: string, type: string | Expr): void {

@@ -48,6 +48,10 @@ export type Expr =
   | { readonly k: 'new'; readonly t: string }
   | { readonly k: 'idx'; readonly o: Expr } // a[i]
   | { readonly k: 'elem'; readonly o: Expr } // `var x : a` in a for-each
+  // Parameter i of an n-parameter lambda without declared types, passed as argument j of call c…
+  | { readonly k: 'la'; readonly c: Expr; readonly j: number; readonly i: number; readonly n: number }
+  // …or written where its functional interface type is this text (cast, declaration, return).
+  | { readonly k: 'lt'; readonly t: string; readonly i: number; readonly n: number }
   | { readonly k: '?'; readonly why?: string };
 
 export type CallKind = 'call' | 'new' | 'this' | 'super' | 'ref';
