@@ -62,6 +62,50 @@ const ZH_CN: Record<string, string> = {
   'Path leads outside the project through a symbolic link: {0}': '路径通过符号链接指向项目之外：{0}',
   '{0} is a directory, not a file. Use grep_file with relativePath to search inside it.': '{0} 是目录而不是文件。请用 grep_file 并指定 relativePath 在其中搜索。',
   '{0} is a binary file ({1} bytes); only text files can be read.': '{0} 是二进制文件（{1} 字节），只能读取文本文件。',
+  // apply_change, Edit, MultiEdit: the match ladder and its failures (src/core/edit)
+  'exact text': '精确匹配',
+  'ignoring line endings and trailing blanks': '忽略换行符和行尾空白',
+  'ignoring indentation': '忽略缩进',
+  ' Nothing was changed.': '未做任何修改。',
+  'lines {0}-{1}': '第 {0}-{1} 行',
+  'lines {0}': '第 {0} 行',
+  'lines {0} and {1} more': '第 {0} 行，另有 {1} 处',
+  '{0} not found in {1}: no exact match, and none ignoring line endings, trailing blanks or indentation.':
+    '在 {1} 中找不到 {0}：没有精确匹配，忽略换行符、行尾空白或缩进后也没有匹配。',
+  '{0} Nothing in the file ({1} lines) resembles it; check the path, or read the file and copy the text exactly.':
+    '{0}文件（共 {1} 行）中没有与之相似的内容；请检查路径，或先读取文件再原样复制文本。',
+  '{0} Closest region: {1} (similarity {2}). Differences (- {3}, + file):': '{0}最接近的区域：{1}（相似度 {2}）。差异（- 为 {3}，+ 为文件内容）：',
+  'Copy those lines exactly from the file and retry.': '请从文件中原样复制这些行后重试。',
+  '{0} matches {1} places in {2} ({3}), at {4}. Include more surrounding lines so it matches exactly one place.':
+    '{0} 在 {2} 中匹配到 {1} 处（{3}），位于{4}。请带上更多上下文行，使其只匹配一处。',
+  '{0} matches {1} places in {2} ({3}), at {4}. Include more surrounding lines so it matches exactly one place, or set replace_all to change every occurrence.':
+    '{0} 在 {2} 中匹配到 {1} 处（{3}），位于{4}。请带上更多上下文行，使其只匹配一处；或设置 replace_all 替换所有匹配项。',
+  '{0} not found in {1}, but {2} is already there at {3} ({4}): the change looks already applied.':
+    '在 {1} 中找不到 {0}，但 {2} 已经在{3}（{4}）：这个修改看起来已经应用过了。',
+  '{0} not found in {1} as exact text, which replace_all requires; it matches {2} at {3}. Copy the text exactly from the file, or drop replace_all.':
+    '在 {1} 中找不到与 {0} 精确匹配的文本，而 replace_all 要求精确匹配；按{2}可在{3}匹配到。请从文件中原样复制文本，或去掉 replace_all。',
+  '{0} is empty; an empty {0} means "create the file", and {1} already has content. Send the text to replace.':
+    '{0} 为空；空的 {0} 表示“创建文件”，但 {1} 已有内容。请发送要替换的文本。',
+  '{0} and {1} are identical; there is nothing to change.': '{0} 与 {1} 完全相同，没有需要修改的内容。',
+  '{0} is empty; only the first edit of a new (empty) file may have an empty {0}.': '{0} 为空；只有新建（空）文件的第一个编辑才能使用空的 {0}。',
+  'edits: at least one edit is required.': 'edits：至少需要一个编辑。',
+  'Error in edit {0} of {1}: {2} None of the {1} edits were applied.': '第 {0} 个编辑（共 {1} 个）出错：{2}{1} 个编辑均未应用。',
+  'Error in edit {0} of {1} (line numbers are as after edits 1-{2}): {3} None of the {1} edits were applied.':
+    '第 {0} 个编辑（共 {1} 个）出错（行号为应用第 1-{2} 个编辑之后的行号）：{3}{1} 个编辑均未应用。',
+  '{0} already exists ({1} lines) with different content, so it was not created. To change it, read it and send a non-empty {2} that matches the part to replace.':
+    '{0} 已存在（共 {1} 行）且内容不同，因此没有创建。如需修改，请先读取该文件，再发送与要替换部分匹配的非空 {2}。',
+  // the edit tools' own checks
+  'File not found: {0}. To create it, send an empty searchContent.': '文件不存在：{0}。如需创建，请发送空的 searchContent。',
+  'File not found: {0}. To create it, send an empty old_string.': '文件不存在：{0}。如需创建，请发送空的 old_string。',
+  "File not found: {0}. To create it, make the first edit's old_string empty.": '文件不存在：{0}。如需创建，请将第一个编辑的 old_string 留空。',
+  'file_path: is required': 'file_path：必填',
+  'notebook_path: is required': 'notebook_path：必填',
+  'notebook_path: {0} is not an .ipynb file': 'notebook_path：{0} 不是 .ipynb 文件',
+  'Notebook not found: {0}': 'Notebook 不存在：{0}',
+  '{0} is not valid notebook JSON: {1}': '{0} 不是有效的 Notebook JSON：{1}',
+  '{0} is not a Jupyter notebook (no "cells" array).': '{0} 不是 Jupyter Notebook（没有 "cells" 数组）。',
+  'cell_number: {0} is out of bounds. Notebook has {1} cells.': 'cell_number：{0} 超出范围。该 Notebook 共有 {1} 个单元格。',
+  'This host has no way to ask for approval, so it cannot write files.': '此宿主无法请求批准，因此不能写入文件。',
 };
 
 const CATALOGS: Record<string, Record<string, string>> = { 'zh-cn': ZH_CN };

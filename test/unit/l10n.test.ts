@@ -42,3 +42,18 @@ test('every vscode.l10n.t string has a zh-cn translation, and the bundle has no 
   for (const s of used) assert.equal(typeof bundle[s], 'string', `no zh-cn for: ${s}`);
   for (const k of Object.keys(bundle)) assert.ok(used.has(k), `stale zh-cn entry: ${k}`);
 });
+
+test('every string the core translates (t(\'...\') or translator(locale)(\'...\')) has a zh-cn entry', async () => {
+  const { catalogKeys } = await import('../../src/core/l10n');
+  const keys = new Set(catalogKeys('zh-cn'));
+  const used = new Set<string>();
+  for (const file of sourceFiles(path.join(root, 'src', 'core'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    if (!/\btranslator\b/.test(text) && !/\bTranslate\b/.test(text)) continue;
+    for (const m of text.matchAll(/(?:\bt|\btranslator\([^)]*\))\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)) {
+      used.add((m[1] ?? m[2]).replace(/\\(['"\\])/g, '$1'));
+    }
+  }
+  assert.ok(used.size > 50, `found only ${used.size} strings`);
+  for (const s of used) assert.ok(keys.has(s), `no zh-cn in src/core/l10n.ts for: ${s}`);
+});

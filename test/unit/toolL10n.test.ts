@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/dispatcher';
 import { catalogKeys, normalizeLocale, translator } from '../../src/core/l10n';
@@ -59,4 +61,61 @@ test('read_class, read_method and call_chain headings follow the developer\'s la
   const chain = await call('call_chain', { method: 'Greeter.greet', direction: 'callees' });
   assert.match(chain.data.result ?? '', /^## 调用链：Greeter\.greet/);
   assert.match(chain.data.result ?? '', /### 被调用方/);
+});
+
+test('edit failures answer in Chinese: not found with the closest region, several places, already applied', async () => {
+  const calc = 'public class Calc {\n  int add(int a, int b) {\n    return a + b;\n  }\n  int twice(int a) {\n    return a + a;\n  }\n}\n';
+  const dir = makeTree({ 'src/Calc.java': calc }, 'ab-l10n-edit-');
+  const call = (locale: string | undefined, toolName: string, params: Record<string, unknown>) =>
+    new Dispatcher({ workspace: new NodeWorkspace(dir, { locale }), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: toolName, idKey: 'toolCallId', toolName, params });
+
+  // NOT_FOUND: the closest region, its lines and how they differ; the diff lines are the file's, untranslated.
+  const typo = await call('zh-CN', 'apply_change', { relativePath: 'src/Calc.java', searchContent: '  int add(int a, int b) {\n    return a - b;\n', replaceContent: 'x' });
+  assert.equal(typo.data.code, 'NOT_FOUND');
+  const [first, ...rest] = (typo.data.error ?? '').split('\n');
+  assert.match(
+    first,
+    /^在 src\/Calc\.java 中找不到 searchContent：没有精确匹配，忽略换行符、行尾空白或缩进后也没有匹配。最接近的区域：第 2-3 行（相似度 0\.\d\d）。差异（- 为 searchContent，\+ 为文件内容）：$/,
+  );
+  assert.ok(rest.includes('-    return a - b;') && rest.includes('+    return a + b;'), rest.join('\n'));
+  assert.equal(rest.at(-1), '请从文件中原样复制这些行后重试。');
+  const nothingAlike = await call('zh-CN', 'Edit', { file_path: 'src/Calc.java', old_string: 'zzzz qqqq', new_string: 'x' });
+  assert.equal(nothingAlike.data.error, '在 src/Calc.java 中找不到 old_string：没有精确匹配，忽略换行符、行尾空白或缩进后也没有匹配。文件（共 8 行）中没有与之相似的内容；请检查路径，或先读取文件再原样复制文本。');
+
+  // CONFLICT: every place, by line.
+  const twice = await call('zh-CN', 'Edit', { file_path: 'src/Calc.java', old_string: 'return a', new_string: 'return b' });
+  assert.equal(twice.data.code, 'CONFLICT');
+  assert.equal(twice.data.error, 'old_string 在 src/Calc.java 中匹配到 2 处（精确匹配），位于第 3, 6 行。请带上更多上下文行，使其只匹配一处；或设置 replace_all 替换所有匹配项。未做任何修改。');
+  const ambiguousChange = await call('zh-CN', 'apply_change', { relativePath: 'src/Calc.java', searchContent: 'return a', replaceContent: 'return b' });
+  assert.equal(ambiguousChange.data.error, 'searchContent 在 src/Calc.java 中匹配到 2 处（精确匹配），位于第 3, 6 行。请带上更多上下文行，使其只匹配一处。未做任何修改。');
+
+  // Already applied: Edit says so as NOT_FOUND; apply_change answers success without writing.
+  const done = await call('zh-CN', 'Edit', { file_path: 'src/Calc.java', old_string: 'return a * b;', new_string: '    return a + b;\n' });
+  assert.equal(done.data.code, 'NOT_FOUND');
+  assert.equal(done.data.error, '在 src/Calc.java 中找不到 old_string，但 new_string 已经在第 3 行（精确匹配）：这个修改看起来已经应用过了。未做任何修改。');
+  const doneChange = await call('zh-CN', 'apply_change', { relativePath: 'src/Calc.java', searchContent: 'return a * b;', replaceContent: '    return a + b;\n' });
+  assert.equal(doneChange.data.success, true, doneChange.data.error);
+  assert.equal((doneChange.data.structured as { alreadyApplied: boolean }).alreadyApplied, true);
+
+  // MultiEdit: which edit failed, in whose line numbers, and that none was applied.
+  const multi = await call('zh-CN', 'MultiEdit', { file_path: 'src/Calc.java', edits: [{ old_string: 'int twice', new_string: 'int double' }, { old_string: 'return a', new_string: 'return b' }] });
+  assert.equal(multi.data.code, 'CONFLICT');
+  assert.equal(multi.data.error, '第 2 个编辑（共 2 个）出错（行号为应用第 1-1 个编辑之后的行号）：old_string 在 src/Calc.java 中匹配到 2 处（精确匹配），位于第 3, 6 行。请带上更多上下文行，使其只匹配一处；或设置 replace_all 替换所有匹配项。2 个编辑均未应用。');
+  const indented = await call('zh-CN', 'Edit', { file_path: 'src/Calc.java', old_string: 'return a;\n', new_string: 'return 0;\n', replace_all: true });
+  assert.equal(indented.data.code, 'NOT_FOUND');
+  assert.match(indented.data.error ?? '', /^在 src\/Calc\.java 中找不到 old_string：/);
+
+  // Creating over different content, a missing file, a missing notebook: the tools' own checks.
+  const create = await call('zh-CN', 'apply_change', { relativePath: 'src/Calc.java', replaceContent: 'other\n' });
+  assert.equal(create.data.code, 'CONFLICT');
+  assert.equal(create.data.error, 'src/Calc.java 已存在（共 8 行）且内容不同，因此没有创建。如需修改，请先读取该文件，再发送与要替换部分匹配的非空 searchContent。');
+  const missing = await call('zh-CN', 'Edit', { file_path: 'src/Nope.java', old_string: 'a', new_string: 'b' });
+  assert.equal(missing.data.error, '文件不存在：src/Nope.java。如需创建，请发送空的 old_string。');
+  const notebook = await call('zh-CN', 'NotebookEditCell', { notebook_path: 'src/Calc.java', cell_number: 0 });
+  assert.equal(notebook.data.error, 'notebook_path：src/Calc.java 不是 .ipynb 文件');
+
+  // The same calls in English are unchanged, and the file was never touched.
+  const english = await call(undefined, 'Edit', { file_path: 'src/Calc.java', old_string: 'return a', new_string: 'return b' });
+  assert.equal(english.data.error, 'old_string matches 2 places in src/Calc.java (exact text), at lines 3, 6. Include more surrounding lines so it matches exactly one place, or set replace_all to change every occurrence. Nothing was changed.');
+  assert.equal(fs.readFileSync(path.join(dir, 'src/Calc.java'), 'utf8'), calc);
 });

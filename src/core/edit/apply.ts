@@ -2,11 +2,12 @@
  * Applying search/replace edits to a text, purely: the callers read the file, call these, and write
  * the result back only if they return. A failing edit throws ToolError and nothing changes.
  */
+import type { Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { findMatch } from './match';
 import { reindent } from './indent';
 import { dominantEol, dropFinalEol, endsWithEol, lineNumberAt, splitSearchLines, withEol } from './lines';
-import { matchError, notExactForReplaceAll } from './errors';
+import { ENGLISH, matchError, nothingChanged, notExactForReplaceAll } from './errors';
 import type { ApplyResult, EditNames, EditReport, EditSpec, EditsResult, LineRange, MatchOutcome } from './types';
 
 export const applyChangeNames = (path: string): EditNames => ({ path, search: 'searchContent', replace: 'replaceContent' });
@@ -50,32 +51,35 @@ function applyMatch(original: string, outcome: Extract<MatchOutcome, { kind: 'ma
  * apply_change: replaces the one place `search` means (match.ts's ladder) with `replace`. Returns
  * 'already-applied' with the text unchanged when only the replacement is found; throws NOT_FOUND or
  * CONFLICT otherwise. An empty search means "create the file" and must be routed before this.
+ * Errors are worded by `t`, the developer's language.
  */
-export function applySearchReplace(original: string, search: string, replace: string, names: EditNames = applyChangeNames('the file')): ApplyResult {
+export function applySearchReplace(original: string, search: string, replace: string, names: EditNames = applyChangeNames('the file'), t: Translate = ENGLISH): ApplyResult {
   if (search === '') {
-    throw new ToolError('VALIDATION_FAILED', `${names.search} is empty; an empty ${names.search} means "create the file", and ${names.path} already has content. Send the text to replace.`);
+    throw new ToolError('VALIDATION_FAILED', t('{0} is empty; an empty {0} means "create the file", and {1} already has content. Send the text to replace.', names.search, names.path));
   }
   if (search === replace) {
-    throw new ToolError('VALIDATION_FAILED', `${names.search} and ${names.replace} are identical; there is nothing to change.`);
+    throw new ToolError('VALIDATION_FAILED', identical(names, t));
   }
   const outcome = findMatch(original, search, replace);
   if (outcome.kind === 'already-applied') {
     return { kind: 'already-applied', newText: original, strategy: outcome.strategy, range: outcome.range };
   }
-  if (outcome.kind !== 'match') throw matchError(outcome, names);
+  if (outcome.kind !== 'match') throw matchError(outcome, names, false, t);
   const { text, newRange } = applyMatch(original, outcome, search, replace);
   return { kind: 'applied', newText: text, strategy: outcome.strategy, oldRange: outcome.range, newRange };
 }
 
+const identical = (names: EditNames, t: Translate): string => t('{0} and {1} are identical; there is nothing to change.', names.search, names.replace);
+
 /** replace_all: every exact, non-overlapping occurrence (line endings adapted to the file's if that is what it takes). */
-function replaceAll(text: string, edit: EditSpec, names: EditNames): { text: string; occurrences: number; newRange: LineRange } {
+function replaceAll(text: string, edit: EditSpec, names: EditNames, t: Translate): { text: string; occurrences: number; newRange: LineRange } {
   let old = edit.old_string;
   let parts = text.split(old);
   if (parts.length === 1) {
     old = inFileEols(text, old);
     parts = text.split(old);
   }
-  if (parts.length === 1) throw notExactForReplaceAll(findMatch(text, edit.old_string, edit.new_string), names);
+  if (parts.length === 1) throw notExactForReplaceAll(findMatch(text, edit.old_string, edit.new_string), names, t);
   const insert = inFileEols(text, edit.new_string);
   const first = parts[0].length;
   const tail = parts[parts.length - 1].length;
@@ -85,24 +89,24 @@ function replaceAll(text: string, edit: EditSpec, names: EditNames): { text: str
   return { text: span.text, occurrences: parts.length - 1, newRange: span.newRange };
 }
 
-function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boolean): { text: string; report: Omit<EditReport, 'editIndex'> } {
+function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boolean, t: Translate): { text: string; report: Omit<EditReport, 'editIndex'> } {
   if (edit.old_string === '') {
     // Spec 004's MultiEdit creates a file with a first edit whose old_string is empty.
     if (isFirst && isEmptyText(text)) {
       const created = text + edit.new_string;
       return { text: created, report: { occurrences: 1, strategy: 'exact', newRange: { startLine: 1, endLine: lineNumberAt(created, created.length) } } };
     }
-    throw new ToolError('VALIDATION_FAILED', `${names.search} is empty; only the first edit of a new (empty) file may have an empty ${names.search}.`);
+    throw new ToolError('VALIDATION_FAILED', t('{0} is empty; only the first edit of a new (empty) file may have an empty {0}.', names.search));
   }
   if (edit.old_string === edit.new_string) {
-    throw new ToolError('VALIDATION_FAILED', `${names.search} and ${names.replace} are identical; there is nothing to change.`);
+    throw new ToolError('VALIDATION_FAILED', identical(names, t));
   }
   if (edit.replace_all) {
-    const r = replaceAll(text, edit, names);
+    const r = replaceAll(text, edit, names, t);
     return { text: r.text, report: { occurrences: r.occurrences, strategy: 'exact', newRange: r.newRange } };
   }
   const outcome = findMatch(text, edit.old_string, edit.new_string);
-  if (outcome.kind !== 'match') throw matchError(outcome, names, true);
+  if (outcome.kind !== 'match') throw matchError(outcome, names, true, t);
   const r = applyMatch(text, outcome, edit.old_string, edit.new_string);
   return { text: r.text, report: { occurrences: 1, strategy: outcome.strategy, newRange: r.newRange } };
 }
@@ -112,29 +116,33 @@ function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boole
  * edit throws its error prefixed "Error in edit k of n:" (spec 004's wording) and nothing is applied.
  * With a single edit this is the Edit tool, and its errors carry no prefix.
  */
-export function applyEdits(original: string, edits: readonly EditSpec[], path = 'the file'): EditsResult {
-  if (edits.length === 0) throw new ToolError('VALIDATION_FAILED', 'edits: at least one edit is required.');
+export function applyEdits(original: string, edits: readonly EditSpec[], path = 'the file', t: Translate = ENGLISH): EditsResult {
+  if (edits.length === 0) throw new ToolError('VALIDATION_FAILED', t('edits: at least one edit is required.'));
   const names = editNames(path);
   let text = original;
   const reports: EditReport[] = [];
   for (let i = 0; i < edits.length; i++) {
     try {
-      const r = applyOne(text, edits[i], names, i === 0);
+      const r = applyOne(text, edits[i], names, i === 0, t);
       text = r.text;
       reports.push({ editIndex: i + 1, ...r.report });
     } catch (e) {
       if (!(e instanceof ToolError) || edits.length === 1) throw e;
-      const asOf = i > 0 ? ` (line numbers are as after edits 1-${i})` : '';
-      const why = e.message.replace(/ Nothing was changed\.$/, '');
-      throw new ToolError(e.code, `Error in edit ${i + 1} of ${edits.length}${asOf}: ${why} None of the ${edits.length} edits were applied.`);
+      const ending = nothingChanged(t);
+      const why = e.message.endsWith(ending) ? e.message.slice(0, -ending.length) : e.message;
+      const message =
+        i > 0
+          ? t('Error in edit {0} of {1} (line numbers are as after edits 1-{2}): {3} None of the {1} edits were applied.', i + 1, edits.length, i, why)
+          : t('Error in edit {0} of {1}: {2} None of the {1} edits were applied.', i + 1, edits.length, why);
+      throw new ToolError(e.code, message);
     }
   }
   return { newText: text, edits: reports };
 }
 
 /** Edit: one search/replace (or replace_all) with old_string / new_string. */
-export function applyEdit(original: string, edit: EditSpec, path = 'the file'): EditsResult {
-  return applyEdits(original, [edit], path);
+export function applyEdit(original: string, edit: EditSpec, path = 'the file', t: Translate = ENGLISH): EditsResult {
+  return applyEdits(original, [edit], path, t);
 }
 
 /**
@@ -142,13 +150,12 @@ export function applyEdit(original: string, edit: EditSpec, path = 'the file'): 
  * doesn't exist or is empty, do nothing when it already holds this content (a retried call; line
  * endings aside), and refuse with CONFLICT otherwise so a create never silently overwrites work.
  */
-export function planCreate(existing: string | undefined, content: string, names: EditNames = applyChangeNames('the file')): 'write' | 'unchanged' {
+export function planCreate(existing: string | undefined, content: string, names: EditNames = applyChangeNames('the file'), t: Translate = ENGLISH): 'write' | 'unchanged' {
   if (existing === undefined || isEmptyText(existing)) return 'write';
   if (withEol(existing.replace(/^\ufeff/, ''), '\n') === withEol(content, '\n')) return 'unchanged';
   const lines = lineNumberAt(existing, existing.length);
   throw new ToolError(
     'CONFLICT',
-    `${names.path} already exists (${lines} lines) with different content, so it was not created. ` +
-      `To change it, read it and send a non-empty ${names.search} that matches the part to replace.`,
+    t('{0} already exists ({1} lines) with different content, so it was not created. To change it, read it and send a non-empty {2} that matches the part to replace.', names.path, lines, names.search),
   );
 }

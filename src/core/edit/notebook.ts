@@ -1,3 +1,4 @@
+import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { NotebookCellEdit } from './gate';
 
@@ -29,15 +30,15 @@ function toSourceLines(source: string): string[] {
   return parts.length === 1 && parts[0] === '' ? [] : parts;
 }
 
-function parse(text: string, path: string): Notebook {
+function parse(text: string, path: string, t: Translate): Notebook {
   let nb: unknown;
   try {
     nb = JSON.parse(text);
   } catch (e) {
-    throw new ToolError('BAD_REQUEST', `${path} is not valid notebook JSON: ${(e as Error).message}`);
+    throw new ToolError('BAD_REQUEST', t('{0} is not valid notebook JSON: {1}', path, (e as Error).message));
   }
   if (typeof nb !== 'object' || nb === null || !Array.isArray((nb as Notebook).cells)) {
-    throw new ToolError('BAD_REQUEST', `${path} is not a Jupyter notebook (no "cells" array).`);
+    throw new ToolError('BAD_REQUEST', t('{0} is not a Jupyter notebook (no "cells" array).', path));
   }
   return nb as Notebook;
 }
@@ -53,13 +54,13 @@ function indentOf(text: string): string | number {
  * goes before `index` (== cell count appends). Returns the new text and the edit in a form a
  * notebook API can apply to an open notebook.
  */
-export function editNotebookText(text: string, req: NotebookEditRequest, path: string): { text: string; edit: NotebookCellEdit } {
-  const nb = parse(text, path);
+export function editNotebookText(text: string, req: NotebookEditRequest, path: string, t: Translate = translator(undefined)): { text: string; edit: NotebookCellEdit } {
+  const nb = parse(text, path, t);
   const count = nb.cells.length;
   const language = nb.metadata?.language_info?.name ?? nb.metadata?.kernelspec?.language ?? 'python';
   const max = req.mode === 'insert' ? count : count - 1;
   if (req.index < 0 || req.index > max) {
-    throw new ToolError('VALIDATION_FAILED', `cell_number: ${req.index} is out of bounds. Notebook has ${count} cells.`);
+    throw new ToolError('VALIDATION_FAILED', t('cell_number: {0} is out of bounds. Notebook has {1} cells.', req.index, count));
   }
   const existing = nb.cells[req.index] as Cell | undefined;
   const cellType = req.cellType ?? (req.mode === 'insert' ? 'code' : (existing?.cell_type === 'markdown' ? 'markdown' : 'code'));

@@ -1,4 +1,5 @@
 import { readProjectText, type ProjectText } from '../files';
+import { translator } from '../l10n';
 import { resolveInProject, type ProjectPath } from '../paths';
 import { ToolError } from '../protocol/errors';
 import type { ToolContext } from '../tools/tool';
@@ -57,7 +58,7 @@ export async function planAndWrite<X>(
       return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, extra: decided.extra };
     }
     if (!ctx.changes) {
-      throw new ToolError('PERMISSION_DENIED', 'This host has no way to ask for approval, so it cannot write files.');
+      throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
     }
     const committed = await ctx.changes.commit(
       {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { applyChangeNames, applySearchReplace, planCreate } from '../edit';
 import { planAndWrite } from '../edit/write';
+import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../text';
 import { defineTool, jsonOutput } from './tool';
@@ -27,16 +28,17 @@ export const applyChangeTool = defineTool({
   params,
   async handler(p, ctx) {
     const creating = !p.searchContent;
+    const t = translator(ctx.workspace.locale);
     const out = await planAndWrite<Extra>(ctx, 'apply_change', p.relativePath, p.description, (current) => {
       const names = applyChangeNames(current?.path.rel ?? p.relativePath);
       if (creating) {
-        if (planCreate(current?.text, p.replaceContent, names) === 'unchanged') {
+        if (planCreate(current?.text, p.replaceContent, names, t) === 'unchanged') {
           return { kind: 'unchanged', extra: { strategy: 'create', alreadyApplied: true } };
         }
         const lines = Math.max(1, splitLines(p.replaceContent).length);
         return { kind: 'write', proposed: p.replaceContent, changedLines: { startLine: 1, endLine: lines }, extra: { strategy: 'create', alreadyApplied: false, changedLines: { start: 1, end: lines } } };
       }
-      const applied = applySearchReplace(current?.text ?? missing(p.relativePath), p.searchContent ?? '', p.replaceContent, names);
+      const applied = applySearchReplace(current?.text ?? missing(p.relativePath, t), p.searchContent ?? '', p.replaceContent, names, t);
       if (applied.kind === 'already-applied') {
         return { kind: 'unchanged', extra: { strategy: applied.strategy, alreadyApplied: true, changedLines: { start: applied.range.startLine, end: applied.range.endLine } } };
       }
@@ -65,6 +67,6 @@ export const applyChangeTool = defineTool({
   },
 });
 
-function missing(path: string): never {
-  throw new ToolError('NOT_FOUND', `File not found: ${path}. To create it, send an empty searchContent.`);
+function missing(path: string, t: Translate): never {
+  throw new ToolError('NOT_FOUND', t('File not found: {0}. To create it, send an empty searchContent.', path));
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { applyEdit } from '../edit';
 import { planAndWrite } from '../edit/write';
+import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { filePathFields, targetOf } from './filePathParam';
 import { boolParam } from './params';
@@ -13,10 +14,11 @@ export const editTool = defineTool({
   writes: true,
   params: z.object({ ...filePathFields, old_string: z.string(), new_string: z.string(), replace_all: boolParam().optional(), description: z.string().optional() }),
   async handler(p, ctx) {
-    const target = targetOf(p);
+    const t = translator(ctx.workspace.locale);
+    const target = targetOf(p, ctx.workspace.locale);
     const out = await planAndWrite(ctx, 'Edit', target, p.description, (current) => {
-      if (!current && p.old_string !== '') throw new ToolError('NOT_FOUND', `File not found: ${target}. To create it, send an empty old_string.`);
-      const r = applyEdit(current?.text ?? '', { old_string: p.old_string, new_string: p.new_string, replace_all: p.replace_all }, current?.path.rel ?? target);
+      if (!current && p.old_string !== '') throw new ToolError('NOT_FOUND', t('File not found: {0}. To create it, send an empty old_string.', target));
+      const r = applyEdit(current?.text ?? '', { old_string: p.old_string, new_string: p.new_string, replace_all: p.replace_all }, current?.path.rel ?? target, t);
       const lines = r.edits[0].newRange;
       return { kind: 'write', proposed: r.newText, changedLines: lines, extra: undefined };
     });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 
 /**
@@ -10,8 +11,8 @@ export const filePathFields = {
   relativePath: z.string().min(1).optional(),
 };
 
-export function targetOf(p: { file_path?: string; relativePath?: string }): string {
+export function targetOf(p: { file_path?: string; relativePath?: string }, locale?: string): string {
   const target = p.file_path ?? p.relativePath;
-  if (!target) throw new ToolError('VALIDATION_FAILED', 'file_path: is required');
+  if (!target) throw new ToolError('VALIDATION_FAILED', translator(locale)('file_path: is required'));
   return target;
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { applyEdits } from '../edit';
 import { planAndWrite } from '../edit/write';
+import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { filePathFields, targetOf } from './filePathParam';
 import { boolParam } from './params';
@@ -16,12 +17,13 @@ export const multiEditTool = defineTool({
   writes: true,
   params: z.object({ ...filePathFields, edits: z.array(edit).min(1, 'at least one edit is required'), description: z.string().optional() }),
   async handler(p, ctx) {
-    const target = targetOf(p);
+    const t = translator(ctx.workspace.locale);
+    const target = targetOf(p, ctx.workspace.locale);
     const out = await planAndWrite(ctx, 'MultiEdit', target, p.description, (current) => {
       if (!current && p.edits[0].old_string !== '') {
-        throw new ToolError('NOT_FOUND', `File not found: ${target}. To create it, make the first edit's old_string empty.`);
+        throw new ToolError('NOT_FOUND', t("File not found: {0}. To create it, make the first edit's old_string empty.", target));
       }
-      const r = applyEdits(current?.text ?? '', p.edits, current?.path.rel ?? target);
+      const r = applyEdits(current?.text ?? '', p.edits, current?.path.rel ?? target, t);
       const first = Math.min(...r.edits.map((e) => e.newRange.startLine));
       const last = Math.max(...r.edits.map((e) => e.newRange.endLine));
       return { kind: 'write', proposed: r.newText, changedLines: { startLine: first, endLine: last }, extra: r.edits };

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { editNotebookText } from '../edit/notebook';
 import { planAndWrite } from '../edit/write';
+import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { intParam } from './params';
 import { defineTool, jsonOutput } from './tool';
@@ -20,12 +21,13 @@ export const notebookEditCellTool = defineTool({
     description: z.string().optional(),
   }),
   async handler(p, ctx) {
+    const t = translator(ctx.workspace.locale);
     const target = p.notebook_path ?? p.relativePath;
-    if (!target) throw new ToolError('VALIDATION_FAILED', 'notebook_path: is required');
-    if (!/\.ipynb$/i.test(target)) throw new ToolError('VALIDATION_FAILED', `notebook_path: ${target} is not an .ipynb file`);
+    if (!target) throw new ToolError('VALIDATION_FAILED', t('notebook_path: is required'));
+    if (!/\.ipynb$/i.test(target)) throw new ToolError('VALIDATION_FAILED', t('notebook_path: {0} is not an .ipynb file', target));
     const out = await planAndWrite(ctx, 'NotebookEditCell', target, p.description, (current) => {
-      if (!current) throw new ToolError('NOT_FOUND', `Notebook not found: ${target}`);
-      const r = editNotebookText(current.text, { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type }, current.path.rel);
+      if (!current) throw new ToolError('NOT_FOUND', t('Notebook not found: {0}', target));
+      const r = editNotebookText(current.text, { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type }, current.path.rel, t);
       return { kind: 'write', proposed: r.text, notebookEdit: r.edit, extra: r.edit };
     });
     const data = {

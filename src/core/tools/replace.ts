@@ -11,7 +11,7 @@ export const replaceTool = defineTool({
   writes: true,
   params: z.object({ ...filePathFields, content: z.string(), description: z.string().optional() }),
   async handler(p, ctx) {
-    const target = targetOf(p);
+    const target = targetOf(p, ctx.workspace.locale);
     const out = await planAndWrite(ctx, 'Replace', target, p.description, (current) =>
       current?.text === p.content
         ? { kind: 'unchanged', extra: undefined }
