@@ -21,6 +21,8 @@ const builds = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['src/node/host.ts'], outfile: 'dist/host.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/devBackend/main.ts'], outfile: 'dist/devBackend.js' },
+  // The code index's parse worker (src/core/code/parsePool.ts looks for it beside the bundle).
+  { entryPoints: ['src/core/code/parseWorker.ts'], outfile: 'dist/codeWorker.js' },
 ];
 // The chat webview runs in a browser frame: one IIFE script plus chat.css, with the codicon font
 // (imported by webview/main.ts) copied beside it as codicon.ttf.

@@ -6,9 +6,9 @@ import type { Logger } from '../log';
 import { toRelative } from '../paths';
 import { decodeText, isBinary } from '../text';
 import type { Workspace } from '../workspace';
-import { languageForPath, listSourceFiles } from './languages';
+import { extractFileJson, languageForPath, listSourceFiles } from './languages';
 import type { CallSite, FileSymbols, MethodSymbol, TypeSymbol } from './model';
-import { withTree } from './parser';
+import { defaultWorkerCount, ParsePool } from './parsePool';
 
 /**
  * The workspace code index: every source file's declarations and call sites, parsed once (lazily,
@@ -47,6 +47,17 @@ export interface CodeIndexOptions {
   readonly listFiles?: (ws: Workspace) => Promise<string[]>;
   /** Larger files (generated code) are not indexed. Default 2 MB. */
   readonly maxFileBytes?: number;
+  /** Parse workers for a build of many files; 0: parse on the main thread. Default min(cores − 1, 4), at least 1. */
+  readonly workers?: number;
+}
+
+interface Job {
+  readonly rel: string;
+  readonly text?: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+  /** The symbols' JSON, when a parse worker made it. */
+  readonly json?: string;
 }
 
 interface FileRecord {
@@ -69,6 +80,8 @@ export const CACHE_FORMAT = 'agent-bridge-code-index';
 export const CACHE_VERSION = 3;
 const YIELD_EVERY_MS = 25;
 const READ_AHEAD = 16;
+/** Fewer files to parse than this: the main thread does it (starting a worker costs more). */
+const MIN_FILES_FOR_WORKERS = 64;
 
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V): void => {
   const list = m.get(k);
@@ -138,28 +151,40 @@ export class CodeIndex {
     let parsed = 0;
     let lastYield = Date.now();
     let lastReport = 0;
-    const reads = new Map<number, Promise<{ rel: string; text?: string; mtimeMs: number; size: number }>>();
-    const startRead = (i: number): void => {
+    // Parse workers when there is enough to parse to pay for starting them (each loads the wasm).
+    const workers = this.options.workers ?? defaultWorkerCount();
+    const pool = list.length - this.files.size >= MIN_FILES_FOR_WORKERS ? ParsePool.start(workers) : undefined;
+    // Files are read (and, with workers, parsed) ahead, but stored in list order: the same index either way.
+    const ahead = pool ? READ_AHEAD * workers * 2 : READ_AHEAD;
+    const jobs = new Map<number, Promise<Job>>();
+    const startJob = (i: number): void => {
       const rel = list[i];
-      if (rel !== undefined && !reads.has(i)) reads.set(i, this.readIfChanged(rel));
+      if (rel === undefined || jobs.has(i)) return;
+      const read = this.readIfChanged(rel);
+      jobs.set(i, pool ? read.then((r) => (r.text === undefined || !pool.alive ? r : pool.parse(r.rel, r.text).then((json) => ({ ...r, json }), () => r))) : read);
     };
-    for (let i = 0; i < list.length; i++) {
-      for (let j = i; j < Math.min(list.length, i + READ_AHEAD); j++) startRead(j);
-      const r = await (reads.get(i) as Promise<{ rel: string; text?: string; mtimeMs: number; size: number }>);
-      reads.delete(i);
-      if (r.text !== undefined) {
-        await this.store(r.rel, r.text, r.mtimeMs, r.size);
-        parsed++;
+    try {
+      for (let i = 0; i < list.length; i++) {
+        for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
+        const r = await (jobs.get(i) as Promise<Job>);
+        jobs.delete(i);
+        if (r.text !== undefined) {
+          if (r.json !== undefined) this.files.set(r.rel, { mtimeMs: r.mtimeMs, size: r.size, symbols: JSON.parse(r.json) as FileSymbols });
+          else await this.store(r.rel, r.text, r.mtimeMs, r.size);
+          parsed++;
+        }
+        const now = Date.now();
+        if (now - lastYield > YIELD_EVERY_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          lastYield = Date.now();
+        }
+        if (now - lastReport > 100) {
+          this.report({ phase: 'parsing', done: i + 1, total: list.length });
+          lastReport = now;
+        }
       }
-      const now = Date.now();
-      if (now - lastYield > YIELD_EVERY_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        lastYield = Date.now();
-      }
-      if (now - lastReport > 100) {
-        this.report({ phase: 'parsing', done: i + 1, total: list.length });
-        lastReport = now;
-      }
+    } finally {
+      await pool?.close();
     }
     this.changed();
     this.isReady = true;
@@ -188,15 +213,10 @@ export class CodeIndex {
   }
 
   private async store(rel: string, text: string, mtimeMs: number, size: number): Promise<void> {
-    const lang = languageForPath(rel);
-    if (!lang) return;
     try {
-      let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
-      const extracted = await withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel));
-      // Strings cut from the file text keep all of it alive (V8 sliced strings): copy them out.
-      const symbols = JSON.parse(JSON.stringify(extracted)) as FileSymbols;
-      this.files.set(rel, { mtimeMs, size, symbols });
+      const json = await extractFileJson(rel, text);
+      if (json === undefined) return;
+      this.files.set(rel, { mtimeMs, size, symbols: JSON.parse(json) as FileSymbols });
     } catch (e) {
       this.options.log?.warn(`code index: ${rel} not indexed: ${String(e)}`);
     }

@@ -9,6 +9,7 @@ import { extractJava } from './java';
 import { extractKotlin } from './kotlin';
 import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './extensions';
 import type { FileSymbols, LanguageId } from './model';
+import { withTree } from './parser';
 import { extractPython } from './python';
 import { extractTypeScript } from './typescript';
 
@@ -38,6 +39,19 @@ const EXTRACTORS: readonly Omit<LanguageSupport, 'extensions'>[] = [
 export const LANGUAGES: readonly LanguageSupport[] = EXTRACTORS.map((l) => ({ ...l, extensions: LANGUAGE_EXTENSIONS[l.id] }));
 
 export { SOURCE_EXTENSIONS };
+
+/**
+ * The symbols of one file's text as JSON, or undefined for a file in no supported language. The
+ * index parses it back: a copy, so no string cut from the text (a V8 sliced string) keeps all of
+ * it alive, and the same text whether a parse worker or the main thread made it.
+ */
+export async function extractFileJson(rel: string, text: string): Promise<string | undefined> {
+  const lang = languageForPath(rel);
+  if (!lang) return undefined;
+  let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
+  return JSON.stringify(await withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel)));
+}
 
 export function languageForPath(file: string): LanguageSupport | undefined {
   const ext = path.extname(file).toLowerCase();

@@ -48,6 +48,9 @@ let configuredDir: string | undefined;
 let runtime: Promise<void> | undefined;
 const parsers = new Map<LanguageId, Promise<Parser>>();
 
+/** The folder given to `configureGrammarDirectory`, if any (handed on to parse workers). */
+export const grammarDirectory = (): string | undefined => configuredDir;
+
 /** The folder holding `web-tree-sitter.wasm` and the `tree-sitter-<lang>.wasm` grammars. Call before the first parse. */
 export function configureGrammarDirectory(dir: string): void {
   if (runtime) throw new Error('configureGrammarDirectory must be called before the first parse');

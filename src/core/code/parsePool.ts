@@ -1,0 +1,104 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { grammarDirectory } from './parser';
+
+/**
+ * Parse workers for the index build (node:worker_threads, so the same in the headless host and in
+ * VS Code's extension host): each loads web-tree-sitter and the grammars itself and turns a file's
+ * text into its symbols' JSON, the same text `extractFileJson` gives on the main thread. A job goes
+ * to the worker with the fewest in hand. A worker that fails (its script or the wasm not found, a
+ * crash) fails its jobs and is not used again; the caller then parses on the main thread.
+ */
+
+/** The worker script: dist/codeWorker.js beside the bundle, or parseWorker.ts when running from sources (tsx). */
+export function workerScript(): string | undefined {
+  if (typeof __dirname !== 'string') return undefined;
+  const candidates = [path.join(__dirname, 'codeWorker.js'), path.join(__dirname, 'parseWorker.ts')];
+  return candidates.find((c) => fs.existsSync(c));
+}
+
+/** min(cores − 1, 4), at least 1. */
+export function defaultWorkerCount(): number {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(cores - 1, 4));
+}
+
+/**
+ * A worker running `script`. From the sources (tests, benchmarks under `node --import tsx`) a
+ * worker does not inherit tsx's loader hooks: it registers tsx's CommonJS hook itself first.
+ */
+function startWorker(script: string): Worker {
+  const workerData = { grammarDir: grammarDirectory() };
+  if (!script.endsWith('.ts')) return new Worker(script, { workerData });
+  const tsx = require.resolve('tsx/cjs');
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, { eval: true, workerData });
+}
+
+interface Pending {
+  readonly resolve: (json: string | undefined) => void;
+  readonly reject: (e: Error) => void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly pending: Map<number, Pending>;
+  dead: boolean;
+}
+
+export class ParsePool {
+  private readonly slots: Slot[] = [];
+  private nextId = 0;
+
+  private constructor(script: string, count: number) {
+    for (let i = 0; i < count; i++) {
+      const slot: Slot = { worker: startWorker(script), pending: new Map(), dead: false };
+      const fail = (why: string): void => {
+        slot.dead = true;
+        for (const p of slot.pending.values()) p.reject(new Error(why));
+        slot.pending.clear();
+      };
+      slot.worker.on('message', (m: { id: number; json?: string; error?: string }) => {
+        const p = slot.pending.get(m.id);
+        slot.pending.delete(m.id);
+        if (m.error !== undefined) p?.reject(new Error(m.error));
+        else p?.resolve(m.json);
+      });
+      slot.worker.on('error', (e) => fail(`parse worker failed: ${String(e)}`));
+      slot.worker.on('exit', (code) => fail(`parse worker exited (${code})`));
+      this.slots.push(slot);
+    }
+  }
+
+  /** A pool of `count` workers, or undefined when no worker script is found or none can start. */
+  static start(count: number): ParsePool | undefined {
+    const script = workerScript();
+    if (!script || count < 1) return undefined;
+    try {
+      return new ParsePool(script, count);
+    } catch {
+      return undefined;
+    }
+  }
+
+  get alive(): boolean {
+    return this.slots.some((s) => !s.dead);
+  }
+
+  /** The symbols' JSON of `text` (undefined: no supported language); rejects when the worker fails. */
+  parse(rel: string, text: string): Promise<string | undefined> {
+    const live = this.slots.filter((s) => !s.dead);
+    if (!live.length) return Promise.reject(new Error('no parse worker'));
+    const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, rel, text });
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.worker.terminate().catch(() => undefined)));
+  }
+}
