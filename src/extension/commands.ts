@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalGate } from './approval/approvalGate';
 import { registerSetToken, type TokenStore } from './auth';
 import type { BridgeController } from './controller';
+import { stateText } from './statusBar';
 
 /** The commands of package.json, plus the status bar's menu. Each is a few lines over the controller. */
 export function registerCommands(controller: BridgeController, channel: vscode.LogOutputChannel, approvals: ApprovalGate, tokens: TokenStore): vscode.Disposable[] {
@@ -39,7 +40,7 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
         { label: vscode.l10n.t('$(key) Set Backend Token…'), run: () => void vscode.commands.executeCommand('agentBridge.setToken') },
         { label: vscode.l10n.t('$(comment-discussion) Open Chat'), run: () => void vscode.commands.executeCommand('agentBridge.openChat') },
       ];
-      const picked = await vscode.window.showQuickPick(items, { title: `Agent Bridge (${controller.state})` });
+      const picked = await vscode.window.showQuickPick(items, { title: stateText(controller.state) });
       picked?.run();
     }),
   ];

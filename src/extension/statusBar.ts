@@ -10,6 +10,11 @@ const LOOK: Record<ConnectionState, { icon: string; text: () => string; warn?: b
   disconnected: { icon: '$(debug-disconnect)', text: () => t('Agent Bridge: offline') },
 };
 
+/** The link's state in words of the display language (tooltip, screen readers, the status menu's title). */
+export function stateText(state: ConnectionState): string {
+  return state === 'connected' ? t('Agent Bridge: connected') : LOOK[state].text();
+}
+
 /** Shows the link's state; a click offers connect / disconnect / log. */
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('agentBridge.status', vscode.StatusBarAlignment.Left, 50);
@@ -33,11 +38,11 @@ export class StatusBar implements vscode.Disposable {
     const readOnly = vscode.workspace.isTrusted ? '' : ` ${t('(read-only)')}`;
     this.item.text = `${look.icon} ${look.text()}${readOnly}`;
     this.item.backgroundColor = look.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    const lines = [`Agent Bridge: ${state}`, this.controller.serverUrl ?? ''];
+    const lines = [stateText(state), this.controller.serverUrl ?? ''];
     if (readOnly) lines.push(t('Workspace not trusted: the agent can read and search, but every change is refused.'));
     if (state !== 'connected' && this.controller.lastError) lines.push(t('Last error: {0}', this.controller.lastError));
     this.item.tooltip = lines.filter(Boolean).join('\n');
-    this.item.accessibilityInformation = { label: `Agent Bridge ${state}` };
+    this.item.accessibilityInformation = { label: stateText(state) + readOnly };
   }
 
   dispose(): void {
