@@ -43,6 +43,8 @@ command -v python3 >/dev/null 2>&1 || need_pkgs+=(python3)
 command -v openssl >/dev/null 2>&1 || need_pkgs+=(openssl)
 # fonts so screenshots show text (chromium pulls some in; make sure of one)
 pkg_installed fonts-dejavu-core || need_pkgs+=(fonts-dejavu-core)
+# and a CJK font, or the Simplified Chinese UI shows as empty boxes in the zh-cn screenshots
+pkg_installed fonts-noto-cjk || need_pkgs+=(fonts-noto-cjk)
 
 if ((${#need_pkgs[@]})); then
   SUDO=()

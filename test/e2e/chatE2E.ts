@@ -2,7 +2,8 @@
 // Chromium, the dev backend's scripted agent behind it. Open the panel, type and press Enter, watch
 // thinking and tool activity, read the Markdown answer, approve a change from its card, see an
 // ERROR explained, check hostile Markdown stays inert, reload and find the conversation again.
-// Runs in the dark and the light theme, with screenshots of each state in test-results/.
+// Runs in the dark and the light theme, with screenshots of each state in test-results/; then once
+// more with Simplified Chinese as VS Code's display language (chat, launcher, status bar, a tool result).
 // Prints `chat-e2e: N passed, N failed`.
 //
 //   node --import tsx test/e2e/chatE2E.ts [--skip-package]
@@ -163,6 +164,90 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
   ];
 }
 
+/** Our own zh-cn texts, looked up by their English keys (contributions by their %key%). */
+const zhBundle = JSON.parse(fs.readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+const zhNls = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
+function zh(english: string): string {
+  const text = zhBundle[english];
+  assert.ok(text, `no zh-cn for ${english}`);
+  return text;
+}
+/** A quick-pick label without its leading $(icon). */
+const withoutIcon = (label: string) => label.replace(/^\$\([^)]+\)\s*/, '');
+
+function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<string>): Check[] {
+  const page = bench.page;
+  const chat = () => chatFrame(page);
+  const shot = (state: string) => bench.screenshot(path.join(resultsDir, `chat-${state}-zh-cn.png`));
+  const statusItem = page.locator('.statusbar-item', { hasText: 'Agent Bridge' }).first();
+  return [
+    {
+      name: '[zh-cn] the launcher, the chat and the status bar speak Simplified Chinese',
+      run: async () => {
+        await backend.waitForSession((s) => s.projectKey === 'shop-service' && !known.has(s.webSocketSessionId), 90_000);
+        const openChat = /\[([^\]]+)\]\(command:agentBridge\.openChat\)/.exec(zhNls['viewsWelcome.chatLauncher.contents'])?.[1];
+        assert.ok(openChat, 'the welcome view has an Open Chat link');
+        await openFromActivityBar(page, openChat);
+        await chat().locator('.conn.connected').waitFor({ timeout: TIMEOUT });
+        await page.locator('.part.sidebar .title-label', { hasText: zhNls['view.chatLauncher.name'] }).first().waitFor({ timeout: TIMEOUT });
+        await page.locator('.tabs-container .tab', { hasText: zh('Agent Chat') }).first().waitFor({ timeout: TIMEOUT });
+        assert.equal(await chat().locator('html').getAttribute('lang'), 'zh-cn');
+        assert.equal(await chat().locator('textarea.input').getAttribute('placeholder'), zh('Ask the agent… (Enter to send, Shift+Enter for a new line)'));
+        assert.equal(await chat().locator('button.send').getAttribute('aria-label'), zh('Send'));
+        assert.equal(await chat().locator('button.new-session').getAttribute('aria-label'), zh('New Session'));
+        assert.match((await chat().locator('.conn').textContent()) ?? '', new RegExp(zh('Connected')));
+        assert.equal((await chat().locator('.empty-state p').textContent())?.trim(), zh('Ask the agent about this workspace. Type /help to see what the dev backend can do.'));
+        assert.equal(await statusItem.getAttribute('aria-label'), zh('Agent Bridge: connected'));
+        await shot('empty');
+      },
+    },
+    {
+      name: '[zh-cn] a tool result reaches the chat in Chinese',
+      run: async () => {
+        await send(page, '/read src/app/Greeter.java');
+        const tool = chat().locator('.entry.tool.succeeded', { hasText: 'read_file' });
+        await tool.waitFor({ timeout: TIMEOUT });
+        assert.match((await tool.locator('summary').getAttribute('aria-label')) ?? '', new RegExp(`: ${zh('Succeeded')}$`));
+        await waitForAnswers(page, 1);
+        await tool.locator('summary').click();
+        assert.match((await tool.locator('.tool-output h2').first().textContent()) ?? '', /^文件：src\/app\/Greeter\.java$/);
+        await shot('answer');
+      },
+    },
+    {
+      name: '[zh-cn] the status menu disconnects; the status bar and the chat say offline',
+      run: async () => {
+        await statusItem.click({ timeout: TIMEOUT });
+        await page.locator('.quick-input-widget .quick-input-title', { hasText: zh('Agent Bridge: connected') }).waitFor({ timeout: TIMEOUT });
+        for (const label of ['$(refresh) Reconnect', '$(output) Show Log']) {
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: withoutIcon(zh(label)) }).first().waitFor({ timeout: TIMEOUT });
+        }
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: withoutIcon(zh('$(debug-disconnect) Disconnect')) }).first().click({ timeout: TIMEOUT });
+        await page.locator('.statusbar-item', { hasText: zh('Agent Bridge: offline') }).first().waitFor({ timeout: TIMEOUT });
+        await chat().locator('.conn', { hasText: zh('Offline') }).waitFor({ timeout: TIMEOUT });
+        await shot('offline');
+      },
+    },
+  ];
+}
+
+async function runChecks(label: string, checks: Check[], bench: Workbench): Promise<{ passed: number; failed: number }> {
+  for (const [i, check] of checks.entries()) {
+    try {
+      await check.run();
+      console.log(`  ✔ ${check.name}`);
+    } catch (e) {
+      // Later steps build on this one: count them as failed rather than wait out their timeouts.
+      console.log(`  ✖ ${check.name}\n    ${(e as Error).message.split('\n').join('\n    ')}`);
+      for (const rest of checks.slice(i + 1)) console.log(`  ✖ ${rest.name} (not run)`);
+      await bench.screenshot(path.join(resultsDir, `chat-failure-${label}.png`)).catch(() => undefined);
+      console.log(bench.console.slice(-40).join('\n'));
+      return { passed: i, failed: checks.length - i };
+    }
+  }
+  return { passed: checks.length, failed: 0 };
+}
+
 async function main(): Promise<number> {
   if (!process.argv.includes('--skip-package')) {
     execFileSync('npm', ['run', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -185,25 +270,26 @@ async function main(): Promise<number> {
       const known = new Set(backend.sessions().map((s) => s.webSocketSessionId));
       const bench = await openWorkbench(server, { folder });
       try {
-        const checks = checksFor(theme, bench, backend, folder, known);
-        for (const [i, check] of checks.entries()) {
-          try {
-            await check.run();
-            passed++;
-            console.log(`  ✔ ${check.name}`);
-          } catch (e) {
-            // Later steps build on this one: count them as failed rather than wait out their timeouts.
-            failed += checks.length - i;
-            console.log(`  ✖ ${check.name}\n    ${(e as Error).message.split('\n').join('\n    ')}`);
-            for (const rest of checks.slice(i + 1)) console.log(`  ✖ ${rest.name} (not run)`);
-            await bench.screenshot(path.join(resultsDir, `chat-failure-${theme.name}.png`)).catch(() => undefined);
-            console.log(bench.console.slice(-40).join('\n'));
-            break;
-          }
-        }
+        const r = await runChecks(theme.name, checksFor(theme, bench, backend, folder, known), bench);
+        passed += r.passed;
+        failed += r.failed;
       } finally {
         await bench.close();
       }
+    }
+    // Simplified Chinese: the same server, a window opened after switching its display language.
+    const zhFolder = path.join(tmp, 'zh-cn', 'shop-service');
+    fs.cpSync(path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), zhFolder, { recursive: true });
+    server.writeSettings({ 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat'), 'workbench.colorTheme': 'Default Dark Modern' });
+    server.setDisplayLanguage('zh-cn');
+    const known = new Set(backend.sessions().map((s) => s.webSocketSessionId));
+    const bench = await openWorkbench(server, { folder: zhFolder });
+    try {
+      const r = await runChecks('zh-cn', zhChecks(bench, backend, known), bench);
+      passed += r.passed;
+      failed += r.failed;
+    } finally {
+      await bench.close();
     }
   } catch (e) {
     failed++;

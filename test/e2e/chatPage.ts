@@ -9,10 +9,10 @@ export function chatFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 }
 
-/** Opens the chat from the activity bar's Agent Bridge view and its "Open Chat" welcome button. */
-export async function openFromActivityBar(page: Page): Promise<void> {
+/** Opens the chat from the activity bar's Agent Bridge view and its "Open Chat" welcome button (`label`: the button's text in the display language). */
+export async function openFromActivityBar(page: Page, label = 'Open Chat'): Promise<void> {
   await page.locator('.activitybar [aria-label^="Agent Bridge"]').first().click({ timeout: TIMEOUT });
-  await page.locator('.welcome-view-content a, .welcome-view-content .monaco-button', { hasText: 'Open Chat' }).first().click({ timeout: TIMEOUT });
+  await page.locator('.welcome-view-content a, .welcome-view-content .monaco-button', { hasText: label }).first().click({ timeout: TIMEOUT });
   await waitForComposer(page);
 }
 

@@ -239,6 +239,22 @@ export class CodeServer {
     writeSettings(this.userDataDir, { ...DEFAULT_SETTINGS, ...settings });
   }
 
+  /**
+   * Windows opened from now on use `locale` as VS Code's display language (vscode.env.language),
+   * so extensions load their package.nls.<locale>.json and l10n/bundle.l10n.<locale>.json.
+   * `--locale` or argv.json alone is not enough: without an installed language pack for it the
+   * workbench falls back to English. No language pack can be installed here, so this registers one
+   * in languagepacks.json whose translation of VS Code's own strings is empty: VS Code's menus stay
+   * English, every extension's own translations apply. argv.json is read per window, so no restart.
+   */
+  setDisplayLanguage(locale: string): void {
+    const core = path.join(this.userDataDir, `test-language-pack.${locale}.json`);
+    fs.writeFileSync(core, JSON.stringify({ contents: {} }));
+    const pack = { hash: `test-${locale}`, label: locale, extensions: [{ extensionIdentifier: { id: `test.language-pack-${locale}` }, version: '0.0.0' }], translations: { vscode: core } };
+    fs.writeFileSync(path.join(this.userDataDir, 'languagepacks.json'), JSON.stringify({ [locale]: pack }));
+    fs.writeFileSync(path.join(this.userDataDir, 'User', 'argv.json'), JSON.stringify({ locale }));
+  }
+
   /** code-server's own output plus the tails of every log under the user-data dir. */
   logs(maxLinesPerFile = 200): string {
     const parts = [`===== code-server output (${this.exitStatus ?? 'running'}) =====\n${tail(this.output.join(''), maxLinesPerFile * 2)}`];
