@@ -61,6 +61,14 @@ public class Uses {
         return sb.append(a).append(b).reverse().length();
     }
 
+    String io(String name) {
+        try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.FileReader(name))) {
+            return r.readLine();
+        } catch (java.io.IOException | IllegalStateException e) {
+            return e.getMessage();
+        }
+    }
+
     void unknown(Object o) {
         com.thirdparty.Lib.make().run();
         ((com.thirdparty.Widget) o).spin(w -> w.turn());
@@ -125,6 +133,11 @@ test('calls into the JDK without its sources resolve to the JDK owner javac name
     unresolved: [],
   });
   assert.deepEqual(callees(index, graph, 'first').resolved, sorted(['java.util.Map#get', 'java.util.List#get', 'java.lang.String#toUpperCase']));
+  // A multi-catch parameter has its alternatives' nearest common superclass, as javac erases it.
+  assert.deepEqual(
+    callees(index, graph, 'io').resolved,
+    sorted(['java.io.BufferedReader#<init>', 'java.io.FileReader#<init>', 'java.io.BufferedReader#readLine', 'java.lang.Exception#getMessage']),
+  );
   assert.deepEqual(
     callees(index, graph, 'chained').resolved,
     sorted(['java.lang.StringBuilder#append', 'java.lang.StringBuilder#append', 'java.lang.StringBuilder#reverse', 'java.lang.StringBuilder#length']),

@@ -107,7 +107,7 @@ class CallCollector {
           const types = namedKids(node.namedChildren.find((k) => k.type === 'catch_type') ?? node);
           const n = node.childForFieldName('name')?.text;
           const only = types.length === 1 ? types[0] : undefined;
-          if (n) this.declare(n, only ? typeText(only) : { k: '?', why: 'multi-catch parameter' });
+          if (n) this.declare(n, only ? typeText(only) : { k: 'lub', ts: types.map((t) => typeText(t)) });
           break;
         }
         case 'resource':

@@ -52,6 +52,7 @@ export type Expr =
   | { readonly k: 'la'; readonly c: Expr; readonly j: number; readonly i: number; readonly n: number }
   // …or written where its functional interface type is this text (cast, declaration, return).
   | { readonly k: 'lt'; readonly t: string; readonly i: number; readonly n: number }
+  | { readonly k: 'lub'; readonly ts: readonly string[] } // a multi-catch parameter: the alternatives' common superclass
   | { readonly k: '?'; readonly why?: string };
 
 export type CallKind = 'call' | 'new' | 'this' | 'super' | 'ref';

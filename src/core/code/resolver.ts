@@ -228,6 +228,8 @@ export class JavaResolver {
         const p = fn && this.samParam(fn, e.n, e.i);
         return p && p !== 'no' ? { v: p } : err('lambda parameter type unknown');
       }
+      case 'lub':
+        return this.commonSuperclass(e.ts, scope);
       case 'null':
         return err('null');
       case 'num':
@@ -330,6 +332,29 @@ export class JavaResolver {
       return err(results.some((r) => !r) ? `return type of ${owner}.${e.n} depends on inference` : `overloads of ${e.n} return different types`);
     }
     return { v: first };
+  }
+
+  /**
+   * A multi-catch parameter's type as javac erases it (JLS 14.20): the nearest superclass all the
+   * alternatives share. Unknown when a superclass chain leaves the project and the JDK table.
+   */
+  private commonSuperclass(texts: readonly string[], scope: Scope): Meaning {
+    const T = this.types;
+    const chains = texts.map((text) => {
+      const chain: string[] = [];
+      let t = T.resolveText(text, scope);
+      while (t && chain.length < 50) {
+        chain.push(t.fqn);
+        if (t.fqn === OBJECT) return chain;
+        const entry = T.entryOf(t.fqn);
+        t = entry && T.superclass(entry);
+      }
+      return undefined;
+    });
+    if (chains.some((c) => !c)) return err('multi-catch parameter: a superclass is unknown');
+    const [first, ...rest] = chains as string[][];
+    const common = first?.find((fqn) => rest.every((c) => c.includes(fqn)));
+    return common ? { v: rtype(common) } : err('multi-catch parameter');
   }
 
   /**
