@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index';
 import { ParsePool, workerScript } from '../../src/core/code/parsePool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
 import { jdkMissing, unpackModule } from './helpers/jdk';
 
 /** The index build in parse workers gives exactly what the main thread gives, file by file and in the same order. */
@@ -44,4 +46,21 @@ test('java.base indexed with parse workers equals the single-threaded index', as
   assert.ok(one.files.length > 3000);
   assert.deepEqual(many.files.map(([rel]) => rel), one.files.map(([rel]) => rel));
   assert.deepEqual(many.files, one.files);
+});
+
+test('a worker that cannot start leaves the build to the main thread, with the same index', async () => {
+  const files: Record<string, string> = { '.tools/broken-worker.js': "throw new Error('no wasm here');\n" };
+  for (let i = 0; i < 80; i++) files[`src/p/C${i}.java`] = `package p;\nclass C${i} { int f() { return new C${(i + 1) % 80}().f(); } }\n`;
+  const root = makeTree(files, 'ab-workers-');
+  const broken = path.join(root, '.tools', 'broken-worker.js');
+  const pool = ParsePool.start(1, broken);
+  assert.ok(pool);
+  await assert.rejects(pool.parse('p/C0.java', 'class C0 {}'));
+  assert.equal(pool.alive, false);
+  await pool.close();
+  const viaBroken = new CodeIndex(new NodeWorkspace(root), { workers: 2, workerScript: broken });
+  const plain = new CodeIndex(new NodeWorkspace(root), { workers: 0 });
+  await Promise.all([viaBroken.ready(), plain.ready()]);
+  assert.equal(viaBroken.fileCount, 80);
+  assert.deepEqual([...viaBroken.allFiles()], [...plain.allFiles()]);
 });

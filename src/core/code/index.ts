@@ -8,7 +8,7 @@ import { decodeText, isBinary } from '../text';
 import type { Workspace } from '../workspace';
 import { extractFileJson, languageForPath, listSourceFiles } from './languages';
 import type { CallSite, FileSymbols, MethodSymbol, TypeSymbol } from './model';
-import { defaultWorkerCount, ParsePool } from './parsePool';
+import { defaultWorkerCount, ParsePool, workerScript } from './parsePool';
 
 /**
  * The workspace code index: every source file's declarations and call sites, parsed once (lazily,
@@ -49,6 +49,8 @@ export interface CodeIndexOptions {
   readonly maxFileBytes?: number;
   /** Parse workers for a build of many files; 0: parse on the main thread. Default min(cores − 1, 4), at least 1. */
   readonly workers?: number;
+  /** The parse workers' script; default `workerScript()` (tests give a broken one to see the fallback). */
+  readonly workerScript?: string;
 }
 
 interface Job {
@@ -153,7 +155,7 @@ export class CodeIndex {
     let lastReport = 0;
     // Parse workers when there is enough to parse to pay for starting them (each loads the wasm).
     const workers = this.options.workers ?? defaultWorkerCount();
-    const pool = list.length - this.files.size >= MIN_FILES_FOR_WORKERS ? ParsePool.start(workers) : undefined;
+    const pool = list.length - this.files.size >= MIN_FILES_FOR_WORKERS ? ParsePool.start(workers, this.options.workerScript ?? workerScript()) : undefined;
     // Files are read (and, with workers, parsed) ahead, but stored in list order: the same index either way.
     const ahead = pool ? READ_AHEAD * workers * 2 : READ_AHEAD;
     const jobs = new Map<number, Promise<Job>>();

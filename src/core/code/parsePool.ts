@@ -71,9 +71,8 @@ export class ParsePool {
     }
   }
 
-  /** A pool of `count` workers, or undefined when no worker script is found or none can start. */
-  static start(count: number): ParsePool | undefined {
-    const script = workerScript();
+  /** A pool of `count` workers running `script`, or undefined when there is no script or none can start. */
+  static start(count: number, script = workerScript()): ParsePool | undefined {
     if (!script || count < 1) return undefined;
     try {
       return new ParsePool(script, count);
