@@ -149,3 +149,30 @@ test('a class is found before the module of the same name; a module by its dotte
   const log = await call(readMethodTool, { className: 'ts.shop.util', methodName: 'log' });
   assert.match((log.structured as { methods: Array<{ code: string }> }).methods[0]?.code ?? '', /Writes a line/);
 });
+
+test('top-level code that runs when a module loads is a caller: Python `if __name__ == "__main__"`, a TypeScript script, `export default f(…)`', async () => {
+  const tree = makeTree(
+    {
+      'tools/jobs.py': 'def run(n):\n    return n\n\ndef helper():\n    pass\n',
+      'tools/cli.py': 'from tools.jobs import run\n\ndef unused():\n    helper()\n\nif __name__ == "__main__":\n    run(3)\n',
+      'web/lib.ts': 'export function start(port: number): number {\n  return port;\n}\n',
+      'web/main.ts': "import { start } from './lib';\n\nconst port = 8080;\nstart(port);\n\nexport function later(): void {}\n",
+      'web/config.ts': "import { start } from './lib';\n\nexport default start(1);\n",
+    },
+    'ab-module-calls-',
+  );
+  const local = new NodeWorkspace(tree);
+  const chain = async (method: string) =>
+    (await callChainTool.handler(callChainTool.params.parse({ method, direction: 'callers', depth: 1 }), { workspace: local, callId: 't', signal: new AbortController().signal, log: silentLogger }))
+      .structured as { callers: Node[] };
+  const py = await chain('jobs.run');
+  assert.deepEqual(py.callers[0]?.children.map((c) => [c.className, c.methodName, c.path, c.callLine]), [['tools.cli', '<module>', 'tools/cli.py', 7]]);
+  const ts = await chain('lib.start');
+  assert.deepEqual(
+    ts.callers[0]?.children.map((c) => [c.path, c.methodName, c.callLine]).sort(),
+    [['web/config.ts', '<module>', 3], ['web/main.ts', '<module>', 4]],
+  );
+  // the module's functions are not the module's load-time code: `unused` calls helper, not run
+  const fileMembers = codeIntelFor(local).index.fileSymbols('tools/cli.py')?.types[0]?.methods.map((m) => m.name);
+  assert.deepEqual(fileMembers, ['unused', '<module>']);
+});

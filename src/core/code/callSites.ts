@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { IN_LAMBDA, type CallSite, type Expr } from './model';
+import { IN_LAMBDA, type CallSite, type Expr, type MethodSymbol } from './model';
 
 /**
  * Call sites of a member body, for every language but Java (whose `javaBody.ts` types far more).
@@ -137,3 +137,18 @@ export function collect(dialect: Dialect, body: Node | null | undefined, opts: {
 
 /** A parameter's binding: its declared type, or unknown. */
 export const paramExpr = (type: string): Expr => (type ? { k: 't', t: type } : UNKNOWN);
+
+/**
+ * The calls a file's top-level code makes when the module loads (`main()` under
+ * `if __name__ == "__main__":`, `app.listen(…)`), as the module type's initializer `<module>`
+ * (as Java's `<clinit>` is the code that runs when a class loads). One walker over all `statements`, so a module-level
+ * variable binds as a local does; `declarations` are not walked (their members have their own
+ * calls). Undefined when the top level calls nothing.
+ */
+export function moduleInitializer(dialect: Dialect, statements: readonly Node[], declarations: Iterable<string>): MethodSymbol | undefined {
+  const w = new Walker({ ...dialect, skip: new Set([...dialect.skip, ...declarations]) });
+  for (const s of statements) w.walk(s);
+  if (!w.calls.length) return undefined;
+  const lines = w.calls.map((c) => c.line);
+  return { kind: 'initializer', name: '<module>', params: [], modifiers: [], annotations: [], line: Math.min(...lines), endLine: Math.max(...lines), hasBody: true, calls: w.calls };
+}

@@ -79,7 +79,7 @@ interface Derived {
 
 export const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 3;
+export const CACHE_VERSION = 4;
 const YIELD_EVERY_MS = 25;
 const READ_AHEAD = 16;
 /** Fewer files to parse than this: the main thread does it (starting a worker costs more). */

@@ -84,7 +84,7 @@ export type MemberKind = 'method' | 'constructor' | 'initializer';
 
 export interface MethodSymbol {
   readonly kind: MemberKind;
-  /** The method name; for constructors the class name; `<clinit>` / `<init>` for initializer blocks and field initializers. */
+  /** The method name; for constructors the class name; `<clinit>` / `<init>` for initializer blocks and field initializers; `<module>` for a module's top-level code. */
   readonly name: string;
   readonly params: readonly VarSymbol[];
   readonly varargs?: boolean;

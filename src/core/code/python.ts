@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { summarize } from './javaSyntax';
-import { collect, paramExpr, UNKNOWN, type Dialect, type Walker } from './callSites';
+import { collect, moduleInitializer, paramExpr, UNKNOWN, type Dialect, type Walker } from './callSites';
 import { moduleName } from './lspModel';
 import type { FileSymbols, ImportSymbol, MethodSymbol, TypeSymbol, VarSymbol } from './model';
 import { collapse, endLine, headOf, kids, line, moduleSymbol, typeSymbol } from './syntax';
@@ -231,6 +231,8 @@ export function extractPython(tree: Tree, lineCount: number, relPath: string): F
   const types: TypeSymbol[] = [];
   const imps: ImportSymbol[] = [];
   const functions: MethodSymbol[] = [];
+  /** Top-level statements that run when the module loads. */
+  const statements: Node[] = [];
   const topLevel = (nodes: readonly Node[]): void => {
     for (const n of nodes) {
       const d = undecorate(n);
@@ -238,16 +240,24 @@ export function extractPython(tree: Tree, lineCount: number, relPath: string): F
       else if (d?.node.type === 'function_definition') functions.push(method(d, undefined).m);
       else if (n.type === 'import_statement' || n.type === 'import_from_statement') imports(n, imps);
       // Definitions under `if TYPE_CHECKING:` / `try:` at module level are still the module's.
-      else if (n.type === 'if_statement' || n.type === 'try_statement') blocks(n);
+      else if (n.type === 'if_statement' || n.type === 'try_statement') {
+        blocks(n);
+        if (!nested) statements.push(n);
+      } else if (!nested) statements.push(n);
     }
   };
+  let nested = false;
   const blocks = (n: Node): void => {
+    const outer = nested;
+    nested = true; // the statement is walked whole (below); here only its definitions
     for (const c of n.namedChildren) {
       if (c.type === 'block') topLevel(kids(c));
       else if (CLAUSES.has(c.type)) blocks(c);
     }
+    nested = outer;
   };
   topLevel(kids(tree.rootNode));
-  if (functions.length) types.push(moduleSymbol(moduleName(relPath), pkg, relPath, functions, lineCount));
+  const init = moduleInitializer(DIALECT, statements, ['function_definition', 'decorated_definition', 'class_definition']);
+  if (functions.length || init) types.push(moduleSymbol(moduleName(relPath), pkg, relPath, init ? [...functions, init] : functions, lineCount));
   return { language: 'python', package: pkg, imports: imps, types, lineCount, ...(tree.rootNode.hasError ? { hasErrors: true } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { collect, paramExpr, UNKNOWN, type Dialect, type Walker } from './callSites';
+import { collect, moduleInitializer, paramExpr, UNKNOWN, type Dialect, type Walker } from './callSites';
 import { moduleName } from './lspModel';
 import type { CallSite, EnumConstantSymbol, FileSymbols, ImportSymbol, LanguageId, MethodSymbol, TypeKind, TypeSymbol, VarSymbol } from './model';
 import { blockDoc, dottedModule, endLine, headOf, kids, line, moduleSymbol, typeOf, typeSymbol } from './syntax';
@@ -21,6 +21,16 @@ const CLASS_NODES: Readonly<Record<string, TypeKind>> = {
   type_alias_declaration: 'type',
 };
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
+/** Top-level statements whose calls run when the module loads (declarations of functions, classes and imports are not). */
+const RUNS_AT_LOAD = new Set([
+  'expression_statement', 'if_statement', 'for_statement', 'for_in_statement', 'while_statement', 'do_statement',
+  'try_statement', 'switch_statement', 'statement_block', 'labeled_statement',
+]);
+/** `main();`, `if (…) {…}`, `export default defineConfig({…})`; not a namespace, a function or a class. */
+const runsAtLoad = (statement: Node, decl: Node): boolean =>
+  statement.type === 'export_statement'
+    ? !statement.childForFieldName('declaration') && !FUNCTION_VALUES.has(decl.type) && !CLASS_NODES[decl.type]
+    : RUNS_AT_LOAD.has(decl.type) && decl.namedChildren[0]?.type !== 'internal_module';
 const KEYWORDS = new Set(['static', 'async', 'get', 'set', 'abstract', 'readonly', 'declare', 'override', 'export', 'default', '*', 'accessor']);
 
 const DIALECT: Dialect = {
@@ -308,10 +318,13 @@ export function extractTypeScript(tree: Tree, lineCount: number, relPath: string
   const ctx: Ctx = { pkg, js: language === 'javascript', types: [] };
   const imps: ImportSymbol[] = [];
   const functions: MethodSymbol[] = [];
+  /** Top-level statements (and variable declarators) that run when the module loads. */
+  const statements: Node[] = [];
   const topLevel = (nodes: readonly Node[], prefix?: string): void => {
     for (const n of nodes) {
       const decl = n.type === 'export_statement' ? (n.childForFieldName('declaration') ?? n.childForFieldName('value')) : n;
       if (!decl) continue;
+      if (prefix === undefined && runsAtLoad(n, decl)) statements.push(decl);
       const kind = CLASS_NODES[decl.type];
       if (kind) classLike(decl, kind, ctx, prefix, 'default');
       else if (decl.type === 'import_statement') imports(decl, imps);
@@ -322,6 +335,7 @@ export function extractTypeScript(tree: Tree, lineCount: number, relPath: string
         for (const d of decl.namedChildren) {
           if (d.type !== 'variable_declarator' || requireImport(d, imps)) continue;
           if (FUNCTION_VALUES.has(d.childForFieldName('value')?.type ?? '')) functions.push(method(d, undefined, { line: line(decl), endLine: endLine(decl) }));
+          else if (prefix === undefined) statements.push(d);
         }
       } else if ((decl.type === 'internal_module' || decl.type === 'module') && decl.childForFieldName('body')) {
         const name = decl.childForFieldName('name')?.text ?? '';
@@ -330,6 +344,7 @@ export function extractTypeScript(tree: Tree, lineCount: number, relPath: string
     }
   };
   topLevel(kids(tree.rootNode));
-  if (functions.length) ctx.types.push(moduleSymbol(moduleName(relPath), pkg, relPath, functions, lineCount));
+  const init = moduleInitializer(DIALECT, statements, ['function_declaration', 'generator_function_declaration']);
+  if (functions.length || init) ctx.types.push(moduleSymbol(moduleName(relPath), pkg, relPath, init ? [...functions, init] : functions, lineCount));
   return { language, package: pkg, imports: imps, types: ctx.types, lineCount, ...(tree.rootNode.hasError ? { hasErrors: true } : {}) };
 }

@@ -20,14 +20,17 @@ export interface MethodInfo {
 
 const params = (ps: readonly VarSymbol[]): string => ps.map((p) => `${p.type} ${p.name}`.trim()).join(', ');
 
+const INITIALIZERS: Readonly<Record<string, string>> = { '<clinit>': 'static initializer', '<module>': 'module code, run when it loads' };
+
 /** `public static <T> List<T> of(T... items) throws IOException` */
 export function methodSignature(m: MethodSymbol): string {
   if (m.signature) return m.signature;
-  const mods = [...m.annotations, ...m.modifiers].join(' ');
+  // an initializer's name says static or not: `static static initializer` would say it twice
+  const mods = [...m.annotations, ...(m.kind === 'initializer' ? [] : m.modifiers)].join(' ');
   const tps = m.typeParams?.length ? `<${m.typeParams.map((t) => (t.bound ? `${t.name} extends ${t.bound}` : t.name)).join(', ')}> ` : '';
   const ret = m.kind === 'method' && m.returnType ? `${m.returnType} ` : '';
   const thr = m.throws?.length ? ` throws ${m.throws.join(', ')}` : '';
-  const name = m.kind === 'initializer' ? (m.name === '<clinit>' ? 'static initializer' : 'instance initializer') : m.name;
+  const name = m.kind === 'initializer' ? (INITIALIZERS[m.name] ?? 'instance initializer') : m.name;
   return `${mods ? `${mods} ` : ''}${tps}${ret}${name}${m.kind === 'initializer' ? '' : `(${params(m.params)})`}${thr}`;
 }
 
