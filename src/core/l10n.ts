@@ -47,6 +47,7 @@ const ZH_CN: Record<string, string> = {
   'Constructors': '构造方法',
   'Methods': '方法',
   'Nested types': '嵌套类型',
+  'Also written in other files': '另见其他文件中的部分',
   '## Method: {0}': '## 方法：{0}',
   '{0} declaration(s) · source: {1}': '{0} 个声明 · 来源：{1}',
   '## Call chain: {0}': '## 调用链：{0}',

@@ -150,8 +150,16 @@ test('a class is found before the module of the same name; a module by its dotte
   assert.match((log.structured as { methods: Array<{ code: string }> }).methods[0]?.code ?? '', /Writes a line/);
 });
 
+/** The tools over a small project of a test's own. */
+function toolsOver(files: Record<string, string>, prefix: string) {
+  const local = new NodeWorkspace(makeTree(files, prefix));
+  const run = async (tool: ToolDefinition, params: Record<string, unknown>) =>
+    tool.handler(tool.params.parse(params), { workspace: local, callId: 't', signal: new AbortController().signal, log: silentLogger });
+  return { local, run };
+}
+
 test('top-level code that runs when a module loads is a caller: Python `if __name__ == "__main__"`, a TypeScript script, `export default f(…)`', async () => {
-  const tree = makeTree(
+  const { local, run } = toolsOver(
     {
       'tools/jobs.py': 'def run(n):\n    return n\n\ndef helper():\n    pass\n',
       'tools/cli.py': 'from tools.jobs import run\n\ndef unused():\n    helper()\n\nif __name__ == "__main__":\n    run(3)\n',
@@ -161,10 +169,7 @@ test('top-level code that runs when a module loads is a caller: Python `if __nam
     },
     'ab-module-calls-',
   );
-  const local = new NodeWorkspace(tree);
-  const chain = async (method: string) =>
-    (await callChainTool.handler(callChainTool.params.parse({ method, direction: 'callers', depth: 1 }), { workspace: local, callId: 't', signal: new AbortController().signal, log: silentLogger }))
-      .structured as { callers: Node[] };
+  const chain = async (method: string) => (await run(callChainTool, { method, direction: 'callers', depth: 1 })).structured as { callers: Node[] };
   const py = await chain('jobs.run');
   assert.deepEqual(py.callers[0]?.children.map((c) => [c.className, c.methodName, c.path, c.callLine]), [['tools.cli', '<module>', 'tools/cli.py', 7]]);
   const ts = await chain('lib.start');
@@ -175,4 +180,29 @@ test('top-level code that runs when a module loads is a caller: Python `if __nam
   // the module's functions are not the module's load-time code: `unused` calls helper, not run
   const fileMembers = codeIntelFor(local).index.fileSymbols('tools/cli.py')?.types[0]?.methods.map((m) => m.name);
   assert.deepEqual(fileMembers, ['unused', '<module>']);
+});
+
+test('a Go type with methods in other files of its package, and a C# partial class, are one type, not an ambiguity', async () => {
+  const { run } = toolsOver(
+    {
+      'srv/server.go': 'package srv\n\n// Server serves.\ntype Server struct {\n\tport int\n}\n\nfunc (s *Server) Start() error {\n\treturn s.listen()\n}\n',
+      'srv/listen.go': 'package srv\n\nfunc (s *Server) listen() error {\n\treturn nil\n}\n\nfunc (s *Server) Stop() {}\n',
+      'App/Shop.cs': 'namespace App;\n\npublic partial class Shop\n{\n    public int Total() { return Sum(); }\n}\n',
+      'App/Shop.Sum.cs': 'namespace App;\n\npublic partial class Shop\n{\n    private int Sum() { return 0; }\n}\n',
+    },
+    'ab-parts-',
+  );
+  const go = await run(readClassTool, { className: 'Server' });
+  const gs = go.structured as { ambiguous?: boolean; path: string; methods: Array<{ name: string }>; otherParts: Array<{ path: string; methods: Array<{ name: string; line: number }> }> };
+  assert.equal(gs.ambiguous, undefined, go.result);
+  assert.equal(gs.path, 'srv/server.go');
+  assert.deepEqual(gs.methods.map((m) => m.name), ['Start']);
+  assert.deepEqual(gs.otherParts.map((p) => [p.path, p.methods.map((m) => `${m.name}@${m.line}`)]), [['srv/listen.go', ['listen@3', 'Stop@7']]]);
+  assert.match(go.result, /### Also written in other files \(1\)\n- srv\/listen\.go, /);
+  const cs = (await run(readClassTool, { className: 'App.Shop' })).structured as { ambiguous?: boolean; path: string; otherParts: Array<{ path: string }> };
+  assert.equal(cs.ambiguous, undefined);
+  assert.deepEqual([cs.path, cs.otherParts.map((p) => p.path)], ['App/Shop.cs', ['App/Shop.Sum.cs']]);
+  // a method in the other file is read as the type's
+  const listen = await run(readMethodTool, { className: 'Server', methodName: 'listen' });
+  assert.match(listen.result, /srv\/listen\.go:3/);
 });

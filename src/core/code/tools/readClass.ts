@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as z from 'zod';
 import { translator, type Translate } from '../../l10n';
 import { readProjectText } from '../../files';
@@ -137,6 +138,36 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
     structured: { source, className: e.type.fqn, kind: e.type.kind, path: e.path, startLine: from, endLine: to, totalLines: end - from + 1, truncated: to < end, content: text.slice(from - 1, to).join('\n') },
   };
 }
+/**
+ * Entries of one fully qualified name that are one type written in several files: Go methods
+ * declared beside another file of the package than their type, C# `partial` classes. They are
+ * answered as one type (the declaring part first, the others listed), not as an ambiguity.
+ */
+export function typeInParts(found: readonly TypeEntry[]): TypeEntry[] | undefined {
+  const first = found[0];
+  if (found.length < 2 || !first) return undefined;
+  const lang = first.file.language;
+  if ((lang !== 'go' && lang !== 'csharp') || found.some((e) => e.type.fqn !== first.type.fqn || e.file.language !== lang)) return undefined;
+  // the declaring part first: not a Go "methods of" entry, and in the file named after the type
+  const rank = (e: TypeEntry) => (e.type.signature.startsWith('methods of ') ? 2 : 0) + (path.posix.basename(e.path).replace(/\.[^.]*$/, '') === e.type.name ? 0 : 1);
+  return [...found].sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The answer for one type, with the other files it is written in when there are several. */
+async function answerType(ws: Parameters<typeof readProjectText>[0], parts: readonly TypeEntry[], mode: string, source: Source): Promise<{ result: string; structured: unknown }> {
+  const [main, ...rest] = parts as [TypeEntry, ...TypeEntry[]];
+  const t = translator(ws.locale);
+  const out = mode === 'full' ? await full(ws, main, source) : structure(main, main.file.types, source, t);
+  if (!rest.length) return out;
+  const more = rest.map((e) => `- ${e.path}, ${lines(e.type.line, e.type.endLine, t)}: ${e.type.methods.map((m) => `\`${methodSignature(m)}\` (L${m.line})`).join(', ') || '—'}`);
+  return {
+    result: [out.result, '', `### ${t('Also written in other files')} (${rest.length})`, ...more].join('\n'),
+    structured: {
+      ...(out.structured as object),
+      otherParts: rest.map((e) => ({ path: e.path, line: e.type.line, endLine: e.type.endLine, methods: e.type.methods.filter((m) => m.kind === 'method').map(memberJson) })),
+    },
+  };
+}
 
 export const readClassTool = defineTool({
   name: 'read_class',
@@ -162,17 +193,18 @@ export const readClassTool = defineTool({
         if (quick?.length) {
           // Answered from the files that declare it; the index is still built, for the next calls.
           void readyCodeIntel(ctx).catch(() => undefined);
-          const e = quick[0] as TypeEntry;
-          if (quick.length > 1) return ambiguity(p.className, quick, how, SOURCE, ctx.workspace.locale);
-          return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types, SOURCE, translator(ctx.workspace.locale));
+          const parts = quick.length > 1 ? typeInParts(quick) : quick;
+          return parts ? answerType(ctx.workspace, parts, p.mode, SOURCE) : ambiguity(p.className, quick, how, SOURCE, ctx.workspace.locale);
         }
       }
       const { index } = await readyCodeIntel(ctx);
       const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
       if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
-      if (found.length > 1) return ambiguity(p.className, found, how, SOURCE, ctx.workspace.locale);
-      const e = await fresh(index, found[0] as TypeEntry);
-      return p.mode === 'full' ? full(ctx.workspace, e) : structure(e, e.file.types, SOURCE, translator(ctx.workspace.locale));
+      const parts = found.length > 1 ? typeInParts(found) : found;
+      if (!parts) return ambiguity(p.className, found, how, SOURCE, ctx.workspace.locale);
+      const freshParts: TypeEntry[] = [];
+      for (const e of parts) freshParts.push(await fresh(index, e));
+      return answerType(ctx.workspace, freshParts, p.mode, SOURCE);
     } catch (e) {
       throw explainFallback(e, lsp.note);
     }

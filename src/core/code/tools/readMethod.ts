@@ -7,7 +7,7 @@ import { defineTool } from '../../tools/tool';
 import type { Workspace } from '../../workspace';
 import type { MethodEntry, TypeEntry } from '../index';
 import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity } from './format';
-import { findClass, fresh, notFound } from './readClass';
+import { findClass, fresh, notFound, typeInParts } from './readClass';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from './lsp';
 import { quickTypes } from './quick';
 import { codeIntelFor, readyCodeIntel } from './shared';
@@ -84,7 +84,8 @@ export const readMethodTool = defineTool({
         inherited = q.inherited;
       }
       const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
-      if (owners.size > 1 && !inherited && classes.length > 1) {
+      // one type written in several files (Go, C# partial) is not an ambiguity: its methods are all its own
+      if (owners.size > 1 && !inherited && classes.length > 1 && !typeInParts(freshClasses)) {
         return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
       }
       if (!matches.length) throw noMethod(freshClasses);
