@@ -1,6 +1,7 @@
 // One cold build of the Java code index over a folder, alone in a fresh process so its memory is
 // its own: wall and CPU time, heap after a full GC, peak RSS, call resolution over every method,
-// and a warm start from the cache file it wrote. Prints one JSON line.
+// a warm start from the cache file it wrote, and the latencies of read_class, read_method and
+// call_chain (depth 1 and 3) run on the built index, in process. Prints one JSON line.
 //   node --expose-gc --import tsx bench/indexChild.ts ROOT
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,7 +9,20 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CallGraph } from '../src/core/code/callGraph';
 import { CodeIndex } from '../src/core/code/index';
+import { callChainTool, readClassTool, readMethodTool } from '../src/core/code/tools/all';
+import { cacheFileName, codeIntelFor, configureCodeIndexes } from '../src/core/code/tools/shared';
+import { silentLogger } from '../src/core/log';
+import type { ToolDefinition } from '../src/core/tools/tool';
 import { NodeWorkspace } from '../src/node/nodeWorkspace';
+
+/** What each tool is asked, in turn (every name is in java.base). */
+const QUERIES: Readonly<Record<string, { tool: ToolDefinition; params: Record<string, unknown>[] }>> = {
+  read_class: { tool: readClassTool, params: ['java.util.ArrayList', 'java.util.HashMap', 'java.lang.String', 'java.util.concurrent.ConcurrentHashMap', 'java.lang.Thread'].map((className) => ({ className })) },
+  read_method: { tool: readMethodTool, params: [['java.util.HashMap', 'putVal'], ['java.util.ArrayList', 'add'], ['java.lang.String', 'indexOf'], ['java.lang.Thread', 'start']].map(([className, methodName]) => ({ className, methodName })) },
+  call_chain_1: { tool: callChainTool, params: [{ method: 'java.util.HashMap.putVal', direction: 'both', depth: 1 }] },
+  call_chain_3: { tool: callChainTool, params: [{ method: 'java.util.HashMap.putVal', direction: 'both', depth: 3 }] },
+};
+const CALLS_EACH = 40;
 
 const root = process.argv[2];
 if (!root) {
@@ -50,6 +64,24 @@ void (async () => {
     const t2 = performance.now();
     await warm.ready();
     const warmMs = performance.now() - t2;
+
+    // The tools, as the dispatcher runs them, on an index restored from that cache.
+    const ws = new NodeWorkspace(root);
+    fs.copyFileSync(cacheFile, path.join(tmp, cacheFileName(ws.root)));
+    configureCodeIndexes({ cacheDir: () => tmp });
+    const intel = codeIntelFor(ws);
+    await intel.index.ready();
+    const latencies: Record<string, number[]> = {};
+    for (const [name, q] of Object.entries(QUERIES)) {
+      const lat: number[] = [];
+      for (let i = 0; i < CALLS_EACH + 2; i++) {
+        const params = q.params[i % q.params.length] as Record<string, unknown>;
+        const s = performance.now();
+        await q.tool.handler(q.tool.params.parse(params), { workspace: ws, callId: `b${i}`, signal: new AbortController().signal, log: silentLogger });
+        if (i >= 2) lat.push(performance.now() - s); // the first two fill the lookup maps and the callers cache
+      }
+      latencies[name] = lat;
+    }
     process.stdout.write(
       `${JSON.stringify({
         files: index.fileCount,
@@ -67,6 +99,7 @@ void (async () => {
         cacheBytes: fs.statSync(cacheFile).size,
         warmMs,
         warmParsed: warm.lastBuild?.parsed,
+        latencies,
       })}\n`,
     );
   } finally {

@@ -9,13 +9,16 @@ import { byWorkspace, codeIndexSettings, type CodeIntel } from './intelState';
 
 export { configureCodeIndexes, dropCodeIntel, peekCodeIntel, type CodeIndexSettings, type CodeIntel } from './intelState';
 
+/** The name of a workspace's cache file in the cache folder: one per project root. */
+export const cacheFileName = (root: string): string => `code-index-${createHash('sha1').update(root).digest('hex').slice(0, 12)}.json`;
+
 /** The workspace's index, created on first use (not built: see `readyCodeIntel`). */
 export function codeIntelFor(ws: Workspace): CodeIntel {
   let intel = byWorkspace.get(ws);
   if (!intel) {
     const settings = codeIndexSettings();
     const dir = settings.cacheDir?.(ws);
-    const cacheFile = dir ? path.join(dir, `code-index-${createHash('sha1').update(ws.root).digest('hex').slice(0, 12)}.json`) : undefined;
+    const cacheFile = dir ? path.join(dir, cacheFileName(ws.root)) : undefined;
     const index = new CodeIndex(ws, { ...(cacheFile ? { cacheFile } : {}), ...(settings.log ? { log: settings.log } : {}) });
     intel = { index, graph: new CallGraph(index) };
     byWorkspace.set(ws, intel);
