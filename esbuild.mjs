@@ -17,12 +17,15 @@ const common = {
   logLevel: 'warning',
 };
 
+// tsx is only looked up when the code runs from its TypeScript sources (parsePool.ts starting a
+// worker under tests); a bundle never does, so it stays a plain require there.
+const fromSources = ['tsx/cjs'];
 const builds = [
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { entryPoints: ['src/node/host.ts'], outfile: 'dist/host.js', banner: { js: '#!/usr/bin/env node' } },
-  { entryPoints: ['src/devBackend/main.ts'], outfile: 'dist/devBackend.js' },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...fromSources] },
+  { entryPoints: ['src/node/host.ts'], outfile: 'dist/host.js', banner: { js: '#!/usr/bin/env node' }, external: fromSources },
+  { entryPoints: ['src/devBackend/main.ts'], outfile: 'dist/devBackend.js', external: fromSources },
   // The code index's parse worker (src/core/code/parsePool.ts looks for it beside the bundle).
-  { entryPoints: ['src/core/code/parseWorker.ts'], outfile: 'dist/codeWorker.js' },
+  { entryPoints: ['src/core/code/parseWorker.ts'], outfile: 'dist/codeWorker.js', external: fromSources },
 ];
 // The chat webview runs in a browser frame: one IIFE script plus chat.css, with the codicon font
 // (imported by webview/main.ts) copied beside it as codicon.ttf.
@@ -36,7 +39,7 @@ builds.push({
   assetNames: '[name]',
 });
 if (!production) {
-  builds.push({ entryPoints: ['test/host/suite/index.ts'], outfile: 'out/test/suite/index.js', external: ['vscode', 'mocha'] });
+  builds.push({ entryPoints: ['test/host/suite/index.ts'], outfile: 'out/test/suite/index.js', external: ['vscode', 'mocha', ...fromSources] });
 }
 
 // The JDK signature table (src/core/code/jdkStubs.ts) is read beside the bundle that uses it.
