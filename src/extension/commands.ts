@@ -30,6 +30,21 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
       const why = typeof reason === 'string' ? reason : await vscode.window.showInputBox({ title: vscode.l10n.t('Reject change'), prompt: vscode.l10n.t('Tell the agent why (optional)') });
       await approvals.reject(target, why);
     }),
+    vscode.commands.registerCommand('agentBridge.chooseFolder', async () => {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (folders.length < 2) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge serves the one open folder, {0}.', folders[0]?.name ?? '—'));
+        return;
+      }
+      const served = controller.folders.current?.uri.toString();
+      const picked = await vscode.window.showQuickPick(
+        folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, ...(folder.uri.toString() === served ? { detail: vscode.l10n.t('$(check) served now') } : {}), folder })),
+        { title: vscode.l10n.t('Agent Bridge: the folder the agent works in') },
+      );
+      if (!picked || picked.folder.uri.toString() === served) return;
+      await controller.folders.choose(picked.folder);
+      if (controller.isActive) connect();
+    }),
     vscode.commands.registerCommand('agentBridge.statusMenu', async () => {
       const items = [
         controller.isActive
@@ -39,6 +54,9 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
         { label: vscode.l10n.t('$(output) Show Log'), run: () => channel.show(true) },
         { label: vscode.l10n.t('$(key) Set Backend Token…'), run: () => void vscode.commands.executeCommand('agentBridge.setToken') },
         { label: vscode.l10n.t('$(comment-discussion) Open Chat'), run: () => void vscode.commands.executeCommand('agentBridge.openChat') },
+        ...((vscode.workspace.workspaceFolders?.length ?? 0) > 1
+          ? [{ label: vscode.l10n.t('$(root-folder) Serve Another Folder…'), run: () => void vscode.commands.executeCommand('agentBridge.chooseFolder') }]
+          : []),
       ];
       const picked = await vscode.window.showQuickPick(items, { title: stateText(controller.state) });
       picked?.run();

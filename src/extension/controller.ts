@@ -7,6 +7,7 @@ import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
 import { withSecretExcludes } from '../core/security/secrets';
 import type { TokenStore } from './auth';
+import { ServedFolder } from './folders';
 import type { SessionStore } from './session';
 import { readResultRetentionMs, readSecretGuard, readSettings, readToolLimits } from './settings';
 import { VscodeWorkspace } from './vscodeWorkspace';
@@ -56,6 +57,8 @@ export class BridgeController implements vscode.Disposable {
     private readonly sessions: SessionStore,
     log: Logger,
     private readonly changes: ChangeGate,
+    /** The folder to serve (multi-root workspaces: the one the developer chose). */
+    readonly folders: ServedFolder,
     private readonly tokens?: TokenStore,
   ) {
     // The token never reaches the log, whatever line would carry it.
@@ -75,7 +78,7 @@ export class BridgeController implements vscode.Disposable {
   }
 
   get serverUrl(): string | undefined {
-    return readSettings(vscode.workspace.workspaceFolders?.[0]).serverUrl;
+    return readSettings(this.folders.current).serverUrl;
   }
 
   /** The workspace the tools run against (undefined before the first connect). */
@@ -90,7 +93,7 @@ export class BridgeController implements vscode.Disposable {
   /** The protocol the live link speaks (from the settings when there is no link). */
   get protocol(): 'v1' | 'v2' {
     if (this.live) return this.live.connection.protocol;
-    const settings = readSettings(vscode.workspace.workspaceFolders?.[0]);
+    const settings = readSettings(this.folders.current);
     return link().resolveProtocol(settings.serverUrl, settings.protocol);
   }
 
@@ -107,7 +110,7 @@ export class BridgeController implements vscode.Disposable {
   /** (Re)connects with the current settings. Returns a reason when it cannot start. */
   connect(): string | undefined {
     this.teardown();
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = this.folders.current;
     if (!folder) return vscode.l10n.t('Open a folder first: Agent Bridge answers tool calls against a workspace folder.');
     if (folder.uri.scheme !== 'file') return vscode.l10n.t('Agent Bridge needs a folder on disk; this one is {0}:.', folder.uri.scheme);
     const settings = readSettings(folder);

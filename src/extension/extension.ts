@@ -8,6 +8,7 @@ import { registerCommands } from './commands';
 import { registerChat } from './chat/register';
 import type { ChatApi } from './chat/feature';
 import { BridgeController } from './controller';
+import { ServedFolder } from './folders';
 import { channelLogger } from './logger';
 import { SessionStore } from './session';
 import { affectsConnection, readSettings } from './settings';
@@ -33,7 +34,8 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const log = channelLogger(channel);
   const approvals = new ApprovalGate(log);
   const tokens = new TokenStore(context.secrets);
-  const controller = new BridgeController(sessions, log, approvals, tokens);
+  const folders = new ServedFolder(context.workspaceState);
+  const controller = new BridgeController(sessions, log, approvals, folders, tokens);
   const chat = registerChat(context, controller, sessions, channel, approvals);
   context.subscriptions.push(
     channel,
@@ -44,11 +46,15 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     registerCodeIntel(context, log, () => controller.workspace),
     ...registerCommands(controller, channel, approvals, tokens),
     ...chat.disposables,
+    // The served folder was closed (or another became the first): follow it.
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      if (controller.isActive && controller.workspace?.folderUri !== folders.current?.uri.toString()) controller.connect();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsConnection(e) && controller.isActive) controller.connect();
     }),
   );
-  if (readSettings(vscode.workspace.workspaceFolders?.[0]).autoConnect && vscode.workspace.workspaceFolders?.length) {
+  if (readSettings(folders.current).autoConnect && folders.current) {
     // Right after activation rather than in it: connecting loads the tools and their schemas (see link.ts).
     const timer = setTimeout(() => controller.connect(), 0);
     context.subscriptions.push({ dispose: () => clearTimeout(timer) });

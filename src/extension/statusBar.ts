@@ -26,6 +26,7 @@ export class StatusBar implements vscode.Disposable {
     this.subscription = vscode.Disposable.from(
       controller.onDidChangeState(() => this.render()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.render()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.render()),
     );
     this.render();
     this.item.show();
@@ -39,6 +40,7 @@ export class StatusBar implements vscode.Disposable {
     this.item.text = `${look.icon} ${look.text()}${readOnly}`;
     this.item.backgroundColor = look.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const lines = [stateText(state), this.controller.serverUrl ?? ''];
+    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) lines.push(t('Folder: {0}', this.controller.folders.current?.name ?? '—'));
     if (readOnly) lines.push(t('Workspace not trusted: the agent can read and search, but every change is refused.'));
     if (state !== 'connected' && this.controller.lastError) lines.push(t('Last error: {0}', this.controller.lastError));
     this.item.tooltip = lines.filter(Boolean).join('\n');

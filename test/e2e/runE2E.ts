@@ -294,6 +294,66 @@ async function phase(projectKey: string, options: { workspaceTrust?: boolean }, 
   }
 }
 
+/**
+ * A multi-root workspace (two folders): the first is served until the developer picks the other
+ * with **Agent Bridge: Choose the Folder to Serve**; the link then reconnects as that project.
+ */
+async function multiRootPhase(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-e2e-multi-'));
+  const shop = path.join(tmp, 'shop-service');
+  const billing = path.join(tmp, 'billing');
+  fs.cpSync(path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), shop, { recursive: true });
+  fs.mkdirSync(billing);
+  fs.writeFileSync(path.join(billing, 'invoice.txt'), 'invoice 42: paid\n');
+  const workspaceFile = path.join(tmp, 'two-folders.code-workspace');
+  fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'shop-service' }, { path: 'billing' }] }));
+  const backend = await startDevBackend({ port: 0 });
+  let w: Window | undefined;
+  try {
+    const server = await CodeServer.start({ settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat') } });
+    await server.installExtension(vsix);
+    const bench = await openWorkbench(server, { workspace: workspaceFile });
+    w = { backend, server, bench, folder: shop, projectKey: 'shop-service' };
+    const win = w;
+    const read = (projectKey: string, relativePath: string) => execute(backend, { tool: 'read_file', params: { relativePath }, projectKey });
+    await runChecks(win, [
+      {
+        name: 'in a multi-root workspace the first folder is served until another is chosen',
+        run: async () => {
+          await backend.waitForSession((s) => s.projectKey === 'shop-service', 90_000);
+          assert.equal((await read('shop-service', 'notes.txt')).success, true);
+          const other = await read('shop-service', 'invoice.txt');
+          assert.equal(other.success, false, 'the second folder is not served yet');
+        },
+      },
+      {
+        name: 'Choose the Folder to Serve picks the second folder: the link reconnects as that project and reads its files',
+        run: async () => {
+          const page = win.bench.page;
+          await runFromPalette(page, 'Agent Bridge: Choose the Folder to Serve');
+          const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'billing' }).first();
+          await row.waitFor({ timeout: TIMEOUT });
+          await win.bench.screenshot(path.join(resultsDir, 'e2e-choose-folder.png'));
+          await row.click();
+          await backend.waitForSession((s) => s.projectKey === 'billing', 60_000);
+          const r = await read('billing', 'invoice.txt');
+          assert.equal(r.success, true, JSON.stringify(r));
+          assert.match(String(r.result), /invoice 42: paid/);
+        },
+      },
+    ]);
+  } catch (e) {
+    failed++;
+    console.log(`  ✖ e2e setup (multi-root): ${(e as Error).stack ?? String(e)}`);
+  } finally {
+    if (w && failed > 0) console.log(w.server.logs(60));
+    await w?.bench.close().catch(() => undefined);
+    await w?.server.stop().catch(() => undefined);
+    await backend.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<number> {
   if (!process.argv.includes('--skip-package')) {
     execFileSync('npm', ['run', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -302,6 +362,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(resultsDir, { recursive: true });
   await phase('shop-service', {}, trustedChecks);
   await phase('untrusted-service', { workspaceTrust: true }, untrustedChecks);
+  await multiRootPhase();
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

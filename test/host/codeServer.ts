@@ -153,9 +153,10 @@ export class CodeServer {
   }
 
   /** Workbench URL, optionally with a folder and the development `payload` query parameter. */
-  workbenchUrl(opts: { folder?: string; devPath?: string; testsPath?: string; payload?: [string, string][] } = {}): string {
+  workbenchUrl(opts: { folder?: string; workspace?: string; devPath?: string; testsPath?: string; payload?: [string, string][] } = {}): string {
     const q = new URLSearchParams();
     if (opts.folder) q.set('folder', path.resolve(opts.folder));
+    if (opts.workspace) q.set('workspace', path.resolve(opts.workspace));
     const payload: [string, string][] = [...(opts.payload ?? [])];
     if (opts.devPath) payload.push(['extensionDevelopmentPath', this.remoteUri(opts.devPath)]);
     if (opts.testsPath) payload.push(['extensionTestsPath', this.remoteUri(opts.testsPath)]);
@@ -373,6 +374,8 @@ export interface Workbench {
 
 export interface OpenOptions {
   folder?: string;
+  /** A `.code-workspace` file to open instead of a folder (multi-root). */
+  workspace?: string;
   /** extensionDevelopmentPath (absolute path on this machine). */
   devPath?: string;
   /** extensionTestsPath (absolute path of the built tests module). */
@@ -408,7 +411,7 @@ export async function openWorkbench(server: CodeServer, opts: OpenOptions = {}):
     if (opts.echoConsole) process.stderr.write(`${line}\n`);
   });
   page.on('pageerror', (err) => consoleLines.push(`[browser pageerror] ${err.message}`));
-  const url = server.workbenchUrl({ folder: opts.folder, devPath: opts.devPath, testsPath: opts.testsPath });
+  const url = server.workbenchUrl({ folder: opts.folder, workspace: opts.workspace, devPath: opts.devPath, testsPath: opts.testsPath });
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
   if (opts.waitForWorkbench ?? true) await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   let closed = false;

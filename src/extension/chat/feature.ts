@@ -128,7 +128,7 @@ export class ChatFeature implements vscode.Disposable {
   }
 
   private target() {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = this.controller.folders.current;
     return { sessionId: this.sessions.id, projectKey: readSettings(folder).projectKey, projectPath: folder?.uri.fsPath ?? '' };
   }
 
