@@ -4,7 +4,8 @@ import type { Logger } from './log';
 import type { ProjectPath } from './paths';
 import { ToolError, type ToolErrorCode } from './protocol/errors';
 import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from './protocol/messages';
-import { isBusyError, Limiter, resolveLimits, type ToolLimits } from './security/limiter';
+import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from './security/limiter';
+import { translator } from './l10n';
 import { secretReadRefusal, type SecretGuard } from './security/secrets';
 import type { ToolDefinition } from './tools/tool';
 import type { Workspace } from './workspace';
@@ -150,14 +151,15 @@ export class Dispatcher {
       return toolFailure(call, code, message, elapsed());
     };
 
+    const t = translator(this.options.workspace.locale);
     const tool = this.byName.get(call.toolName);
     if (!tool) {
-      return fail('TOOL_NOT_FOUND', `Unknown tool "${call.toolName}". Available tools: ${this.toolNames.join(', ')}.`);
+      return fail('TOOL_NOT_FOUND', t('Unknown tool "{0}". Available tools: {1}.', call.toolName, this.toolNames.join(', ')));
     }
     if (this.options.log.verbose !== false) this.options.log.debug(`${label} params: ${describeParams(call.params)}`);
     const parsed = tool.params.safeParse(call.params);
     if (!parsed.success) {
-      return fail('VALIDATION_FAILED', `Invalid params for ${tool.name}: ${describeParamIssues(parsed.error)}`);
+      return fail('VALIDATION_FAILED', t('Invalid params for {0}: {1}', tool.name, describeParamIssues(parsed.error)));
     }
     if (tool.writes) {
       const refusal = this.options.writeRefusal?.();
@@ -173,7 +175,7 @@ export class Dispatcher {
           abort.abort(
             new ToolError(
               'TIMEOUT',
-              `${tool.name} did not finish within ${limits.timeoutMs / 1000} s and was stopped (agentBridge.toolTimeoutSeconds). Narrow the request and try again.`,
+              t('{0} did not finish within {1} s and was stopped (agentBridge.toolTimeoutSeconds). Narrow the request and try again.', tool.name, limits.timeoutMs / 1000),
             ),
           );
         }, limits.timeoutMs);
@@ -199,13 +201,13 @@ export class Dispatcher {
       return result;
     } catch (e) {
       if (isBusyError(e)) {
-        const busy = fail('INTERNAL_ERROR', (e as Error).message);
+        const busy = fail('INTERNAL_ERROR', busyMessage(t, e.running, e.waiting, e.max));
         this.transient.add(busy);
         return busy;
       }
       if (e instanceof ToolError) return fail(e.code, e.message);
       this.options.log.error(`${tool.name} ${call.id} crashed: ${(e as Error)?.stack ?? String(e)}`);
-      return fail('INTERNAL_ERROR', `${tool.name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`);
+      return fail('INTERNAL_ERROR', t('{0} failed unexpectedly: {1}', tool.name, (e as Error)?.message ?? String(e)));
     } finally {
       clearTimeout(timer);
       release?.();

@@ -119,3 +119,21 @@ test('edit failures answer in Chinese: not found with the closest region, severa
   assert.equal(english.data.error, 'old_string matches 2 places in src/Calc.java (exact text), at lines 3, 6. Include more surrounding lines so it matches exactly one place, or set replace_all to change every occurrence. Nothing was changed.');
   assert.equal(fs.readFileSync(path.join(dir, 'src/Calc.java'), 'utf8'), calc);
 });
+
+test('the dispatcher answers an unknown tool, bad params and a busy host in the workspace language; English stays as it was', async () => {
+  const unknown = await run('zh-CN', 'nope', {});
+  assert.equal(unknown.data.success, false);
+  assert.match(String(unknown.data.error), /^未知工具"nope"。可用的工具：read_file, /);
+  const bad = await run('zh-CN', 'read_file', {});
+  assert.match(String(bad.data.error), /^read_file 的参数无效：relativePath/);
+  assert.match(String((await run('en', 'nope', {})).data.error), /^Unknown tool "nope"\. Available tools: read_file, /);
+  assert.match(String((await run(undefined, 'read_file', {})).data.error), /^Invalid params for read_file: relativePath/);
+
+  // a flood beyond the queue: the busy answer, in Chinese, with the numbers
+  const ws = new NodeWorkspace(root, { locale: 'zh-CN' });
+  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger, limits: () => ({ maxConcurrent: 1, maxQueued: 0 }) });
+  const answers = await Promise.all([0, 1].map((i) => d.dispatch({ id: `b${i}`, idKey: 'toolCallId', toolName: 'grep_file', params: { pattern: 'class' } })));
+  const busy = answers.find((a) => a.data.success === false);
+  assert.ok(busy, 'one call is refused as busy');
+  assert.equal(String(busy.data.error), 'Agent Bridge 正忙：1 个工具调用正在运行，0 个在等待（最多同时运行 1 个）。未执行任何操作，请稍后重试。');
+});

@@ -1,3 +1,4 @@
+import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 
 export interface ToolLimits {
@@ -49,14 +50,7 @@ export class Limiter {
       this.running++;
       return Promise.resolve(this.releaser());
     }
-    if (this.queue.length >= maxQueued) {
-      return Promise.reject(
-        new ToolError(
-          'INTERNAL_ERROR',
-          `Agent Bridge is busy: ${this.running} tool calls are running and ${this.queue.length} are waiting (at most ${maxConcurrent} run at once). Nothing was done; try again in a moment.`,
-        ),
-      );
-    }
+    if (this.queue.length >= maxQueued) return Promise.reject(new BusyError(this.running, this.queue.length, maxConcurrent));
     return new Promise((resolve, reject) => {
       const entry = {
         grant: () => {
@@ -92,6 +86,20 @@ export class Limiter {
 }
 
 /** True for the answer `acquire` gives when the queue is full (such answers are not kept for replay). */
-export function isBusyError(e: unknown): boolean {
-  return e instanceof ToolError && e.code === 'INTERNAL_ERROR' && e.message.startsWith('Agent Bridge is busy');
+/** The answer to a call beyond the queue: retryable, so never replayed from the answered-id cache. */
+export class BusyError extends ToolError {
+  constructor(
+    readonly running: number,
+    readonly waiting: number,
+    readonly max: number,
+  ) {
+    super('INTERNAL_ERROR', busyMessage(translator(undefined), running, waiting, max));
+  }
+}
+
+export const busyMessage = (t: Translate, running: number, waiting: number, max: number): string =>
+  t('Agent Bridge is busy: {0} tool calls are running and {1} are waiting (at most {2} run at once). Nothing was done; try again in a moment.', running, waiting, max);
+
+export function isBusyError(e: unknown): e is BusyError {
+  return e instanceof BusyError;
 }
