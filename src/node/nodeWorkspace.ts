@@ -35,10 +35,10 @@ export function findOnPath(command: string, envPath = process.env.PATH ?? ''): s
   return undefined;
 }
 
-/** The Workspace over a real folder on disk: used by the headless host, tests and benchmarks. */
 /** Files up to this size are read synchronously (see `readBytes`): at most a fraction of a millisecond from the page cache. */
 const SYNC_READ_MAX_BYTES = 256 * 1024;
 
+/** The Workspace over a real folder on disk: used by the headless host, tests and benchmarks. */
 export class NodeWorkspace implements Workspace {
   readonly root: string;
   readonly name: string;
@@ -66,25 +66,18 @@ export class NodeWorkspace implements Workspace {
   // open, fstat, read and close of a read) costs several times that in hand-offs between threads,
   // and read_file runs thousands of times a minute. Larger or unknown sizes are read asynchronously.
   // (The VS Code adapter goes through vscode.workspace.fs instead.)
-  readBytes(absPath: string, size?: number): Promise<Uint8Array> {
-    if (size !== undefined && size <= SYNC_READ_MAX_BYTES) {
-      try {
-        return Promise.resolve(fs.readFileSync(absPath));
-      } catch (e) {
-        return Promise.reject(e as Error);
-      }
-    }
+  async readBytes(absPath: string, size?: number): Promise<Uint8Array> {
+    if (size !== undefined && size <= SYNC_READ_MAX_BYTES) return fs.readFileSync(absPath);
     return new Promise((resolve, reject) => fs.readFile(absPath, (err, bytes) => (err ? reject(err) : resolve(bytes))));
   }
 
-  stat(absPath: string): Promise<FileInfo | undefined> {
-    let s: fs.Stats | undefined;
+  async stat(absPath: string): Promise<FileInfo | undefined> {
     try {
-      s = fs.statSync(absPath, { throwIfNoEntry: false });
+      const s = fs.statSync(absPath, { throwIfNoEntry: false });
+      return s && { kind: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size, mtimeMs: s.mtimeMs };
     } catch {
-      s = undefined; // ENOTDIR, EACCES, ELOOP: nothing usable there
+      return undefined; // ENOTDIR, EACCES, ELOOP: nothing usable there
     }
-    return Promise.resolve(s && { kind: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size, mtimeMs: s.mtimeMs });
   }
 
   realpath(absPath: string): Promise<string> {
