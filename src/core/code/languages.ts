@@ -46,11 +46,17 @@ export { SOURCE_EXTENSIONS };
  * it alive, and the same text whether a parse worker or the main thread made it.
  */
 export async function extractFileJson(rel: string, text: string): Promise<string | undefined> {
+  const symbols = await extractFile(rel, text);
+  return symbols && JSON.stringify(symbols);
+}
+
+/** The symbols of one file's text (`rel`: its project-relative path), or undefined for a file in no supported language. */
+export async function extractFile(rel: string, text: string): Promise<FileSymbols | undefined> {
   const lang = languageForPath(rel);
   if (!lang) return undefined;
   let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
-  return JSON.stringify(await withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel)));
+  return withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel));
 }
 
 export function languageForPath(file: string): LanguageSupport | undefined {

@@ -4,9 +4,8 @@ import { readProjectText } from '../../files';
 import { ToolError } from '../../protocol/errors';
 import type { Workspace } from '../../workspace';
 import type { TypeEntry } from '../index';
-import { isIndexedPath, languageForPath, LANGUAGES, listSourceFiles } from '../languages';
+import { extractFile, isIndexedPath, languageForPath, LANGUAGES, listSourceFiles } from '../languages';
 import type { FileSymbols, LanguageId } from '../model';
-import { withTree } from '../parser';
 
 /**
  * Before the workspace index is built (or loaded from its cache), read_class need not wait for
@@ -93,8 +92,7 @@ async function typesIn(ws: Workspace, files: readonly string[], want: (t: TypeEn
 
 /** The file's symbols, parsed now; undefined when it is gone or in no indexed language. */
 async function parse(ws: Workspace, rel: string): Promise<FileSymbols | undefined> {
-  const lang = languageForPath(rel);
-  if (!lang) return undefined;
+  if (!languageForPath(rel)) return undefined;
   let text: string;
   try {
     text = (await readProjectText(ws, rel)).text;
@@ -102,9 +100,7 @@ async function parse(ws: Workspace, rel: string): Promise<FileSymbols | undefine
     if (e instanceof ToolError && e.code === 'NOT_FOUND') return undefined;
     throw e;
   }
-  let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
-  return withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, normal(rel)));
+  return extractFile(normal(rel), text);
 }
 
 const normal = (rel: string): string => rel.split(path.sep).join('/');
