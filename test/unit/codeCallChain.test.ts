@@ -7,9 +7,9 @@ import type { MethodEntry } from '../../src/core/code/index';
 import { ANONYMOUS, IN_NESTED_CLASS } from '../../src/core/code/model';
 import { callChainTool } from '../../src/core/code/tools/callChain';
 import { codeIntelFor, type CodeIntel } from '../../src/core/code/tools/shared';
-import { silentLogger } from '../../src/core/log';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { jdkMissing, loadJdkSample, SAMPLE_CLASSES, SAMPLE_PACKAGES, type JdkSample } from './helpers/jdk';
+import { callTool } from './helpers/tools';
 
 /**
  * Ground truth for call_chain's callees: every member of the sampled java.base classes (methods,
@@ -157,10 +157,7 @@ test('call_chain callees match javap invoke instructions over the java.base samp
 
 test('the call_chain tool reports the same callees as the graph, with source "parser"', async () => {
   assert.equal(missing, undefined, `${missing}: run scripts/setup-jdk.sh (CI does)`);
-  const out = await callChainTool.handler(
-    callChainTool.params.parse({ method: 'java.util.ArrayList.addAll(Collection)', direction: 'callees' }),
-    { workspace: ws, callId: 't', signal: new AbortController().signal, log: silentLogger },
-  );
+  const out = await callTool(callChainTool, ws, { method: 'java.util.ArrayList.addAll(Collection)', direction: 'callees' });
   const s = out.structured as { source: string; callees: Array<{ children: Array<{ className?: string; external?: string; methodName?: string }> }> };
   assert.equal(s.source, 'parser');
   const names = (s.callees[0]?.children ?? []).map((c) => c.external ?? `${c.className}.${c.methodName}`);

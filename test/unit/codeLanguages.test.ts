@@ -4,11 +4,11 @@ import { callChainTool } from '../../src/core/code/tools/callChain';
 import { readClassTool } from '../../src/core/code/tools/readClass';
 import { readMethodTool } from '../../src/core/code/tools/readMethod';
 import { codeIntelFor } from '../../src/core/code/tools/shared';
-import { silentLogger } from '../../src/core/log';
 import type { ToolDefinition } from '../../src/core/tools/tool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { CASES, POLYGLOT_PROJECT } from './helpers/polyglotProject';
+import { callTool } from './helpers/tools';
 
 /**
  * read_class, read_method and call_chain over the same small project in TypeScript, JavaScript,
@@ -19,9 +19,7 @@ import { CASES, POLYGLOT_PROJECT } from './helpers/polyglotProject';
 
 const ws = new NodeWorkspace(makeTree(POLYGLOT_PROJECT, 'ab-polyglot-'));
 
-async function call(tool: ToolDefinition, params: Record<string, unknown>) {
-  return tool.handler(tool.params.parse(params), { workspace: ws, callId: 't', signal: new AbortController().signal, log: silentLogger });
-}
+const call = (tool: ToolDefinition, params: Record<string, unknown>) => callTool(tool, ws, params);
 
 interface Node {
   className?: string;
@@ -153,9 +151,7 @@ test('a class is found before the module of the same name; a module by its dotte
 /** The tools over a small project of a test's own. */
 function toolsOver(files: Record<string, string>, prefix: string) {
   const local = new NodeWorkspace(makeTree(files, prefix));
-  const run = async (tool: ToolDefinition, params: Record<string, unknown>) =>
-    tool.handler(tool.params.parse(params), { workspace: local, callId: 't', signal: new AbortController().signal, log: silentLogger });
-  return { local, run };
+  return { local, run: (tool: ToolDefinition, params: Record<string, unknown>) => callTool(tool, local, params) };
 }
 
 test('top-level code that runs when a module loads is a caller: Python `if __name__ == "__main__"`, a TypeScript script, `export default f(…)`', async () => {

@@ -12,6 +12,7 @@ import type { ToolDefinition } from '../../src/core/tools/tool';
 import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, IntelSymbolKind, LanguageIntel, Workspace } from '../../src/core/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
+import { callTool } from './helpers/tools';
 
 /** The language-server path of read_class / read_method / call_chain, over a fake LanguageIntel (the core's own interface). */
 
@@ -101,7 +102,7 @@ function workspace(intel?: (root: string) => LanguageIntel): Workspace {
 }
 
 async function run(tool: ToolDefinition, ws: Workspace, params: Record<string, unknown>): Promise<{ result: string; structured: Record<string, unknown> }> {
-  const out = await tool.handler(tool.params.parse(params), { workspace: ws, callId: 'c', signal: new AbortController().signal, log: silentLogger });
+  const out = await callTool(tool, ws, params);
   return out as { result: string; structured: Record<string, unknown> };
 }
 

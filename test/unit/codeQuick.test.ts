@@ -3,13 +3,12 @@ import { test } from 'node:test';
 import { readClassTool } from '../../src/core/code/tools/readClass';
 import { readMethodTool } from '../../src/core/code/tools/readMethod';
 import { codeIntelFor } from '../../src/core/code/tools/shared';
-import { silentLogger } from '../../src/core/log';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';
+import { callTool } from './helpers/tools';
 
-const call = (workspace: NodeWorkspace, params: Record<string, unknown>) =>
-  readClassTool.handler(readClassTool.params.parse(params), { workspace, callId: 't', signal: new AbortController().signal, log: silentLogger });
+const call = (workspace: NodeWorkspace, params: Record<string, unknown>) => callTool(readClassTool, workspace, params);
 
 test('before the index is built, a fully qualified read_class answers from its one file, the same as the index later does', async () => {
   const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-quick-'));
@@ -65,8 +64,7 @@ test('without ripgrep a simple name goes through the index; an unknown qualified
 
 test('read_method before the index is built answers from the declaring file, as the index later does', async () => {
   const tree = makeTree(JAVA_PROJECT, 'ab-quick-method-');
-  const run = (workspace: NodeWorkspace, params: Record<string, unknown>) =>
-    readMethodTool.handler(readMethodTool.params.parse(params), { workspace, callId: 't', signal: new AbortController().signal, log: silentLogger });
+  const run = (workspace: NodeWorkspace, params: Record<string, unknown>) => callTool(readMethodTool, workspace, params);
   const quickWs = new NodeWorkspace(tree);
   const quick = await run(quickWs, { className: 'Service', methodName: 'handle' });
   assert.equal(codeIntelFor(quickWs).index.isReady, false);

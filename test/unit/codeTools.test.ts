@@ -1,34 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { ToolError } from '../../src/core/protocol/errors';
 import { callChainTool } from '../../src/core/code/tools/callChain';
 import { readClassTool } from '../../src/core/code/tools/readClass';
 import { readMethodTool } from '../../src/core/code/tools/readMethod';
 import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/tools/shared';
-import { silentLogger } from '../../src/core/log';
 import type { ToolDefinition } from '../../src/core/tools/tool';
 import type { Workspace } from '../../src/core/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';
+import { callTool, failsWith } from './helpers/tools';
 
 /** read_class, read_method and call_chain end to end on a small Java project. */
 
 
 const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-codetools-'));
 
-async function call(tool: ToolDefinition, params: Record<string, unknown>, workspace: Workspace = ws) {
-  return tool.handler(tool.params.parse(params), { workspace, callId: 't', signal: new AbortController().signal, log: silentLogger });
-}
-
-async function failsWith(p: Promise<unknown>, code: string, message?: RegExp) {
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(e instanceof ToolError, `expected ToolError, got ${String(e)}`);
-    assert.equal(e.code, code);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
+const call = (tool: ToolDefinition, params: Record<string, unknown>, workspace: Workspace = ws) => callTool(tool, workspace, params);
 
 test('read_class structure: package, declaration, fields, constructors, methods with lines and Javadoc', async () => {
   const out = await call(readClassTool, { className: 'Main' });

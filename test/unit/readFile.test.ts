@@ -3,12 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { resolveInProject } from '../../src/core/paths';
-import { ToolError } from '../../src/core/protocol/errors';
 import { MAX_READ_LINES, readFileTool } from '../../src/core/tools/readFile';
-import { silentLogger } from '../../src/core/log';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import type { Workspace } from '../../src/core/workspace';
 import { makeTree } from './helpers/fixtures';
+import { callTool, failsWith } from './helpers/tools';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
@@ -28,19 +27,7 @@ fs.symlinkSync(path.join(root, 'src/Main.java'), path.join(root, 'link-in.java')
 
 const ws = new NodeWorkspace(root);
 
-async function read(params: Record<string, unknown>, workspace: Workspace = ws) {
-  const parsed = readFileTool.params.parse(params);
-  return readFileTool.handler(parsed, { workspace, callId: 't', signal: new AbortController().signal, log: silentLogger });
-}
-
-async function failsWith(p: Promise<unknown>, code: string, message?: RegExp) {
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(e instanceof ToolError, `expected ToolError, got ${String(e)}`);
-    assert.equal(e.code, code);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
+const read = (params: Record<string, unknown>, workspace: Workspace = ws) => callTool(readFileTool, workspace, params);
 
 test('containment: .., absolute paths and symlinks that lead outside are PERMISSION_DENIED', async () => {
   await failsWith(resolveInProject(ws, '../x'), 'PERMISSION_DENIED');

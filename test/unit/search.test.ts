@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { ToolError } from '../../src/core/protocol/errors';
 import { search } from '../../src/core/search';
 import { MAX_LIMIT } from '../../src/core/search/types';
 import { grepFileTool, searchParams } from '../../src/core/tools/grepFile';
@@ -11,6 +10,7 @@ import type { Workspace } from '../../src/core/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { buildRichTree, callTool, filesOf, hits, RG, structured, workspaces } from './helpers/searchFixtures';
+import { failsWith } from './helpers/tools';
 
 const { root, outside } = buildRichTree();
 const ws = workspaces(root);
@@ -21,15 +21,6 @@ const ENGINES: Array<[string, Workspace]> = [
 
 const grep = (w: Workspace, params: Record<string, unknown>, signal?: AbortSignal) =>
   callTool(grepFileTool, w, params, signal);
-
-async function failsWith(p: Promise<unknown>, code: string, message?: RegExp): Promise<void> {
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(e instanceof ToolError, `expected a ToolError, got ${String(e)}`);
-    assert.equal(e.code, code);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
 
 for (const [engine, w] of ENGINES) {
   void test(`[${engine}] literal search: regex characters are plain text`, async () => {

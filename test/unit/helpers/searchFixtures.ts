@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { silentLogger } from '../../../src/core/log';
 import type { StructuredSearchResult } from '../../../src/core/search/format';
-import type { ToolDefinition, ToolOutput } from '../../../src/core/tools/tool';
+import type { ToolOutput } from '../../../src/core/tools/tool';
 import type { Workspace } from '../../../src/core/workspace';
 import { findOnPath, NodeWorkspace } from '../../../src/node/nodeWorkspace';
 import { makeTree } from './fixtures';
@@ -23,15 +22,7 @@ export function workspaces(root: string, searchExcludes: readonly string[] = EXC
   };
 }
 
-export async function callTool(
-  tool: ToolDefinition,
-  ws: Workspace,
-  params: Record<string, unknown>,
-  signal: AbortSignal = new AbortController().signal,
-): Promise<ToolOutput> {
-  const parsed = tool.params.parse(params);
-  return tool.handler(parsed, { workspace: ws, callId: 'test', signal, log: silentLogger });
-}
+export { callTool } from './tools';
 
 export function structured(out: ToolOutput): StructuredSearchResult {
   return out.structured as StructuredSearchResult;
