@@ -2,50 +2,36 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentBridgeApi } from '../../../src/extension/extension';
-import { type Backend, connectExtension, rootCall, startBackend, until } from './backend';
+import { connectedBackend, proposalTabs, rootCall, until } from './backend';
 
 /**
  * apply_change in the real host: the diff opens, nothing is written until the developer decides,
  * approving writes + formats + saves, rejecting leaves the file byte-identical.
  */
 describe('Approval of agent changes', () => {
-  let backend: Backend;
-  let api: AgentBridgeApi;
+  const live = connectedBackend();
   const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
   const file = (rel: string) => path.join(root(), rel);
   const write = (rel: string, text: string) => {
     fs.mkdirSync(path.dirname(file(rel)), { recursive: true });
     fs.writeFileSync(file(rel), text);
   };
-  const proposalTabs = () =>
-    vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'agent-bridge-proposal');
   const data = (m: Record<string, unknown>) => m.data as Record<string, unknown>;
   const structured = (m: Record<string, unknown>) => JSON.parse(String(data(m).result)) as Record<string, unknown>;
 
   /** Sends a call and waits until its proposal is pending and its diff is open. */
   async function propose(params: Record<string, unknown>, tool = 'apply_change') {
     const msg = rootCall(tool, params);
-    const answer = backend.call(msg);
+    const answer = live.backend.call(msg);
     const ownTab = () => proposalTabs().some((t) => (t.input as vscode.TabInputTextDiff).modified.query === msg.toolCallId);
-    await until(() => api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
+    await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
     return { id: msg.toolCallId, answer };
   }
-
-  before(async () => {
-    backend = await startBackend();
-    api = await connectExtension(`ws://127.0.0.1:${backend.port}/ws/agent/chat`, () => backend.urls.length > 0);
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand('agentBridge.disconnect');
-    await backend.close();
-  });
 
   it('opens a diff and writes nothing until approved; approving writes, saves and returns the patch', async () => {
     write('approve/A.java', 'class A {\n    int x = 1;\n}\n');
     const { id, answer } = await propose({ relativePath: 'approve/A.java', searchContent: 'int x = 1;', replaceContent: 'int x = 2;', description: 'bump x' });
-    const view = api.pendingChanges.list().find((c) => c.id === id)!;
+    const view = live.api.pendingChanges.list().find((c) => c.id === id)!;
     assert.deepEqual([view.relativePath, view.added, view.removed, view.description], ['approve/A.java', 1, 1, 'bump x']);
     assert.equal(fs.readFileSync(file('approve/A.java'), 'utf8'), 'class A {\n    int x = 1;\n}\n', 'nothing written before approval');
     await vscode.commands.executeCommand('agentBridge.approveChange');
@@ -57,7 +43,7 @@ describe('Approval of agent changes', () => {
     assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' class A {', '-    int x = 1;', '+    int x = 2;', ' }'] }]);
     assert.equal(fs.readFileSync(file('approve/A.java'), 'utf8'), 'class A {\n    int x = 2;\n}\n');
     await until(() => proposalTabs().length === 0, 'the diff to close');
-    assert.equal(api.pendingChanges.list().length, 0);
+    assert.equal(live.api.pendingChanges.list().length, 0);
   });
 
   it('rejecting answers USER_REJECTED with the reason and leaves the file byte-identical', async () => {
@@ -78,7 +64,7 @@ describe('Approval of agent changes', () => {
     write('queue/two.txt', 'two\n');
     const first = await propose({ relativePath: 'queue/one.txt', searchContent: 'one', replaceContent: 'uno' });
     const second = await propose({ relativePath: 'queue/two.txt', searchContent: 'two', replaceContent: 'dos' });
-    assert.equal(api.pendingChanges.list().length, 2);
+    assert.equal(live.api.pendingChanges.list().length, 2);
     await vscode.commands.executeCommand('agentBridge.rejectChange', second.id, '');
     await vscode.commands.executeCommand('agentBridge.approveChange', first.id);
     assert.equal(data(await first.answer).success, true);
@@ -141,7 +127,7 @@ describe('Approval of agent changes', () => {
     await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Workspace);
     try {
       write('auto/config.py', '# Configuration\nDEBUG = False\nPORT = 8000\n');
-      const res = await backend.call(rootCall('Edit', { file_path: 'auto/config.py', old_string: 'DEBUG = False', new_string: 'DEBUG = True' }));
+      const res = await live.backend.call(rootCall('Edit', { file_path: 'auto/config.py', old_string: 'DEBUG = False', new_string: 'DEBUG = True' }));
       const r = structured(res);
       assert.equal(r.filePath, file('auto/config.py'));
       assert.equal(r.originalFile, '# Configuration\nDEBUG = False\nPORT = 8000\n');

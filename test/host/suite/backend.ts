@@ -84,3 +84,24 @@ export async function connectExtension(serverUrl: string, ready: () => boolean =
   await until(() => api.state() === 'connected' && ready(), 'the extension to connect');
   return api;
 }
+
+/**
+ * For a suite that talks to the extension through a backend of its own: started and connected
+ * before the suite, disconnected and closed after it. The properties are set once `before` ran.
+ */
+export function connectedBackend(): { readonly backend: Backend; readonly api: AgentBridgeApi } {
+  const live = {} as { backend: Backend; api: AgentBridgeApi };
+  before(async () => {
+    live.backend = await startBackend();
+    live.api = await connectExtension(`ws://127.0.0.1:${live.backend.port}/ws/agent/chat`, () => live.backend.urls.length > 0);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    await live.backend.close();
+  });
+  return live;
+}
+
+/** The approval diffs open now: tabs whose modified side is a proposal. */
+export const proposalTabs = (): vscode.Tab[] =>
+  vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'agent-bridge-proposal');

@@ -2,25 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type Backend, connectExtension, rootCall, startBackend } from './backend';
+import { connectedBackend, rootCall } from './backend';
 
 /** read_class / read_method / call_chain on the Java fixture, answered by the extension's own parser. */
 describe('Code intelligence on a Java workspace', () => {
-  let backend: Backend;
+  const live = connectedBackend();
   const data = (m: Record<string, unknown>) => m.data as Record<string, unknown>;
 
-  before(async () => {
-    backend = await startBackend();
-    await connectExtension(`ws://127.0.0.1:${backend.port}/ws/agent/chat`, () => backend.urls.length > 0);
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand('agentBridge.disconnect');
-    await backend.close();
-  });
-
   it('read_class gives the structure of a class, from the parser', async () => {
-    const res = data(await backend.call(rootCall('read_class', { className: 'Greeter', mode: 'structure' })));
+    const res = data(await live.backend.call(rootCall('read_class', { className: 'Greeter', mode: 'structure' })));
     assert.equal(res.success, true, String(res.error));
     assert.match(String(res.result), /app\.Greeter/);
     assert.match(String(res.result), /greet\(String name\)/);
@@ -29,10 +19,10 @@ describe('Code intelligence on a Java workspace', () => {
   });
 
   it('call_chain finds the callee of Main.run and the caller of Greeter.greet', async () => {
-    const callees = data(await backend.call(rootCall('call_chain', { method: 'Main.run', direction: 'callees', depth: 1 })));
+    const callees = data(await live.backend.call(rootCall('call_chain', { method: 'Main.run', direction: 'callees', depth: 1 })));
     assert.equal(callees.success, true, String(callees.error));
     assert.match(String(callees.result), /Greeter\.greet/);
-    const callers = data(await backend.call(rootCall('call_chain', { method: 'Greeter.greet', direction: 'callers' })));
+    const callers = data(await live.backend.call(rootCall('call_chain', { method: 'Greeter.greet', direction: 'callers' })));
     assert.match(String(callers.result), /Main\.run/);
   });
 
@@ -45,7 +35,7 @@ describe('Code intelligence on a Java workspace', () => {
       let text = '';
       const start = Date.now();
       while (!/freshly-added-line/.test(text) && Date.now() - start < 10_000) {
-        text = String(data(await backend.call(rootCall('read_method', { className: 'Greeter', methodName: 'greet' }))).result);
+        text = String(data(await live.backend.call(rootCall('read_method', { className: 'Greeter', methodName: 'greet' }))).result);
         await new Promise((r) => setTimeout(r, 200));
       }
       assert.match(text, /freshly-added-line/);

@@ -2,8 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentBridgeApi } from '../../../src/extension/extension';
-import { rootCall, startBackend, until, type Backend } from './backend';
+import { connectedBackend, rootCall } from './backend';
 
 /**
  * read_class / read_method / call_chain answered by VS Code's TypeScript language server (a small
@@ -40,10 +39,8 @@ const OPTIONAL = new Set(['doc', 'outer', 'possibleCallers', 'sources']);
 const shape = (s: Record<string, unknown>) => Object.keys(s).filter((k) => !OPTIONAL.has(k)).sort();
 
 describe('Code intelligence from the language server (TypeScript) and the parser (Java)', () => {
-  let backend: Backend;
-  let api: AgentBridgeApi;
 
-  const call = async (tool: string, params: Record<string, unknown>): Promise<Data> => (await backend.call(rootCall(tool, params))).data as Data;
+  const call = async (tool: string, params: Record<string, unknown>): Promise<Data> => (await live.backend.call(rootCall(tool, params))).data as Data;
 
   /** Calls until the language server answers (it needs a few seconds to start), with a deadline. */
   const fromServer = async (tool: string, params: Record<string, unknown>, deadlineMs = 100_000): Promise<Data> => {
@@ -57,22 +54,13 @@ describe('Code intelligence from the language server (TypeScript) and the parser
     throw new Error(`${tool} never answered from the language server; last answer: ${JSON.stringify(last).slice(0, 600)}`);
   };
 
-  before(async () => {
+  before(() => {
     const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     fs.mkdirSync(path.join(root, 'ts'), { recursive: true });
     fs.writeFileSync(path.join(root, 'ts', 'math.ts'), MATH_TS);
     fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2020', module: 'commonjs' }, include: ['ts/**/*.ts'] }));
-    backend = await startBackend();
-    api = await vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge')!.activate();
-    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', `ws://127.0.0.1:${backend.port}/ws/agent/chat`, vscode.ConfigurationTarget.Workspace);
-    await vscode.commands.executeCommand('agentBridge.connect');
-    await until(() => api.state() === 'connected' && backend.urls.length > 0, 'connected');
   });
-
-  after(async () => {
-    await vscode.commands.executeCommand('agentBridge.disconnect');
-    await backend.close();
-  });
+  const live = connectedBackend();
 
   it('read_class lists a TypeScript class\'s members, from the language server', async function () {
     this.timeout(120_000);

@@ -1,38 +1,26 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type Backend, connectExtension, rootCall, startBackend, until } from './backend';
-import type { AgentBridgeApi } from '../../../src/extension/extension';
+import { connectedBackend, rootCall, until } from './backend';
 
 /**
  * The extension against a real backend on loopback, inside the real extension host: the suite
  * plays the backend, sends TOOL_CALLs, and checks each TOOL_RESULT field by field against the spec.
  */
 describe('Agent Bridge against a loopback backend', () => {
-  let backend: Backend;
-  let api: AgentBridgeApi;
+  const live = connectedBackend();
   const folder = () => vscode.workspace.workspaceFolders![0];
 
-  before(async () => {
-    backend = await startBackend();
-    api = await connectExtension(`ws://127.0.0.1:${backend.port}/ws/agent/chat`, () => backend.urls.length > 0);
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand('agentBridge.disconnect');
-    await backend.close();
-  });
-
   it('handshake carries the session id and the folder name as project key', () => {
-    const url = backend.urls[backend.urls.length - 1];
+    const url = live.backend.urls[live.backend.urls.length - 1];
     assert.equal(url.pathname, '/ws/agent/chat');
-    assert.equal(url.searchParams.get('sessionId'), api.sessionId());
+    assert.equal(url.searchParams.get('sessionId'), live.api.sessionId());
     assert.equal(url.searchParams.get('projectKey'), folder().name);
   });
 
   it('read_file: TOOL_RESULT has exactly the spec fields inside data', async () => {
     const msg = rootCall('read_file', { relativePath: 'src/app/Greeter.java', start_line: 3, end_line: 6 });
-    const res = await backend.call(msg);
+    const res = await live.backend.call(msg);
     assert.deepEqual(Object.keys(res).sort(), ['data', 'type']);
     assert.equal(res.type, 'TOOL_RESULT');
     const data = res.data as Record<string, unknown>;
@@ -48,7 +36,7 @@ describe('Agent Bridge against a loopback backend', () => {
   });
 
   it('the data-shaped TOOL_CALL of spec 001 is answered with callId echoed', async () => {
-    const res = await backend.call({ type: 'TOOL_CALL', data: { callId: 'call-v1-1', toolName: 'read_file', params: { relativePath: 'notes.txt' }, projectPath: '/x' } });
+    const res = await live.backend.call({ type: 'TOOL_CALL', data: { callId: 'call-v1-1', toolName: 'read_file', params: { relativePath: 'notes.txt' }, projectPath: '/x' } });
     const data = res.data as Record<string, unknown>;
     assert.equal(data.callId, 'call-v1-1');
     assert.equal(data.toolCallId, 'call-v1-1');
@@ -63,7 +51,7 @@ describe('Agent Bridge against a loopback backend', () => {
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'UNSAVED EDIT\n'));
     assert.ok(doc.isDirty);
     try {
-      const res = await backend.call(rootCall('read_file', { relativePath: 'notes.txt' }));
+      const res = await live.backend.call(rootCall('read_file', { relativePath: 'notes.txt' }));
       const data = res.data as Record<string, unknown>;
       assert.equal(data.success, true);
       assert.match(data.result as string, /1 \| UNSAVED EDIT/);
@@ -75,7 +63,7 @@ describe('Agent Bridge against a loopback backend', () => {
 
   it('a path outside the project is PERMISSION_DENIED and reads nothing', async () => {
     for (const relativePath of ['../../../../etc/passwd', '/etc/passwd']) {
-      const res = await backend.call(rootCall('read_file', { relativePath }));
+      const res = await live.backend.call(rootCall('read_file', { relativePath }));
       const data = res.data as Record<string, unknown>;
       assert.equal(data.success, false, relativePath);
       assert.equal(data.code, 'PERMISSION_DENIED');
@@ -86,7 +74,7 @@ describe('Agent Bridge against a loopback backend', () => {
   });
 
   it('grep_file runs through the ripgrep that ships with VS Code', async () => {
-    const res = await backend.call(rootCall('grep_file', { pattern: 'todo', context_lines: 1 }));
+    const res = await live.backend.call(rootCall('grep_file', { pattern: 'todo', context_lines: 1 }));
     const data = res.data as Record<string, unknown>;
     assert.equal(data.success, true, String(data.error));
     const result = data.result as string;
@@ -108,12 +96,12 @@ describe('Agent Bridge against a loopback backend', () => {
     await files.update('exclude', { '**/generated': true }, vscode.ConfigurationTarget.Workspace);
     await search.update('exclude', { '**/vendored': true }, vscode.ConfigurationTarget.Workspace);
     try {
-      const hidden = (await backend.call(rootCall('grep_file', { pattern: 'marker-xyzzy' }))).data as Record<string, unknown>;
+      const hidden = (await live.backend.call(rootCall('grep_file', { pattern: 'marker-xyzzy' }))).data as Record<string, unknown>;
       assert.equal(hidden.success, true);
       assert.doesNotMatch(String(hidden.result), /generated|vendored/);
       await files.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
       await search.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
-      const shown = (await backend.call(rootCall('grep_file', { pattern: 'marker-xyzzy' }))).data as Record<string, unknown>;
+      const shown = (await live.backend.call(rootCall('grep_file', { pattern: 'marker-xyzzy' }))).data as Record<string, unknown>;
       assert.match(String(shown.result), /generated\/Out\.java/);
       assert.match(String(shown.result), /vendored\/Out\.java/);
     } finally {
@@ -123,27 +111,27 @@ describe('Agent Bridge against a loopback backend', () => {
   });
 
   it('unknown tools and missing params get the spec codes', async () => {
-    const unknown = (await backend.call(rootCall('format_disk', {}))).data as Record<string, unknown>;
+    const unknown = (await live.backend.call(rootCall('format_disk', {}))).data as Record<string, unknown>;
     assert.equal(unknown.code, 'TOOL_NOT_FOUND');
-    const missing = (await backend.call(rootCall('grep_file', {}))).data as Record<string, unknown>;
+    const missing = (await live.backend.call(rootCall('grep_file', {}))).data as Record<string, unknown>;
     assert.equal(missing.code, 'VALIDATION_FAILED');
     assert.match(missing.error as string, /pattern/);
   });
 
   it('the same toolCallId is answered with the first answer', async () => {
     const msg = rootCall('read_file', { relativePath: 'notes.txt' });
-    const first = await backend.call(msg);
-    const second = await backend.call(msg);
+    const first = await live.backend.call(msg);
+    const second = await live.backend.call(msg);
     assert.deepEqual(second, first);
   });
 
   it('disconnect closes the link and does not reconnect', async () => {
     await vscode.commands.executeCommand('agentBridge.disconnect');
-    assert.equal(api.state(), 'disconnected');
-    const count = backend.urls.length;
+    assert.equal(live.api.state(), 'disconnected');
+    const count = live.backend.urls.length;
     await new Promise((r) => setTimeout(r, 1500));
-    assert.equal(backend.urls.length, count);
+    assert.equal(live.backend.urls.length, count);
     await vscode.commands.executeCommand('agentBridge.connect');
-    await until(() => api.state() === 'connected' && backend.urls.length === count + 1, 'reconnect on command');
+    await until(() => live.api.state() === 'connected' && live.backend.urls.length === count + 1, 'reconnect on command');
   });
 });
