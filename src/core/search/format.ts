@@ -106,33 +106,8 @@ export function formatMarkdown(r: SearchResult, locale?: string): string {
   return `${out.join('\n')}\n`;
 }
 
-export interface StructuredSearchResult {
-  readonly pattern: string;
-  readonly path: string;
-  readonly pathKind: 'file' | 'directory';
-  readonly regex: boolean;
-  readonly caseSensitive: boolean;
-  readonly contextLines: number;
-  readonly fileType: string;
-  readonly limit: number;
-  readonly totalMatches: number;
-  readonly totalFiles: number;
-  readonly returnedMatches: number;
-  readonly truncated: boolean;
-  readonly binaryFile?: boolean;
-  readonly notes: readonly string[];
-  readonly files: ReadonlyArray<{
-    readonly path: string;
-    readonly totalMatches: number;
-    readonly matches: ReadonlyArray<{
-      readonly line: number;
-      readonly column: number;
-      readonly text: string;
-      readonly before: readonly string[];
-      readonly after: readonly string[];
-    }>;
-  }>;
-}
+/** The machine-readable result: a SearchResult's fields, copied as plain JSON data in a fixed key order. */
+export type StructuredSearchResult = SearchResult;
 
 /** The machine-readable result (plain JSON data). */
 export function toStructured(r: SearchResult): StructuredSearchResult {
