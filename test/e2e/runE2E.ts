@@ -47,19 +47,34 @@ async function execute(backend: DevBackend, body: Record<string, unknown>): Prom
   return (await res.json()) as Record<string, unknown>;
 }
 
+interface WindowOptions {
+  readonly workspaceTrust?: boolean;
+  /** Open a multi-root workspace: the fixture folder first, then this one. */
+  readonly secondFolder?: { readonly name: string; readonly files: Readonly<Record<string, string>> };
+}
+
 /** A fresh VS Code window with the VSIX installed, a copy of the fixture folder open, and a dev backend. */
-async function openWindow(projectKey: string, options: { workspaceTrust?: boolean } = {}): Promise<Window> {
+async function openWindow(projectKey: string, options: WindowOptions = {}): Promise<Window> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-e2e-'));
   const folder = path.join(tmp, projectKey);
   fs.cpSync(path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), folder, { recursive: true });
+  let workspace: string | undefined;
+  if (options.secondFolder) {
+    for (const [rel, text] of Object.entries(options.secondFolder.files)) {
+      fs.mkdirSync(path.dirname(path.join(tmp, options.secondFolder.name, rel)), { recursive: true });
+      fs.writeFileSync(path.join(tmp, options.secondFolder.name, rel), text);
+    }
+    workspace = path.join(tmp, 'two-folders.code-workspace');
+    fs.writeFileSync(workspace, JSON.stringify({ folders: [{ path: projectKey }, { path: options.secondFolder.name }] }));
+  }
   const backend = await startDevBackend({ port: 0 });
   const server = await CodeServer.start({
-    workspace: folder,
+    workspace: workspace ?? folder,
     workspaceTrust: options.workspaceTrust,
     settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat') },
   });
   await server.installExtension(vsix);
-  const bench = await openWorkbench(server, { folder });
+  const bench = await openWorkbench(server, workspace ? { workspace } : { folder });
   return { backend, server, bench, folder, projectKey };
 }
 
@@ -280,7 +295,7 @@ function untrustedChecks(w: Window): Check[] {
   ];
 }
 
-async function phase(projectKey: string, options: { workspaceTrust?: boolean }, checks: (w: Window) => Check[]): Promise<void> {
+async function phase(projectKey: string, options: WindowOptions, checks: (w: Window) => Check[]): Promise<void> {
   let w: Window | undefined;
   try {
     w = await openWindow(projectKey, options);
@@ -295,63 +310,38 @@ async function phase(projectKey: string, options: { workspaceTrust?: boolean }, 
 }
 
 /**
- * A multi-root workspace (two folders): the first is served until the developer picks the other
- * with **Agent Bridge: Choose the Folder to Serve**; the link then reconnects as that project.
+ * A multi-root workspace (the fixture and a second folder): the first is served until the
+ * developer picks the other with **Agent Bridge: Choose the Folder to Serve**; the link then
+ * reconnects as that project.
  */
-async function multiRootPhase(): Promise<void> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-e2e-multi-'));
-  const shop = path.join(tmp, 'shop-service');
-  const billing = path.join(tmp, 'billing');
-  fs.cpSync(path.join(repoRoot, 'test', 'host', 'fixtures', 'workspace'), shop, { recursive: true });
-  fs.mkdirSync(billing);
-  fs.writeFileSync(path.join(billing, 'invoice.txt'), 'invoice 42: paid\n');
-  const workspaceFile = path.join(tmp, 'two-folders.code-workspace');
-  fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'shop-service' }, { path: 'billing' }] }));
-  const backend = await startDevBackend({ port: 0 });
-  let w: Window | undefined;
-  try {
-    const server = await CodeServer.start({ settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat') } });
-    await server.installExtension(vsix);
-    const bench = await openWorkbench(server, { workspace: workspaceFile });
-    w = { backend, server, bench, folder: shop, projectKey: 'shop-service' };
-    const win = w;
-    const read = (projectKey: string, relativePath: string) => execute(backend, { tool: 'read_file', params: { relativePath }, projectKey });
-    await runChecks(win, [
-      {
-        name: 'in a multi-root workspace the first folder is served until another is chosen',
-        run: async () => {
-          await backend.waitForSession((s) => s.projectKey === 'shop-service', 90_000);
-          assert.equal((await read('shop-service', 'notes.txt')).success, true);
-          const other = await read('shop-service', 'invoice.txt');
-          assert.equal(other.success, false, 'the second folder is not served yet');
-        },
+function multiRootChecks(w: Window): Check[] {
+  const read = (projectKey: string, relativePath: string) => execute(w.backend, { tool: 'read_file', params: { relativePath }, projectKey });
+  return [
+    {
+      name: 'in a multi-root workspace the first folder is served until another is chosen',
+      run: async () => {
+        await w.backend.waitForSession((s) => s.projectKey === w.projectKey, 90_000);
+        assert.equal((await read(w.projectKey, 'notes.txt')).success, true);
+        const other = await read(w.projectKey, 'invoice.txt');
+        assert.equal(other.success, false, 'the second folder is not served yet');
       },
-      {
-        name: 'Choose the Folder to Serve picks the second folder: the link reconnects as that project and reads its files',
-        run: async () => {
-          const page = win.bench.page;
-          await runFromPalette(page, 'Agent Bridge: Choose the Folder to Serve');
-          const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'billing' }).first();
-          await row.waitFor({ timeout: TIMEOUT });
-          await win.bench.screenshot(path.join(resultsDir, 'e2e-choose-folder.png'));
-          await row.click();
-          await backend.waitForSession((s) => s.projectKey === 'billing', 60_000);
-          const r = await read('billing', 'invoice.txt');
-          assert.equal(r.success, true, JSON.stringify(r));
-          assert.match(String(r.result), /invoice 42: paid/);
-        },
+    },
+    {
+      name: 'Choose the Folder to Serve picks the second folder: the link reconnects as that project and reads its files',
+      run: async () => {
+        const page = w.bench.page;
+        await runFromPalette(page, 'Agent Bridge: Choose the Folder to Serve');
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'billing' }).first();
+        await row.waitFor({ timeout: TIMEOUT });
+        await w.bench.screenshot(path.join(resultsDir, 'e2e-choose-folder.png'));
+        await row.click();
+        await w.backend.waitForSession((s) => s.projectKey === 'billing', 60_000);
+        const r = await read('billing', 'invoice.txt');
+        assert.equal(r.success, true, JSON.stringify(r));
+        assert.match(String(r.result), /invoice 42: paid/);
       },
-    ]);
-  } catch (e) {
-    failed++;
-    console.log(`  ✖ e2e setup (multi-root): ${(e as Error).stack ?? String(e)}`);
-  } finally {
-    if (w && failed > 0) console.log(w.server.logs(60));
-    await w?.bench.close().catch(() => undefined);
-    await w?.server.stop().catch(() => undefined);
-    await backend.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+    },
+  ];
 }
 
 async function main(): Promise<number> {
@@ -362,7 +352,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(resultsDir, { recursive: true });
   await phase('shop-service', {}, trustedChecks);
   await phase('untrusted-service', { workspaceTrust: true }, untrustedChecks);
-  await multiRootPhase();
+  await phase('multi-service', { secondFolder: { name: 'billing', files: { 'invoice.txt': 'invoice 42: paid\n' } } }, multiRootChecks);
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
