@@ -233,30 +233,27 @@ export function extractPython(tree: Tree, lineCount: number, relPath: string): F
   const functions: MethodSymbol[] = [];
   /** Top-level statements that run when the module loads. */
   const statements: Node[] = [];
-  const topLevel = (nodes: readonly Node[]): void => {
+  /** `outermost`: the file's own statements (a nested `if`/`try` is walked whole with its outermost statement). */
+  const topLevel = (nodes: readonly Node[], outermost: boolean): void => {
     for (const n of nodes) {
       const d = undecorate(n);
       if (d?.node.type === 'class_definition') visitClass(d, pkg, types);
       else if (d?.node.type === 'function_definition') functions.push(method(d, undefined).m);
       else if (n.type === 'import_statement' || n.type === 'import_from_statement') imports(n, imps);
-      // Definitions under `if TYPE_CHECKING:` / `try:` at module level are still the module's.
-      else if (n.type === 'if_statement' || n.type === 'try_statement') {
-        blocks(n);
-        if (!nested) statements.push(n);
-      } else if (!nested) statements.push(n);
+      else {
+        // Definitions under `if TYPE_CHECKING:` / `try:` at module level are still the module's.
+        if (n.type === 'if_statement' || n.type === 'try_statement') blocks(n);
+        if (outermost) statements.push(n);
+      }
     }
   };
-  let nested = false;
   const blocks = (n: Node): void => {
-    const outer = nested;
-    nested = true; // the statement is walked whole (below); here only its definitions
     for (const c of n.namedChildren) {
-      if (c.type === 'block') topLevel(kids(c));
+      if (c.type === 'block') topLevel(kids(c), false);
       else if (CLAUSES.has(c.type)) blocks(c);
     }
-    nested = outer;
   };
-  topLevel(kids(tree.rootNode));
+  topLevel(kids(tree.rootNode), true);
   const init = moduleInitializer(DIALECT, statements, ['function_definition', 'decorated_definition', 'class_definition']);
   if (functions.length || init) types.push(moduleSymbol(moduleName(relPath), pkg, relPath, init ? [...functions, init] : functions, lineCount));
   return { language: 'python', package: pkg, imports: imps, types, lineCount, ...(tree.rootNode.hasError ? { hasErrors: true } : {}) };
