@@ -7,7 +7,7 @@ import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
 import { withSecretExcludes } from '../core/security/secrets';
 import type { TokenStore } from './auth';
-import { ServedFolder } from './folders';
+import type { ServedFolder } from './folders';
 import type { SessionStore } from './session';
 import { readResultRetentionMs, readSecretGuard, readSettings, readToolLimits } from './settings';
 import { VscodeWorkspace } from './vscodeWorkspace';
