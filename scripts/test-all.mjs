@@ -4,6 +4,7 @@
 //
 //   typecheck, lint        each counts 1 passed or 1 failed
 //   unit                   node --test over test/unit/**/*.test.ts (counts from `ℹ pass N` / `ℹ fail N`)
+//   security               the same over test/security/**/*.test.ts (the hostile-agent suite)
 //   build                  npm run build (1 passed or 1 failed; on failure host/e2e are not run)
 //   host                   test/host/runHostTests.ts (`host: N passed, N failed`)
 //   e2e                    test/e2e/runE2E.ts when it exists (`e2e: N passed, N failed`)
@@ -145,14 +146,15 @@ function findUnitTests(dir) {
   return out.sort();
 }
 
-async function unit() {
-  const files = findUnitTests(path.join(root, 'test', 'unit'));
+/** node --test over the .test.ts files under test/<folder>, counted under `name` (unit, security). */
+async function nodeTests(name, folder) {
+  const files = findUnitTests(path.join(root, 'test', folder));
   if (files.length === 0) {
-    console.log('\nunit: no test/unit/**/*.test.ts files');
-    record('unit', 0, 0, 0, 'no files');
+    console.log(`\n${name}: no test/${folder}/**/*.test.ts files`);
+    record(name, 0, 0, 0, 'no files');
     return;
   }
-  const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], minutes('unit', 20));
+  const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], minutes(name, 20));
   const num = (label) => {
     const all = [...r.output.matchAll(new RegExp(`^\\s*ℹ ${label} (\\d+)\\s*$`, 'gm'))];
     return all.length ? Number(all[all.length - 1][1]) : undefined;
@@ -172,13 +174,15 @@ async function unit() {
     note = `exit ${r.code}`;
     failed = 1;
   }
-  record('unit', pass ?? 0, failed, r.seconds, note);
+  record(name, pass ?? 0, failed, r.seconds, note);
 }
 
 async function main() {
   await check('typecheck', npm, ['run', 'typecheck'], minutes('typecheck', 10));
   await check('lint', npm, ['run', 'lint'], minutes('lint', 10));
-  await unit();
+  await nodeTests('unit', 'unit');
+  // The hostile-agent suite: every attack on the trust boundary, as a test that must keep failing to get through.
+  await nodeTests('security', 'security');
   const built = await check('build', npm, ['run', 'build'], minutes('build', 10));
   const e2e = path.join('test', 'e2e', 'runE2E.ts');
   const chatE2e = path.join('test', 'e2e', 'chatE2E.ts');

@@ -50,6 +50,12 @@ export interface ConnectionOptions {
   readonly random?: () => number;
 }
 
+/** localhost, 127.0.0.0/8 or ::1: the only hosts a token may go to over plain ws://. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
 /** v1 when the setting says so, or when the URL path is `/ws/analyze` under `auto`. */
 export function resolveProtocol(serverUrl: string, setting: ProtocolSetting): Protocol {
   if (setting !== 'auto') return setting;
@@ -228,6 +234,14 @@ export class BridgeConnection {
     }
     if (!this.wanted) return;
     this.sentToken = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+    if (this.sentToken && url.protocol === 'ws:' && !isLoopbackHost(url.hostname)) {
+      // Plain ws:// to another machine would hand the token to anyone on the path.
+      this.wanted = false;
+      this.lastError = `Not connecting: the backend token would be sent unencrypted to ${url.hostname} over ws://. Use a wss:// URL for a backend on another machine (ws:// is only for this machine: localhost, 127.0.0.1, ::1).`;
+      this.options.log.error(this.lastError);
+      this.setState('disconnected');
+      return;
+    }
     const shown = new URL(url);
     this.options.log.info(`connecting to ${shown.origin}${shown.pathname} (${this.protocol}, attempt ${this.attempt + 1})`);
     if (trust) this.options.log.debug(`TLS trust: ${trust.describe}`);

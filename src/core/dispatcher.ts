@@ -1,13 +1,12 @@
 import type { z } from 'zod';
 import type { ChangeGate } from './edit/gate';
 import type { Logger } from './log';
-import type { ProjectPath } from './paths';
 import { ToolError, type ToolErrorCode } from './protocol/errors';
 import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from './protocol/messages';
 import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from './security/limiter';
 import { translator } from './l10n';
-import { secretReadRefusal, type SecretGuard } from './security/secrets';
-import type { ToolDefinition } from './tools/tool';
+import { accessPolicy, type Access } from './security/accessPolicy';
+import type { ToolDefinition, ToolOutput } from './tools/tool';
 import type { Workspace } from './workspace';
 
 export interface DispatcherOptions {
@@ -25,27 +24,38 @@ export interface DispatcherOptions {
    * Writing tools wait for a person, so neither bound applies to them.
    */
   readonly limits?: () => Partial<ToolLimits>;
-  /** Files read tools must not show (the secrets guard), read per call. */
-  readonly secrets?: () => SecretGuard | undefined;
 }
 
 /** How long a cancelled writing tool may take to settle (withdraw, or finish its write) before it is answered CANCELLED. */
 export const WRITE_CANCEL_GRACE_MS = 5_000;
 
-/** Rejects with the signal's reason `ms` after it fires (never, if it never does). */
-function graceAfter(signal: AbortSignal, ms: number, log: Logger, label: string): Promise<never> {
-  const p = new Promise<never>((_, reject) => {
+/**
+ * Rejects with the signal's reason `ms` after it fires (never, if it never does). `done()` stops
+ * it once the tool has settled, so no late warning claims a settled tool did not.
+ */
+function graceAfter(signal: AbortSignal, ms: number, log: Logger, label: string): { promise: Promise<never>; done: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let finished = false;
+  const promise = new Promise<never>((_, reject) => {
     const start = (): void => {
-      setTimeout(() => {
+      if (finished) return;
+      timer = setTimeout(() => {
         log.warn(`${label} did not settle within ${ms} ms of being cancelled; answering CANCELLED`);
         reject(signal.reason);
-      }, ms).unref();
+      }, ms);
+      timer.unref();
     };
     if (signal.aborted) start();
     else signal.addEventListener('abort', start, { once: true });
   });
-  p.catch(() => undefined);
-  return p;
+  promise.catch(() => undefined);
+  return {
+    promise,
+    done: () => {
+      finished = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** A log line's worth of an error message: its first line, cut (later lines may quote file contents). */
@@ -72,6 +82,18 @@ export function describeParamIssues(error: z.ZodError): string {
       return `${field}: ${issue.message}`;
     })
     .join('; ');
+}
+
+/**
+ * Errors whose words come from the policy, the gate or the person (refusals, rejections, deadlines),
+ * never from the file: a failed change to a secret file keeps those. Every other error of such a
+ * change (not found with its closest region, conflicts, a notebook's parse error) is replaced.
+ */
+const SAYS_NOTHING_OF_THE_FILE: ReadonlySet<ToolErrorCode> = new Set(['PERMISSION_DENIED', 'USER_REJECTED', 'CANCELLED', 'TIMEOUT']);
+
+/** The one answer a failed change to a secret file gets: the code, and nothing of the file. */
+function secretWriteFailure(t: ReturnType<typeof translator>, target: Access, code: ToolErrorCode): string {
+  return t('The change to {0} was not made ({1}). It is a secret file ({2}), so no detail about its content is given.', target.rel, code, target.rule ?? '?');
 }
 
 /**
@@ -144,7 +166,10 @@ export class Dispatcher {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const label = `${call.toolName} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''}`;
+    // A writing tool aimed at a secret file: no answer or error may tell anything of its content.
+    let secretTarget: Access | undefined;
     const fail = (code: ToolErrorCode, message: string) => {
+      if (secretTarget && !SAYS_NOTHING_OF_THE_FILE.has(code)) message = secretWriteFailure(t, secretTarget, code);
       // The message may quote the file (closest match, conflicts): only its first line at warn.
       this.options.log.warn(`${label} failed: ${code} ${firstLine(message)}`);
       this.options.log.debug(`${label} error in full: ${message}`);
@@ -168,7 +193,7 @@ export class Dispatcher {
     const limits = this.limits();
     let timer: NodeJS.Timeout | undefined;
     let release: (() => void) | undefined;
-    const resolved = new Map<string, ProjectPath>();
+    const resolved = new Map<string, Access>();
     try {
       if (!tool.writes) {
         timer = setTimeout(() => {
@@ -180,9 +205,16 @@ export class Dispatcher {
           );
         }, limits.timeoutMs);
         release = await this.limiter.acquire(signal);
-        const guard = this.options.secrets?.();
-        const secret = guard && (await secretReadRefusal(this.options.workspace, guard, parsed.data, resolved));
-        if (secret) throw secret;
+      }
+      // Every path the call names goes through the access policy before the tool sees it.
+      const policy = accessPolicy(this.options.workspace);
+      for (const p of tool.paths?.(parsed.data) ?? []) {
+        if (p === undefined || p.trim() === '' || resolved.has(p)) continue;
+        const access = await policy.resolve(p);
+        resolved.set(p, access);
+        if (access.kind !== 'secret') continue;
+        if (!tool.writes) throw policy.denial(access);
+        secretTarget = access;
       }
       this.options.log.info(`${label} started`);
       const aborted = new Promise<never>((_, reject) => {
@@ -195,8 +227,18 @@ export class Dispatcher {
       // A writing tool is not cut short: its gate withdraws a pending approval itself (CANCELLED),
       // and a write already under way finishes, so the answer says what really happened to the
       // file. Only a tool that ignores the signal is answered CANCELLED after a grace period.
-      const output = await Promise.race(tool.writes ? [handled, graceAfter(signal, WRITE_CANCEL_GRACE_MS, this.options.log, label)] : [handled, aborted]);
-      const result = toolSuccess(call, output.result, elapsed(), output.structured);
+      let output: ToolOutput;
+      if (tool.writes) {
+        const grace = graceAfter(signal, WRITE_CANCEL_GRACE_MS, this.options.log, label);
+        try {
+          output = await Promise.race([handled, grace.promise]);
+        } finally {
+          grace.done();
+        }
+      } else output = await Promise.race([handled, aborted]);
+      const result = secretTarget
+        ? toolSuccess(call, t('{0} was changed. It is a secret file ({1}), so nothing of its content is shown.', secretTarget.rel, secretTarget.rule ?? '?'), elapsed(), { path: secretTarget.rel, secret: true })
+        : toolSuccess(call, output.result, elapsed(), output.structured);
       this.options.log.info(`${tool.name} ${call.id} succeeded in ${result.data.executionTime} ms`);
       return result;
     } catch (e) {

@@ -112,6 +112,14 @@ const ZH_CN: Record<string, string> = {
   '{0} is not a Jupyter notebook (no "cells" array).': '{0} 不是 Jupyter Notebook（没有 "cells" 数组）。',
   'cell_number: {0} is out of bounds. Notebook has {1} cells.': 'cell_number：{0} 超出范围。该 Notebook 共有 {1} 个单元格。',
   'This host has no way to ask for approval, so it cannot write files.': '此宿主无法请求批准，因此不能写入文件。',
+  // the access policy
+  '{0} matches "{1}" in {2}, so Agent Bridge does not show it to the agent. Remove that pattern from {2} to allow it.': '{0} 匹配 {2} 中的"{1}"，因此 Agent Bridge 不向智能体展示它。要允许，请从 {2} 中删除该模式。',
+  '{0} is not a regular file (a pipe, socket, device or link); only regular files are read.': '{0} 不是普通文件（管道、套接字、设备或链接）；只读取普通文件。',
+  '{0} is larger than {1} MB; Agent Bridge does not load files that large. Search it with grep_file instead.': '{0} 大于 {1} MB；Agent Bridge 不加载这么大的文件。请改用 grep_file 搜索它。',
+  '{0} changed into a link to another place while it was being opened; nothing was read.': '{0} 在打开时变成了指向别处的链接；未读取任何内容。',
+  '{0} was changed. It is a secret file ({1}), so nothing of its content is shown.': '{0} 已修改。它是机密文件（{1}），因此不显示其任何内容。',
+  'The change to {0} was not made ({1}). It is a secret file ({2}), so no detail about its content is given.': '未对 {0} 进行修改（{1}）。它是机密文件（{2}），因此不提供有关其内容的任何细节。',
+  '{0} is a secret file ("{1}" in {2}): a change to it needs a person\'s consent, and this host has nobody to ask. Nothing was read or written.': '{0} 是机密文件（{2} 中的"{1}"）：修改它需要人的同意，而此主机无人可问。未读取也未写入任何内容。',
 };
 
 const CATALOGS: Record<string, Record<string, string>> = { 'zh-cn': ZH_CN };

@@ -3,6 +3,8 @@
  * VS Code API; the Node adapter implements it over a real folder (tests, benchmarks, headless host).
  * All paths here are absolute, native paths that the caller has already contained in `root`.
  */
+import type { SecretGuard } from './security/secrets';
+
 export interface FileInfo {
   readonly kind: 'file' | 'directory' | 'other';
   readonly size: number;
@@ -20,7 +22,9 @@ export interface Workspace {
   /** Text of an editor buffer that has unsaved changes, or undefined when the file is not open and dirty. */
   dirtyText(absPath: string): string | undefined;
   /**
-   * Raw bytes on disk. Rejects with an error whose `code` is 'ENOENT' when the file does not exist.
+   * Raw bytes on disk. Rejects with an error whose `code` is 'ENOENT' when the file does not exist,
+   * and (security/safeRead.ts) 'ENOTREG' for anything but a regular file (a FIFO must never block
+   * the host), 'EFBIG' past MAX_FILE_BYTES, 'ESWAPPED' when the path led elsewhere once opened.
    * `size` is the file's size from a `stat` just made, when the caller has one.
    */
   readBytes(absPath: string, size?: number): Promise<Uint8Array>;
@@ -28,6 +32,9 @@ export interface Workspace {
   stat(absPath: string): Promise<FileInfo | undefined>;
   /** Resolves symlinks; for a path that does not exist, resolves its nearest existing ancestor and appends the rest. */
   realpath(absPath: string): Promise<string>;
+
+  /** The secret-file globs in force (read per call: a setting may change); undefined: the defaults. */
+  secretGuard?(): SecretGuard | undefined;
 
   /** Path of a ripgrep binary, or undefined to use the in-process search. */
   ripgrepPath(): string | undefined;

@@ -5,23 +5,15 @@ import type { Dispatcher } from '../core/dispatcher';
 import type { ChangeGate } from '../core/edit/gate';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
-import { withSecretExcludes } from '../core/security/secrets';
 import type { TokenStore } from './auth';
 import type { ServedFolder } from './folders';
 import type { SessionStore } from './session';
-import { readResultRetentionMs, readSecretGuard, readSettings, readToolLimits } from './settings';
+import { readResultRetentionMs, readSettings, readToolLimits } from './settings';
 import { VscodeWorkspace } from './vscodeWorkspace';
 
 /** The connection, dispatcher and tools, loaded on first use (see link.ts). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const link = (): typeof import('./link') => require('./link') as typeof import('./link');
-
-/** The VS Code workspace, whose searches also skip the secret files of `agentBridge.excludeGlobs`. */
-class GuardedWorkspace extends VscodeWorkspace {
-  override searchExcludes(): readonly string[] {
-    return withSecretExcludes(super.searchExcludes(), readSecretGuard());
-  }
-}
 
 interface Live {
   readonly connection: BridgeConnection;
@@ -33,6 +25,8 @@ interface Live {
 /** Owns the link to the backend for this window: builds it from the settings, tears it down, reports its state. */
 export class BridgeController implements vscode.Disposable {
   private live: Live | undefined;
+  /** The settings the live link was made with, to tell whether a configuration change moves it. */
+  private liveSettings: string | undefined;
   /** Kept across reconnects, so caches keyed by the workspace (the code index) survive them. */
   private workspaceValue: VscodeWorkspace | undefined;
   private readonly stateEmitter = new vscode.EventEmitter<ConnectionState>();
@@ -114,7 +108,8 @@ export class BridgeController implements vscode.Disposable {
     if (!folder) return vscode.l10n.t('Open a folder first: Agent Bridge answers tool calls against a workspace folder.');
     if (folder.uri.scheme !== 'file') return vscode.l10n.t('Agent Bridge needs a folder on disk; this one is {0}:.', folder.uri.scheme);
     const settings = readSettings(folder);
-    if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new GuardedWorkspace(folder);
+    this.liveSettings = JSON.stringify(settings);
+    if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new VscodeWorkspace(folder);
     const workspace = this.workspaceValue;
     const { ALL_TOOLS, Bridge, BridgeConnection, Dispatcher, Outbox, systemTrust, tokenAuth } = link();
     const dispatcher = new Dispatcher({
@@ -125,7 +120,6 @@ export class BridgeController implements vscode.Disposable {
       writeRefusal: () =>
         vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, so Agent Bridge only answers read-only tools.',
       limits: readToolLimits,
-      secrets: readSecretGuard,
     });
     const tokens = this.tokens;
     const sessionId = this.sessions.id;
@@ -163,6 +157,15 @@ export class BridgeController implements vscode.Disposable {
       return (e as Error).message;
     }
     return undefined;
+  }
+
+  /**
+   * Whether the connection settings in force differ from the live link's. A change event alone is
+   * no reason: a workspace writing `agentBridge.serverUrl` into its own settings fires one, but
+   * that value is ignored (settings.ts), and reconnecting would withdraw every pending approval.
+   */
+  settingsMoved(): boolean {
+    return JSON.stringify(readSettings(this.folders.current)) !== this.liveSettings;
   }
 
   disconnect(): void {

@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
       if (controller.isActive && controller.workspace?.folderUri !== folders.current?.uri.toString()) controller.connect();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsConnection(e) && controller.isActive) controller.connect();
+      if (affectsConnection(e) && controller.isActive && controller.settingsMoved()) controller.connect();
     }),
   );
   if (readSettings(folders.current).autoConnect && folders.current) {

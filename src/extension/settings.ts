@@ -31,18 +31,38 @@ export interface BridgeSettings {
   readonly systemCertificates: boolean;
 }
 
+/**
+ * A setting no workspace may set: where the link goes, what it trusts, approval, secrets and the
+ * host's limits. The user's value (user settings, or the remote machine's), else the default;
+ * a value in the workspace's or a folder's `.vscode/settings.json` is ignored, whatever VS Code's
+ * scope rules let through (the manifest declares these `machine`/`application` scoped and
+ * restricted in untrusted workspaces as well). A value of the wrong type is the default too.
+ */
+export function userSetting<T extends string | number | boolean | readonly unknown[]>(key: string, fallback: T): T {
+  const seen = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key);
+  const value = seen?.globalValue ?? seen?.defaultValue;
+  const sameType = Array.isArray(fallback) ? Array.isArray(value) : typeof value === typeof fallback;
+  return sameType ? (value as T) : fallback;
+}
+
+export const DEFAULT_SERVER_URL = 'ws://localhost:8080/ws/agent/chat';
+
 export function readSettings(folder: vscode.WorkspaceFolder | undefined): BridgeSettings {
   // The link is one per window; only the project key may differ per folder.
-  const c = vscode.workspace.getConfiguration(SECTION);
   const perFolder = vscode.workspace.getConfiguration(SECTION, folder?.uri);
-  const protocol = c.get<string>(Setting.protocol, 'auto');
+  const protocol = userSetting<string>(Setting.protocol, 'auto');
   return {
-    serverUrl: c.get<string>(Setting.serverUrl, 'ws://localhost:8080/ws/agent/chat').trim(),
+    serverUrl: userSetting(Setting.serverUrl, DEFAULT_SERVER_URL).trim(),
     projectKey: perFolder.get<string>(Setting.projectKey, '').trim() || (folder?.name ?? ''),
     protocol: protocol === 'v1' || protocol === 'v2' ? protocol : 'auto',
-    autoConnect: c.get<boolean>(Setting.autoConnect, true),
-    systemCertificates: c.get<boolean>(Setting.systemCertificates, true) !== false,
+    autoConnect: userSetting(Setting.autoConnect, true),
+    systemCertificates: userSetting(Setting.systemCertificates, true),
   };
+}
+
+/** `agentBridge.approvalMode` from the user's settings only: a repository cannot switch approval off. */
+export function readApprovalMode(): 'ask' | 'autoApprove' {
+  return userSetting<string>(Setting.approvalMode, 'ask') === 'autoApprove' ? 'autoApprove' : 'ask';
 }
 
 export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
@@ -52,12 +72,12 @@ export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
 let cachedGuard: { key: string; guard: SecretGuard } | undefined;
 
 /**
- * The secrets guard from `agentBridge.excludeGlobs`. The setting is application-scoped, so a
+ * The secrets guard from `agentBridge.excludeGlobs`, from the user's settings only, so a
  * workspace's own settings file cannot relax it.
  */
 export function readSecretGuard(): SecretGuard {
-  const raw = vscode.workspace.getConfiguration(SECTION).get<unknown>(Setting.excludeGlobs, DEFAULT_EXCLUDE_GLOBS);
-  const globs = Array.isArray(raw) ? raw.filter((g): g is string => typeof g === 'string') : DEFAULT_EXCLUDE_GLOBS;
+  const raw: readonly unknown[] = userSetting<readonly unknown[]>(Setting.excludeGlobs, DEFAULT_EXCLUDE_GLOBS);
+  const globs = raw.filter((g): g is string => typeof g === 'string');
   const key = JSON.stringify(globs);
   if (cachedGuard?.key !== key) cachedGuard = { key, guard: new SecretGuard(globs) };
   return cachedGuard.guard;
@@ -65,15 +85,14 @@ export function readSecretGuard(): SecretGuard {
 
 /** `agentBridge.maxConcurrentTools` and `agentBridge.toolTimeoutSeconds` (read per call). */
 export function readToolLimits(): Partial<ToolLimits> {
-  const c = vscode.workspace.getConfiguration(SECTION);
   return {
-    maxConcurrent: c.get<number>(Setting.maxConcurrentTools, 8),
-    timeoutMs: c.get<number>(Setting.toolTimeoutSeconds, 25) * 1000,
+    maxConcurrent: userSetting(Setting.maxConcurrentTools, 8),
+    timeoutMs: userSetting(Setting.toolTimeoutSeconds, 25) * 1000,
   };
 }
 
 /** `agentBridge.resultRetentionSeconds` in ms (read each time an answer is kept; 0 keeps none). */
 export function readResultRetentionMs(): number {
-  const seconds = vscode.workspace.getConfiguration(SECTION).get<number>(Setting.resultRetentionSeconds, 60);
+  const seconds = userSetting(Setting.resultRetentionSeconds, 60);
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
 }

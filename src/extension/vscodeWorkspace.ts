@@ -2,8 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { realpathLenient } from '../core/realpath';
+import { readRegularFile } from '../core/security/safeRead';
+import { withSecretExcludes, type SecretGuard } from '../core/security/secrets';
 import type { FileInfo, Workspace } from '../core/workspace';
 import { VscodeLanguageIntel } from './languageIntel';
+import { readSecretGuard } from './settings';
 
 function realpathOrSelf(p: string): string {
   try {
@@ -31,7 +34,7 @@ function enabledGlobs(setting: unknown): string[] {
     .map(([glob]) => glob);
 }
 
-/** The Workspace over a VS Code workspace folder: sees unsaved buffers, reads through `workspace.fs`. */
+/** The Workspace over a VS Code workspace folder: sees unsaved buffers, reads checked handles on disk. */
 export class VscodeWorkspace implements Workspace {
   readonly root: string;
   readonly name: string;
@@ -61,15 +64,13 @@ export class VscodeWorkspace implements Workspace {
     return undefined;
   }
 
+  /**
+   * Read with Node on the open handle (security/safeRead.ts), not `workspace.fs`: the folder is on
+   * this host's disk (file: scheme only), and only a handle can be checked for being a regular
+   * file that is where the access policy looked (a FIFO would hang the extension host).
+   */
   async readBytes(absPath: string): Promise<Uint8Array> {
-    try {
-      return await vscode.workspace.fs.readFile(vscode.Uri.file(absPath));
-    } catch (e) {
-      if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') {
-        throw Object.assign(new Error(`not found: ${absPath}`), { code: 'ENOENT' });
-      }
-      throw e;
-    }
+    return readRegularFile(absPath);
   }
 
   async stat(absPath: string): Promise<FileInfo | undefined> {
@@ -90,9 +91,15 @@ export class VscodeWorkspace implements Workspace {
     return this.rg;
   }
 
+  /** `agentBridge.excludeGlobs`, from user settings only (see settings.ts). */
+  secretGuard(): SecretGuard {
+    return readSecretGuard();
+  }
+
+  /** files.exclude and search.exclude, and the secret globs (the access policy filters results again). */
   searchExcludes(): readonly string[] {
     const files = vscode.workspace.getConfiguration('files', this.folder.uri).get('exclude');
     const search = vscode.workspace.getConfiguration('search', this.folder.uri).get('exclude');
-    return [...new Set([...enabledGlobs(files), ...enabledGlobs(search)])];
+    return withSecretExcludes([...new Set([...enabledGlobs(files), ...enabledGlobs(search)])], readSecretGuard());
   }
 }

@@ -14,13 +14,20 @@ async function readIfExists(abs: string): Promise<string | undefined> {
 }
 
 /**
- * The headless host's gate, used only with --auto-approve: nobody is asked. The file is checked
- * against the text the change was computed from, then replaced atomically (write beside, rename),
- * so a crash never leaves half a file.
+ * The headless host's gate, used only with --auto-approve: nobody is asked, so a change to a
+ * protected file (`.git`, `.vscode`, CI configuration, …) is refused, and a secret one never gets
+ * here (this gate has no `allowSecretChange`). The file is checked against the text the change was
+ * computed from, then replaced atomically (write beside, rename), so a crash never leaves half a file.
  */
 export class DirectWriteGate implements ChangeGate {
   async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was written.');
+    if (change.path.kind !== 'normal') {
+      throw new ToolError(
+        'PERMISSION_DENIED',
+        `${change.path.rel} is a ${change.path.kind} file (it matches "${change.path.rule}"${change.path.matched !== change.path.rel ? ` as ${change.path.matched}` : ''}): a change to it always needs a person's decision, and this host has nobody to ask. Nothing was written.`,
+      );
+    }
     const now = await readIfExists(change.path.abs);
     if (now !== change.original) {
       throw new ToolError('CONFLICT', `${change.path.rel} changed while the change was being prepared; nothing was written. Read it again and retry.`);

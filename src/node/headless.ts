@@ -4,7 +4,7 @@ import { BridgeConnection, type ConnectionTiming, type ProtocolSetting } from '.
 import { Dispatcher } from '../core/dispatcher';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ToolLimits } from '../core/security/limiter';
-import { DEFAULT_EXCLUDE_GLOBS, refuseSecretWrites, SecretGuard } from '../core/security/secrets';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/security/secrets';
 import { systemTrust } from '../core/security/systemCa';
 import { tokenAuth } from '../core/security/token';
 import { ALL_TOOLS } from '../core/tools/registry';
@@ -55,11 +55,10 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     workspace,
     tools: ALL_TOOLS,
     log,
-    // Nobody here can approve a change to a secret file, so such changes are refused.
-    changes: o.autoApprove ? refuseSecretWrites(new DirectWriteGate(), () => secrets) : undefined,
+    // Nobody here can approve a change to a secret or protected file: the gate refuses those.
+    changes: o.autoApprove ? new DirectWriteGate() : undefined,
     writeRefusal: () => (o.autoApprove ? undefined : HEADLESS_WRITE_REFUSAL),
     limits: () => o.limits ?? {},
-    secrets: () => secrets,
   });
   const connection = new BridgeConnection({
     serverUrl: o.serverUrl,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { realpathLenient } from '../core/realpath';
+import { readRegularFile, readRegularFileSync } from '../core/security/safeRead';
 import { withSecretExcludes, type SecretGuard } from '../core/security/secrets';
 import type { FileInfo, Workspace } from '../core/workspace';
 
@@ -13,7 +14,7 @@ export interface NodeWorkspaceOptions {
   readonly locale?: string;
   /** Globs to leave out of search, in VS Code's `files.exclude` syntax. */
   readonly searchExcludes?: readonly string[];
-  /** Secret files: search skips them too (the dispatcher refuses to read them). None by default. */
+  /** Secret files (the access policy's secret class; search skips them too). Default: DEFAULT_EXCLUDE_GLOBS. */
   readonly secrets?: SecretGuard;
 }
 
@@ -65,10 +66,14 @@ export class NodeWorkspace implements Workspace {
   // disk they take microseconds, while each thread-pool round trip (a realpath, a stat, and the
   // open, fstat, read and close of a read) costs several times that in hand-offs between threads,
   // and read_file runs thousands of times a minute. Larger or unknown sizes are read asynchronously.
-  // (The VS Code adapter goes through vscode.workspace.fs instead.)
+  // Either way the file is judged on its open handle (safeRead.ts): no FIFO, no swapped path, bounded.
   async readBytes(absPath: string, size?: number): Promise<Uint8Array> {
-    if (size !== undefined && size <= SYNC_READ_MAX_BYTES) return fs.readFileSync(absPath);
-    return new Promise((resolve, reject) => fs.readFile(absPath, (err, bytes) => (err ? reject(err) : resolve(bytes))));
+    if (size !== undefined && size <= SYNC_READ_MAX_BYTES) return readRegularFileSync(absPath);
+    return readRegularFile(absPath);
+  }
+
+  secretGuard(): SecretGuard | undefined {
+    return this.secrets;
   }
 
   async stat(absPath: string): Promise<FileInfo | undefined> {

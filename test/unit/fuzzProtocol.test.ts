@@ -66,7 +66,6 @@ test('Dispatcher: any params for every tool give exactly one valid TOOL_RESULT; 
     tools: ALL_TOOLS,
     log: silentLogger,
     changes: recorder,
-    secrets: () => guard,
     limits: () => ({ timeoutMs: 3000 }),
   });
   const before = snapshot();

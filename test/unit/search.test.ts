@@ -172,9 +172,9 @@ for (const [engine, w] of ENGINES) {
     assert.ok(files.includes('src/root-excluded.txt'), 'a glob without **/ only applies at the root');
   });
 
-  void test(`[${engine}] hidden files are searched, .git never`, async () => {
+  void test(`[${engine}] hidden files are searched, .git and secret files (.env, by default) never`, async () => {
     const files = filesOf(await grep(w, { pattern: 'TODO', limit: 1000 }));
-    assert.ok(files.includes('.env'));
+    assert.ok(!files.includes('.env'), 'a workspace that names no secret globs gets the defaults');
     assert.ok(files.includes('.github/workflows/ci.yml'));
     assert.ok(!files.some((f) => f.startsWith('.git/')));
   });

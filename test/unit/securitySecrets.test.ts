@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import type { ToolCall } from '../../src/core/protocol/messages';
-import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, needsApproval, SecretGuard, withSecretExcludes } from '../../src/core/security/secrets';
+import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, SecretGuard, withSecretExcludes } from '../../src/core/security/secrets';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { startDevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
@@ -37,7 +37,7 @@ const call = (toolName: string, params: Record<string, unknown>): ToolCall => ({
 
 function dispatcherOver(ripgrep: string | false | undefined): Dispatcher {
   const workspace = new NodeWorkspace(tree, { secrets: guard, ripgrep });
-  return new Dispatcher({ workspace, tools: ALL_TOOLS, log: silentLogger, secrets: () => guard });
+  return new Dispatcher({ workspace, tools: ALL_TOOLS, log: silentLogger });
 }
 
 test('the default globs match secret paths and not ordinary ones', () => {
@@ -49,8 +49,6 @@ test('the default globs match secret paths and not ordinary ones', () => {
   }
   assert.ok(DEFAULT_EXCLUDE_GLOBS.includes('**/.git/**'));
   assert.deepEqual(withSecretExcludes(['**/dist'], new SecretGuard(['**/*.key', 'a{b,c}'])), ['**/dist', '**/*.[kK][eE][yY]', 'a{b,c}']);
-  assert.equal(needsApproval({ path: { rel: 'config/.env.local', abs: path.join(tree, 'config/.env.local') } }, guard), true);
-  assert.equal(needsApproval({ path: { rel: 'src/app.ts', abs: path.join(tree, 'src/app.ts') } }, guard), false);
 });
 
 test('read_file of a secret file is PERMISSION_DENIED, naming the setting; through a symlink too', async () => {
@@ -92,7 +90,7 @@ test('the headless host with --auto-approve refuses to write a secret file, and 
     await backend.waitForSession(undefined, 5000);
     const refused = (await backend.callTool('apply_change', { relativePath: '.env', searchContent: 'A=1', replaceContent: 'A=2' })).data as Record<string, unknown>;
     assert.equal(refused.code, 'PERMISSION_DENIED');
-    assert.match(String(refused.error), /agentBridge\.excludeGlobs.*approval/);
+    assert.match(String(refused.error), /secret file .*agentBridge\.excludeGlobs/);
     assert.equal(fs.readFileSync(path.join(folder, '.env'), 'utf8'), 'A=1\n');
     const created = (await backend.callTool('apply_change', { relativePath: 'sub/server.key', replaceContent: 'k' })).data as Record<string, unknown>;
     assert.equal(created.code, 'PERMISSION_DENIED');
@@ -131,7 +129,7 @@ test('read_file resolves its path once: the file the secrets check passed is the
     }
   }
   const workspace = new CountingWorkspace(tree, { secrets: guard, ripgrep: false });
-  const d = new Dispatcher({ workspace, tools: ALL_TOOLS, log: silentLogger, secrets: () => guard });
+  const d = new Dispatcher({ workspace, tools: ALL_TOOLS, log: silentLogger });
   const ok = await d.dispatch(call('read_file', { relativePath: 'src/app.ts' }));
   assert.equal(ok.data.success, true);
   assert.deepEqual(seen, [path.join(workspace.root, 'src', 'app.ts')]);

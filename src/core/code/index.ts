@@ -4,6 +4,8 @@ import * as readline from 'node:readline';
 import * as path from 'node:path';
 import type { Logger } from '../log';
 import { toRelative } from '../paths';
+import { accessPolicy } from '../security/accessPolicy';
+import type { SecretGuard } from '../security/secrets';
 import { decodeText, isBinary } from '../text';
 import type { Workspace } from '../workspace';
 import { extractFileJson, languageForPath, listSourceFiles } from './languages';
@@ -104,6 +106,8 @@ export function callKey(site: CallSite): string {
 export class CodeIndex {
   private readonly files = new Map<string, FileRecord>();
   private derivedCache: Derived | undefined;
+  /** The secret globs `derivedCache` was made under: files that became secret leave every answer. */
+  private derivedGuard: SecretGuard | undefined;
   private building: Promise<void> | undefined;
   private listeners = new Set<(p: IndexProgress) => void>();
   /** Bumped on every change; resolvers and call graphs cache per generation. */
@@ -174,6 +178,9 @@ export class CodeIndex {
           if (r.json !== undefined) this.files.set(r.rel, { mtimeMs: r.mtimeMs, size: r.size, symbols: JSON.parse(r.json) as FileSymbols });
           else await this.store(r.rel, r.text, r.mtimeMs, r.size);
           parsed++;
+        } else if (r.mtimeMs === 0) {
+          // Gone, unreadable, secret or leading outside: a record from the cache must not stay.
+          this.files.delete(r.rel);
         }
         const now = Date.now();
         if (now - lastYield > YIELD_EVERY_MS) {
@@ -196,9 +203,15 @@ export class CodeIndex {
     if (this.options.cacheFile && parsed > 0) await this.save(this.options.cacheFile).catch((e: unknown) => log?.warn(`code index: cache not saved: ${String(e)}`));
   }
 
-  /** Reads the file unless the record in hand has the same mtime and size. */
+  /**
+   * Reads the file unless the record in hand has the same mtime and size. The access policy comes
+   * first: a file that leads outside the project (a symbolic link) or is secret is never read, and
+   * answers as gone (mtimeMs 0).
+   */
   private async readIfChanged(rel: string): Promise<{ rel: string; text?: string; mtimeMs: number; size: number }> {
-    const abs = path.join(this.ws.root, rel);
+    const access = await accessPolicy(this.ws).resolve(rel).catch(() => undefined);
+    if (!access || access.kind === 'secret') return { rel, mtimeMs: 0, size: 0 };
+    const abs = access.abs;
     const dirty = this.ws.dirtyText(abs);
     if (dirty !== undefined) return { rel, text: dirty, mtimeMs: -1, size: dirty.length };
     const info = await this.ws.stat(abs).catch(() => undefined);
@@ -322,17 +335,29 @@ export class CodeIndex {
   }
 
   fileSymbols(rel: string): FileSymbols | undefined {
-    return this.files.get(this.relOf(rel))?.symbols;
+    const r = this.relOf(rel);
+    return accessPolicy(this.ws).hides(r) ? undefined : this.files.get(r)?.symbols;
   }
 
   *allFiles(): Iterable<[string, FileSymbols]> {
-    for (const [rel, rec] of this.files) yield [rel, rec.symbols];
+    for (const [rel, rec] of this.visible()) yield [rel, rec.symbols];
+  }
+
+  /** The records of files no secret glob hides now (the setting may have changed since they were read). */
+  private *visible(): Iterable<[string, FileRecord]> {
+    const policy = accessPolicy(this.ws);
+    for (const entry of this.files) if (!policy.hides(entry[0])) yield entry;
   }
 
   private derived(): Derived {
+    const guard = accessPolicy(this.ws).secrets;
+    if (this.derivedGuard !== guard) {
+      if (this.derivedGuard !== undefined) this.changed();
+      this.derivedGuard = guard;
+    }
     if (this.derivedCache) return this.derivedCache;
     const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map() };
-    for (const [rel, rec] of this.files) {
+    for (const [rel, rec] of this.visible()) {
       for (const type of rec.symbols.types) {
         const e: TypeEntry = { path: rel, file: rec.symbols, type };
         push(d.byFqn, type.fqn, e);
@@ -395,7 +420,7 @@ export class CodeIndex {
     const d = this.derived();
     if (!d.callsByName) {
       const m = new Map<string, CallRef[]>();
-      for (const [rel, rec] of this.files) {
+      for (const [rel, rec] of this.visible()) {
         for (const type of rec.symbols.types) {
           const owner: TypeEntry = { path: rel, file: rec.symbols, type };
           for (const method of type.methods) {

@@ -1,4 +1,4 @@
-import type { ProjectPath } from '../paths';
+import type { Access } from '../security/accessPolicy';
 import type { Encoding } from '../text';
 import type { LineRange } from './types';
 
@@ -16,7 +16,11 @@ export interface ProposedChange {
   /** The tool call's id. */
   readonly id: string;
   readonly toolName: string;
-  readonly path: ProjectPath;
+  /**
+   * Where the change goes, classified by the access policy: a protected or secret path is always
+   * shown to a person, whatever the approval mode, with a warning saying why.
+   */
+  readonly path: Access;
   /** The text the change was computed from; undefined when the file does not exist yet. */
   readonly original: string | undefined;
   readonly proposed: string;
@@ -46,4 +50,19 @@ export interface CommittedChange {
  */
 export interface ChangeGate {
   commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange>;
+  /**
+   * Asked before a writing tool so much as opens a secret file: resolves when a person allows the
+   * agent to propose a change to it (the change itself is still shown and approved after), throws
+   * USER_REJECTED or CANCELLED otherwise. Absent on a host with nobody to ask: such changes are
+   * refused unread.
+   */
+  allowSecretChange?(request: SecretChangeRequest, signal: AbortSignal): Promise<void>;
+}
+
+export interface SecretChangeRequest {
+  readonly id: string;
+  readonly toolName: string;
+  readonly path: Access;
+  /** The agent's own words for the change, if it gave any. */
+  readonly description?: string;
 }

@@ -1,7 +1,8 @@
 import { readProjectText, type ProjectText } from '../files';
 import { translator } from '../l10n';
-import { resolveInProject, type ProjectPath } from '../paths';
 import { ToolError } from '../protocol/errors';
+import { accessPolicy, type Access } from '../security/accessPolicy';
+import { EXCLUDE_GLOBS_SETTING } from '../security/secrets';
 import type { ToolContext } from '../tools/tool';
 import type { CommittedChange, NotebookCellEdit } from './gate';
 import { withFileLock } from './lock';
@@ -15,7 +16,7 @@ export type WritePlan<X> =
   | { readonly kind: 'unchanged'; readonly extra: X };
 
 export interface WriteOutcome<X> {
-  readonly path: ProjectPath;
+  readonly path: Access;
   readonly original: string | undefined;
   readonly created: boolean;
   readonly written: boolean;
@@ -28,9 +29,10 @@ export interface WriteOutcome<X> {
   readonly extra: X;
 }
 
-async function currentText(ctx: ToolContext, relativePath: string): Promise<ProjectText | undefined> {
+async function currentText(ctx: ToolContext, target: Access): Promise<ProjectText | undefined> {
   try {
-    return await readProjectText(ctx.workspace, relativePath);
+    // A secret target is read only here, after a person allowed the change (see planAndWrite).
+    return await readProjectText(ctx.workspace, target.rel, target, true);
   } catch (e) {
     if (e instanceof ToolError && e.code === 'NOT_FOUND') return undefined;
     throw e;
@@ -38,9 +40,10 @@ async function currentText(ctx: ToolContext, relativePath: string): Promise<Proj
 }
 
 /**
- * The one path every writing tool takes: contain the path, lock the file, read what the developer
- * currently has, let the tool plan the change, then hand it to the host's gate for approval and
- * writing. The patch is computed against what was really written.
+ * The one path every writing tool takes: the path through the access policy (the dispatcher's
+ * resolution, when it made one), a person's consent first when the file is secret, then lock the
+ * file, read what the developer currently has, let the tool plan the change, and hand it to the
+ * host's gate for approval and writing. The patch is computed against what was really written.
  */
 export async function planAndWrite<X>(
   ctx: ToolContext,
@@ -49,9 +52,19 @@ export async function planAndWrite<X>(
   description: string | undefined,
   plan: (current: ProjectText | undefined) => WritePlan<X>,
 ): Promise<WriteOutcome<X>> {
-  const target = await resolveInProject(ctx.workspace, relativePath);
+  const target = ctx.resolved?.get(relativePath) ?? (await accessPolicy(ctx.workspace).resolve(relativePath));
+  if (target.kind === 'secret') {
+    const t = translator(ctx.workspace.locale);
+    if (!ctx.changes?.allowSecretChange) {
+      throw new ToolError(
+        'PERMISSION_DENIED',
+        t('{0} is a secret file ("{1}" in {2}): a change to it needs a person\'s consent, and this host has nobody to ask. Nothing was read or written.', target.rel, target.rule ?? '?', EXCLUDE_GLOBS_SETTING),
+      );
+    }
+    await ctx.changes.allowSecretChange({ id: ctx.callId, toolName, path: target, description }, ctx.signal);
+  }
   return withFileLock(target.abs, async () => {
-    const current = await currentText(ctx, relativePath);
+    const current = await currentText(ctx, target);
     const decided = plan(current);
     const original = current?.text;
     if (decided.kind === 'unchanged') {

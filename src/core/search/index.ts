@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import type { Logger } from '../log';
-import { resolveInProject, toRelative } from '../paths';
+import { toRelative } from '../paths';
+import { accessPolicy } from '../security/accessPolicy';
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace';
 import { isBinaryContent, runFallback } from './fallback';
@@ -40,13 +41,18 @@ export class ResultCollector implements ResultSink {
   private threshold: string | undefined;
   private readonly fileTotals = new Map<string, number>();
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    /** Files no answer may show (the access policy's secret files), whatever an engine's globs let through. */
+    private readonly hidden: (rel: string) => boolean = () => false,
+  ) {}
 
   wantDetails(path: string): boolean {
     return this.threshold === undefined || comparePaths(path, this.threshold) < 0;
   }
 
   addFile(file: FileResult): void {
+    if (this.hidden(file.path)) return;
     this.totalMatches += file.count;
     this.totalFiles += 1;
     if (file.matches.length === 0 || !this.wantDetails(file.path)) return;
@@ -168,7 +174,8 @@ export async function search(
   if (signal.aborted) throw cancelledError(signal);
 
   const requested = (options.relativePath ?? '').trim();
-  const target = await resolveInProject(ws, requested === '' ? undefined : requested);
+  const policy = accessPolicy(ws);
+  const target = await policy.forRead(requested === '' ? undefined : requested);
   const info = await ws.stat(target.abs);
   if (!info) throw new ToolError('NOT_FOUND', `File or folder not found: ${target.rel}`);
   if (info.kind === 'other') {
@@ -192,7 +199,9 @@ export async function search(
     maxFileSize: MAX_FILE_SIZE,
   };
 
-  let collector = new ResultCollector(limit);
+  // Both engines skip the secret globs themselves; this filter is the policy's own word on each file.
+  const hidden = (rel: string): boolean => policy.hides(rel);
+  let collector = new ResultCollector(limit, hidden);
   const rg = engine === 'fallback' ? undefined : ws.ripgrepPath();
   if (engine === 'ripgrep' && !rg) throw new Error('search: no ripgrep binary in this workspace');
   const hint =
@@ -208,7 +217,7 @@ export async function search(
       } catch (err) {
         if (!(err instanceof RipgrepUnavailableError) || engine === 'ripgrep') throw err;
         log?.warn(`${err.message}; searching in-process instead`);
-        collector = new ResultCollector(limit);
+        collector = new ResultCollector(limit, hidden);
         await runFallback(req, collector, budget.signal);
       }
     } else {

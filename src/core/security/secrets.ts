@@ -4,18 +4,13 @@
  * things: read tools refuse such a file, searches skip it, and a change to it always needs a person.
  */
 import { Minimatch } from 'minimatch';
-import type { ChangeGate, CommittedChange, ProposedChange } from '../edit/gate';
-import { resolveInProject, toRelative, type ProjectPath } from '../paths';
-import { ToolError } from '../protocol/errors';
-import type { Workspace } from '../workspace';
 
 /** The setting that holds the globs (named in every refusal, so the developer knows what to change). */
 export const EXCLUDE_GLOBS_SETTING = 'agentBridge.excludeGlobs';
 
 /** Secret-looking files, matched against project-relative paths (case-insensitively). */
 export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
-  '**/.env',
-  '**/.env.*',
+  '**/.env*',
   '**/*.pem',
   '**/*.key',
   '**/*.p12',
@@ -32,24 +27,23 @@ export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
   '**/.npmrc',
   '**/.pypirc',
   '**/.git-credentials',
+  '**/.docker/config.json',
+  '**/.kube/config',
   '**/.git/**',
 ];
 
-const OPTIONS = { dot: true, nocase: true } as const;
-
-/** Matches project-relative paths (forward slashes) against the secret globs. */
-/** Paths whose answer `SecretGuard.match` remembers; the memo starts over when full. */
-const MATCH_MEMO_SIZE = 10_000;
-const NO_MATCH = '';
-
-export class SecretGuard {
+/**
+ * A compiled list of globs over project-relative paths (forward slashes), matched the one way every
+ * check here matches: minimatch, dotfiles included, without case (a case-insensitive disk opens
+ * `.GIT/config` as `.git/config`). Answers are remembered: agents ask about the same files again
+ * and again, and each path is matched twice (as itself and as a folder's contents).
+ */
+export class GlobSet {
   readonly globs: readonly string[];
-  /** Compiled once: this runs on every tool call, and compiling a glob costs far more than matching it. */
   private readonly matchers: readonly { glob: string; m: Minimatch }[];
-  /** Answers so far, by path: a path is matched against every glob twice, and agents read the same files again and again. */
   private readonly seen = new Map<string, string>();
 
-  constructor(globs: readonly string[] = DEFAULT_EXCLUDE_GLOBS) {
+  constructor(globs: readonly string[]) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
     this.matchers = this.globs.map((glob) => ({ glob, m: new Minimatch(glob, OPTIONS) }));
   }
@@ -64,18 +58,21 @@ export class SecretGuard {
     this.seen.set(rel, glob ?? NO_MATCH);
     return glob;
   }
+}
+
+const OPTIONS = { dot: true, nocase: true, nocomment: true } as const;
+/** Paths whose answer `GlobSet.match` remembers; the memo starts over when full. */
+const MATCH_MEMO_SIZE = 10_000;
+const NO_MATCH = '';
+
+/** The secret globs: `agentBridge.excludeGlobs`, or the headless host's defaults plus `--exclude-glob`. */
+export class SecretGuard extends GlobSet {
+  constructor(globs: readonly string[] = DEFAULT_EXCLUDE_GLOBS) {
+    super(globs);
+  }
 
   isSecret(rel: string): boolean {
     return this.match(rel) !== undefined;
-  }
-
-  /** The refusal for reading a secret file: names the file, the glob and the setting. */
-  denial(rel: string, glob = this.match(rel) ?? '?'): ToolError {
-    return new ToolError(
-      'PERMISSION_DENIED',
-      `${rel} matches "${glob}" in ${EXCLUDE_GLOBS_SETTING}, so Agent Bridge does not show it to the agent. ` +
-        `Remove that pattern from ${EXCLUDE_GLOBS_SETTING} to allow it.`,
-    );
   }
 }
 
@@ -88,63 +85,4 @@ export function caseless(glob: string): string {
 /** Search exclusions plus the secret globs, without duplicates: what a Workspace's `searchExcludes()` returns. */
 export function withSecretExcludes(excludes: readonly string[], guard: SecretGuard | undefined): readonly string[] {
   return guard ? [...new Set([...excludes, ...guard.globs.map(caseless)])] : excludes;
-}
-
-/**
- * The predicate an approving gate asks: true when this change must be shown to a person even in
- * auto-approve mode (the file is a secret).
- */
-export function needsApproval(change: Pick<ProposedChange, 'path'>, guard: SecretGuard): boolean {
-  return guard.isSecret(change.path.rel) || guard.isSecret(change.path.abs.split(/[\\/]/).pop() ?? '');
-}
-
-/** For gates with nobody to ask (the headless host): a change to a secret file is refused. */
-export function refuseSecretWrites(inner: ChangeGate, guard: () => SecretGuard | undefined): ChangeGate {
-  return {
-    commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
-      const g = guard();
-      const glob = g?.match(change.path.rel);
-      if (g && glob !== undefined) {
-        return Promise.reject(
-          new ToolError(
-            'PERMISSION_DENIED',
-            `${change.path.rel} matches "${glob}" in ${EXCLUDE_GLOBS_SETTING}: a change to it needs a person's approval, and this host has nobody to ask. Nothing was written.`,
-          ),
-        );
-      }
-      return inner.commit(change, signal);
-    },
-  };
-}
-
-/** The params a tool names its file or folder with. */
-const PATH_PARAMS = ['relativePath', 'file_path', 'notebook_path', 'path'] as const;
-
-/**
- * The refusal for a read tool pointed at a secret file or folder, or undefined. Checks the path
- * as given and where it really leads (a symlink named `notes.txt` to `.env` is still `.env`).
- * Paths that do not resolve are left to the tool, which explains them better. Each path resolved
- * is put in `resolved` (by the value given), so the tool reads exactly the file that was checked
- * without resolving it again.
- */
-export async function secretReadRefusal(ws: Workspace, guard: SecretGuard, params: unknown, resolved?: Map<string, ProjectPath>): Promise<ToolError | undefined> {
-  if (typeof params !== 'object' || params === null) return undefined;
-  const record = params as Record<string, unknown>;
-  for (const key of PATH_PARAMS) {
-    const value = record[key];
-    if (typeof value !== 'string' || value.trim() === '') continue;
-    let where: ProjectPath;
-    try {
-      where = await resolveInProject(ws, value);
-    } catch {
-      continue;
-    }
-    const real = toRelative(ws.root, where.abs);
-    for (const rel of real === where.rel ? [real] : [where.rel, real]) {
-      const glob = guard.match(rel);
-      if (glob !== undefined) return guard.denial(rel, glob);
-    }
-    resolved?.set(value, where);
-  }
-  return undefined;
 }

@@ -26,6 +26,7 @@ export const applyChangeTool = defineTool({
   description: 'Replace searchContent with replaceContent in a file (or create it), after the developer approves the diff; then format and save.',
   writes: true,
   params,
+  paths: (p) => [p.relativePath],
   async handler(p, ctx) {
     const creating = !p.searchContent;
     const t = translator(ctx.workspace.locale);

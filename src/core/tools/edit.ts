@@ -13,6 +13,7 @@ export const editTool = defineTool({
   description: 'Replace old_string with new_string in a file (every occurrence with replace_all), after the developer approves the diff.',
   writes: true,
   params: z.object({ ...filePathFields, old_string: z.string(), new_string: z.string(), replace_all: boolParam().optional(), description: z.string().optional() }),
+  paths: (p) => [p.file_path ?? p.relativePath],
   async handler(p, ctx) {
     const t = translator(ctx.workspace.locale);
     const target = targetOf(p, ctx.workspace.locale);

@@ -50,5 +50,6 @@ export const grepFileTool = defineTool({
     'at most `limit` of them, with the total count.',
   writes: false,
   params: searchParams,
+  paths: (p) => [p.relativePath],
   handler: runSearch,
 });

@@ -16,6 +16,7 @@ export const multiEditTool = defineTool({
   description: 'Apply several old/new string edits to one file in order, all or nothing, after the developer approves the diff.',
   writes: true,
   params: z.object({ ...filePathFields, edits: z.array(edit).min(1, 'at least one edit is required'), description: z.string().optional() }),
+  paths: (p) => [p.file_path ?? p.relativePath],
   async handler(p, ctx) {
     const t = translator(ctx.workspace.locale);
     const target = targetOf(p, ctx.workspace.locale);

@@ -20,6 +20,7 @@ export const notebookEditCellTool = defineTool({
     edit_mode: z.enum(['replace', 'insert', 'delete']).default('replace'),
     description: z.string().optional(),
   }),
+  paths: (p) => [p.notebook_path ?? p.relativePath],
   async handler(p, ctx) {
     const t = translator(ctx.workspace.locale);
     const target = p.notebook_path ?? p.relativePath;

@@ -42,6 +42,7 @@ export const readFileTool = defineTool({
   description: 'Read a project file (whole, start_line..end_line, or line ± context_lines) as line-numbered Markdown.',
   writes: false,
   params,
+  paths: (p) => [p.relativePath],
   async handler(p, { workspace, resolved }) {
     const t = translator(workspace.locale);
     const file = await readProjectText(workspace, p.relativePath, resolved?.get(p.relativePath));

@@ -10,6 +10,7 @@ export const replaceTool = defineTool({
   description: 'Create a file, or replace its whole content, after the developer approves the diff.',
   writes: true,
   params: z.object({ ...filePathFields, content: z.string(), description: z.string().optional() }),
+  paths: (p) => [p.file_path ?? p.relativePath],
   async handler(p, ctx) {
     const target = targetOf(p, ctx.workspace.locale);
     const out = await planAndWrite(ctx, 'Replace', target, p.description, (current) =>

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Workspace } from '../workspace';
 import type { Logger } from '../log';
 import type { ChangeGate } from '../edit/gate';
-import type { ProjectPath } from '../paths';
+import type { Access } from '../security/accessPolicy';
 
 /** What a tool handler gets besides its params. */
 export interface ToolContext {
@@ -14,10 +14,10 @@ export interface ToolContext {
   /** Where writing tools send their changes for approval and writing; absent where nothing may be written. */
   readonly changes?: ChangeGate;
   /**
-   * Paths of this call's params the dispatcher has already resolved and checked against the
-   * secrets guard, by the value given: a tool that reads one should read exactly that.
+   * The paths of `paths(params)`, resolved and classified by the access policy, by the value
+   * given: the tool reads and writes exactly these.
    */
-  readonly resolved?: ReadonlyMap<string, ProjectPath>;
+  readonly resolved?: ReadonlyMap<string, Access>;
 }
 
 /** A successful tool answer: `result` is the string the agent reads; `structured` the same facts for machines. */
@@ -33,6 +33,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** True for tools that change files: they need approval and are refused where writing is not allowed. */
   readonly writes: boolean;
   readonly params: S;
+  /**
+   * The project paths this call names (files or folders, as the agent wrote them; undefined where a
+   * param is absent). The dispatcher runs each through the access policy before the handler: a
+   * path outside the project is refused, a secret one refused to a reading tool, and a writing
+   * tool's answer about a secret one never quotes it.
+   */
+  paths?(params: z.output<S>): readonly (string | undefined)[];
   handler(params: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -1,12 +1,11 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { ChangeGate, CommittedChange, ProposedChange } from '../../core/edit/gate';
+import type { ChangeGate, CommittedChange, ProposedChange, SecretChangeRequest } from '../../core/edit/gate';
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
 import { decodeText } from '../../core/text';
-import { needsApproval } from '../../core/security/secrets';
-import { readSecretGuard, SECTION, Setting } from '../settings';
+import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { ProposalStore } from './proposalFs';
 import { writeNotebookCell, writeText, type FormatMode } from './writeChange';
@@ -28,6 +27,14 @@ function currentText(uri: vscode.Uri): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Why a change to a protected or secret file is asked about even in autoApprove mode. */
+export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']>): string {
+  const t = vscode.l10n.t;
+  return guarded.kind === 'secret'
+    ? t('⚠ This is a secret file (it matches "{0}" in agentBridge.excludeGlobs).', guarded.rule)
+    : t('⚠ This file configures your tools (it matches "{0}"): a change to it can make git, the editor or CI run commands. Review it carefully.', guarded.rule);
 }
 
 /**
@@ -64,12 +71,34 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
     const uri = vscode.Uri.file(change.path.abs);
-    const mode = vscode.workspace.getConfiguration(SECTION, uri).get<string>(Setting.approvalMode, 'ask');
-    // A secret file (agentBridge.excludeGlobs) is never written without asking, whatever the mode.
-    if (mode !== 'autoApprove' || needsApproval(change, readSecretGuard())) {
+    // A secret or protected file (.git, .vscode, CI configuration) is never written without asking,
+    // whatever the mode; the mode itself comes from the user's own settings only.
+    if (readApprovalMode() !== 'autoApprove' || change.path.kind !== 'normal') {
       await this.ask(change, signal);
     }
     return this.write(change, uri);
+  }
+
+  /**
+   * Before a writing tool opens a secret file: a warning with Allow / Refuse. Nothing of the file
+   * has been read yet; allowing lets the tool compute its change, which is then shown as a diff
+   * and approved like any other (the agent's answer never quotes the file either way).
+   */
+  async allowSecretChange(request: SecretChangeRequest, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the developer was asked.');
+    const t = vscode.l10n.t;
+    const allow = t('Allow');
+    const refuse = t('Refuse');
+    const message = t('Agent Bridge: the agent wants to change {0}, a secret file (it matches "{1}" in agentBridge.excludeGlobs). Allow it to prepare a change? You will see the diff before anything is written; the agent never sees the file.', request.path.rel, request.path.rule ?? '?');
+    this.log.warn(`${request.toolName} ${request.id}: asks to change the secret file ${request.path.rel}`);
+    const withdrawn = new Promise<'withdrawn'>((resolve) => {
+      if (signal.aborted) resolve('withdrawn');
+      signal.addEventListener('abort', () => resolve('withdrawn'), { once: true });
+    });
+    const picked = await Promise.race([vscode.window.showWarningMessage(message, allow, refuse), withdrawn]);
+    if (picked === 'withdrawn') throw new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was read or written.');
+    if (picked !== allow) throw new ToolError('USER_REJECTED', `The developer did not allow a change to ${request.path.rel}.`);
+    this.log.info(`${request.id}: the developer allowed a change to the secret file ${request.path.rel} to be prepared`);
   }
 
   private async ask(change: ProposedChange, signal: AbortSignal): Promise<void> {
@@ -81,6 +110,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       relativePath: change.path.rel,
       description: change.description,
       created: change.original === undefined,
+      ...(change.path.kind !== 'normal' ? { guarded: { kind: change.path.kind, rule: change.path.rule ?? '?' } } : {}),
       ...counts,
     };
     const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', change.proposed);
@@ -109,12 +139,11 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const message = view.created
       ? t('Agent Bridge: the agent wants to create {0} {1}', view.relativePath, counts)
       : t('Agent Bridge: the agent wants to change {0} {1}', view.relativePath, counts);
-    const picked = await vscode.window.showInformationMessage(
-      view.description ? `${message}: ${view.description}` : message,
-      approve,
-      reject,
-      showDiff,
-    );
+    const full = view.description ? `${message}: ${view.description}` : message;
+    // Protected files configure tools that run code (git hooks, fsmonitor, editor settings): say so.
+    const picked = view.guarded
+      ? await vscode.window.showWarningMessage(`${full} ${guardedWarning(view.guarded)}`, approve, reject, showDiff)
+      : await vscode.window.showInformationMessage(full, approve, reject, showDiff);
     if (!this.pending.has(view.id)) return;
     if (picked === approve) await this.approve(view.id);
     else if (picked === reject) await this.reject(view.id);

@@ -8,6 +8,8 @@ export interface PendingChangeView {
   readonly relativePath: string;
   readonly description?: string;
   readonly created: boolean;
+  /** Set for a secret or protected file: asked about whatever the approval mode, with a warning. */
+  readonly guarded?: { readonly kind: 'secret' | 'protected'; readonly rule: string };
   readonly added: number;
   readonly removed: number;
 }

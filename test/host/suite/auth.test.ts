@@ -29,7 +29,7 @@ describe('token auth and secrets', () => {
     assert.ok(root);
     envFile = path.join(root, '.env');
     fs.writeFileSync(envFile, 'API_KEY=do-not-show-4711\n');
-    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {

@@ -79,7 +79,7 @@ export async function connectExtension(serverUrl: string, ready: () => boolean =
   const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
   if (!ext) throw new Error('agent-bridge.agent-bridge is not installed');
   const api = await ext.activate();
-  await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', serverUrl, vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', serverUrl, vscode.ConfigurationTarget.Global);
   await vscode.commands.executeCommand('agentBridge.connect');
   await until(() => api.state() === 'connected' && ready(), 'the extension to connect');
   return api;

@@ -30,7 +30,7 @@ describe('chat panel', () => {
     assert.ok(ext);
     api = await ext.activate();
     subscription = api.chat.onDidPostMessage((m) => posted.push(m));
-    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('agentBridge.connect');
     await until(() => api.state() === 'connected', 'the extension to connect');
   });

@@ -27,7 +27,7 @@ describe('wss:// with a CA from the system store', () => {
 
   after(async () => {
     if (!backend) return;
-    await config().update('systemCertificates', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('systemCertificates', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('agentBridge.disconnect');
     await backend.close();
   });
@@ -41,11 +41,11 @@ describe('wss:// with a CA from the system store', () => {
   });
 
   it('with agentBridge.systemCertificates off, the backend is refused and the error says why', async () => {
-    await config().update('systemCertificates', false, vscode.ConfigurationTarget.Workspace);
+    await config().update('systemCertificates', false, vscode.ConfigurationTarget.Global);
     const error = await until(() => api.state() !== 'connected' && /not trusted/.test(api.lastError() ?? '') && api.lastError(), 'the TLS error', 20_000);
     assert.match(error, /UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
     assert.match(error, /Add the authority that signed it to the system's certificate store/);
-    await config().update('systemCertificates', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('systemCertificates', undefined, vscode.ConfigurationTarget.Global);
     await until(() => api.state() === 'connected', 'connected again with the system store', 20_000);
   });
 });

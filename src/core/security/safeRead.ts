@@ -1,0 +1,100 @@
+/**
+ * Reading a file the access policy has cleared, so that what is read is what was checked:
+ *
+ *  - opened without following a final symbolic link and without blocking (a FIFO would otherwise
+ *    hang the host), then judged on the open handle (`fstat`): only a regular file is read;
+ *  - on Linux, the open handle's own path (`/proc/self/fd/N`) must be the path that was checked, so
+ *    a folder swapped for a symbolic link between the check and the open cannot lead elsewhere;
+ *  - bounded in bytes: nothing larger than `maxBytes` is loaded into memory.
+ *
+ * Failures are errors with a `code`: ENOENT, ENOTREG (not a regular file), EFBIG (too large),
+ * ESWAPPED (the path led somewhere else once opened), or the system's own.
+ */
+import * as fs from 'node:fs';
+
+/** Largest file any tool loads: larger ones get a clear error instead of filling the host's memory. */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+const FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ? '/proc/self/fd/' : undefined;
+
+export class ReadRefusal extends Error {
+  constructor(
+    readonly code: 'ENOTREG' | 'EFBIG' | 'ESWAPPED',
+    message: string,
+    readonly size?: number,
+  ) {
+    super(message);
+  }
+}
+
+function check(fd: number, abs: string, maxBytes: number): number {
+  const st = fs.fstatSync(fd);
+  if (!st.isFile()) throw new ReadRefusal('ENOTREG', `not a regular file: ${abs}`);
+  if (st.size > maxBytes) throw new ReadRefusal('EFBIG', `file of ${st.size} bytes is over the ${maxBytes}-byte limit: ${abs}`, st.size);
+  if (PROC_FD) {
+    let opened: string | undefined;
+    try {
+      opened = fs.readlinkSync(PROC_FD + fd);
+    } catch {
+      opened = undefined; // no /proc access here (a sandbox): the other checks stand
+    }
+    if (opened !== undefined && opened !== abs) throw new ReadRefusal('ESWAPPED', `the path led elsewhere once opened: ${abs}`);
+  }
+  return st.size;
+}
+
+/** Reads from `fd` until end of file or past `maxBytes` (a file may grow while it is read). */
+function readAll(fd: number, size: number, maxBytes: number, abs: string): Buffer {
+  let buf = Buffer.allocUnsafe(Math.max(size, 1) + 1);
+  let len = 0;
+  for (;;) {
+    if (len === buf.length) {
+      if (len > maxBytes) throw new ReadRefusal('EFBIG', `file grew over the ${maxBytes}-byte limit while read: ${abs}`, len);
+      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+      buf.copy(bigger, 0, 0, len);
+      buf = bigger;
+    }
+    let n: number;
+    try {
+      n = fs.readSync(fd, buf, len, buf.length - len, null);
+    } catch (e) {
+      // A FIFO or device slipped past fstat cannot be here, but a non-blocking read says EAGAIN, never hangs.
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') throw new ReadRefusal('ENOTREG', `not a regular file: ${abs}`);
+      throw e;
+    }
+    if (n === 0) return buf.subarray(0, len);
+    len += n;
+  }
+}
+
+/** Synchronous: for small files, where a thread-pool round trip costs more than the read. */
+export function readRegularFileSync(abs: string, maxBytes = MAX_FILE_BYTES): Buffer {
+  const fd = fs.openSync(abs, FLAGS);
+  try {
+    return readAll(fd, check(fd, abs, maxBytes), maxBytes, abs);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Asynchronous open and checks; the read itself is bounded by `maxBytes`. */
+export async function readRegularFile(abs: string, maxBytes = MAX_FILE_BYTES): Promise<Buffer> {
+  const handle = await fs.promises.open(abs, FLAGS);
+  try {
+    const size = check(handle.fd, abs, maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const want = Math.max(64 * 1024, Math.min(size - total + 1, 4 * 1024 * 1024));
+      const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(want), 0, want, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw new ReadRefusal('EFBIG', `file grew over the ${maxBytes}-byte limit while read: ${abs}`, total);
+      chunks.push(buffer.subarray(0, bytesRead));
+    }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
