@@ -359,7 +359,8 @@ function toBuffer(data: RawData): Buffer {
 }
 
 /** Compares digests so the time taken does not reveal how much of the token matched. */
-function sameSecret(given: string, expected: string): boolean {
+/** Compares a presented token with the expected one in constant time (digests: lengths leak nothing either). */
+export function sameSecret(given: string, expected: string): boolean {
   const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(given), digest(expected));
 }

@@ -12,6 +12,7 @@ import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
 import { placeholderChat, type ChatHandler } from './chat';
 import { IdeConnection, type CallToolOptions, type ReceivedMessage } from './connection';
 import { SessionRegistry, type Protocol, type SessionInfo } from './registry';
+import { allowedHost, allowedOrigin } from './requestGuard';
 import { createHttpHandler } from './toolApi';
 
 export type { SessionInfo } from './registry';
@@ -79,7 +80,7 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
     for (const l of [...sessionListeners]) l({ kind, session });
   };
 
-  const handler = createHttpHandler({ registry, startedAt: Date.now(), log });
+  const handler = createHttpHandler({ registry, startedAt: Date.now(), log, listenHost: host, token: opts.token });
   const server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createServer(handler);
   const scheme = opts.tls ? 's' : '';
   // Up to twice the limit is received so an oversize message gets a clear MESSAGE_TOO_LARGE
@@ -91,6 +92,11 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
     const protocol: Protocol | undefined = url.pathname === V2_PATH ? 'v2' : url.pathname === V1_PATH ? 'v1' : undefined;
     if (!protocol) {
       return rejectUpgrade(socket, 404, `No WebSocket endpoint at ${url.pathname}; use ${V2_PATH} (v2) or ${V1_PATH} (v1).`);
+    }
+    // A web page may open a WebSocket to loopback (no CORS for those): refuse foreign hosts and origins.
+    if (!allowedHost(req.headers.host, host) || !allowedOrigin(req.headers.origin)) {
+      log(`[ws] refused ${url.pathname}: Host ${req.headers.host ?? '-'}, Origin ${req.headers.origin ?? '-'}`);
+      return rejectUpgrade(socket, 403, 'Only this machine may connect (Host and Origin must be loopback).');
     }
     const q = url.searchParams;
     const required = protocol === 'v1' ? ['sessionId', 'projectKey', 'projectPath'] : ['sessionId', 'projectKey'];

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
 import { IdeGoneError, ToolCallTimeoutError, type IdeConnection } from './connection';
 import type { SessionRegistry } from './registry';
+import { refuseHttp } from './requestGuard';
 
 export const TOOL_EXECUTE_PATH = '/api/claude-code/tools/execute';
 export const SESSIONS_PATH = '/api/ide/sessions';
@@ -14,6 +15,10 @@ export const HEALTH_PATH = '/health';
 export interface ToolApiDeps {
   readonly registry: SessionRegistry<IdeConnection>;
   readonly startedAt: number;
+  /** The address the server listens on (a Host header may name it besides loopback). */
+  readonly listenHost: string;
+  /** When set, every /api request must carry it as a Bearer token. */
+  readonly token?: string;
   log(line: string): void;
 }
 
@@ -41,6 +46,13 @@ export function createHttpHandler(deps: ToolApiDeps): (req: IncomingMessage, res
 
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const refusal = refuseHttp(req, deps);
+    if (refusal) {
+      deps.log(`[http] refused ${req.method} ${path}: ${refusal.error}`);
+      // Drain nothing: the body of a refused request is never read.
+      res.setHeader('Connection', 'close');
+      return reply(res, refusal.status, { success: false, error: refusal.error });
+    }
     const methods = routes[path];
     const handler = methods?.[req.method ?? 'GET'];
     if (!methods) return reply(res, 404, { success: false, error: `No route ${path}` });

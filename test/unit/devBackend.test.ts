@@ -86,10 +86,10 @@ async function withBackend(opts: DevBackendOptions, fn: (b: DevBackend, logs: st
 
 const v2 = (b: DevBackend, sessionId = 's-1', projectKey = 'autoloop'): string => b.wsUrl(V2_PATH, { sessionId, projectKey });
 
-async function post(b: DevBackend, body: unknown, path = EXECUTE): Promise<{ status: number; body: Json }> {
+async function post(b: DevBackend, body: unknown, path = EXECUTE, token?: string): Promise<{ status: number; body: Json }> {
   const res = await fetch(b.url + path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Json };
@@ -322,7 +322,8 @@ void test('token: wrong CONNECT is refused and closed; right CONNECT or bearer h
     assert.equal((await wrong.closed).code, 1008);
 
     const silent = await connectIde(v2(b, 'silent'));
-    assert.equal((await post(b, { tool: 'read_file' })).status, 404, 'an unauthenticated IDE gets no tool calls');
+    assert.equal((await post(b, { tool: 'read_file' })).status, 401, 'the HTTP API needs the token too');
+    assert.equal((await post(b, { tool: 'read_file' }, EXECUTE, 's3cret')).status, 404, 'an unauthenticated IDE gets no tool calls');
     silent.send({ type: 'AGENT_CHAT', data: { sessionId: 'silent', projectKey: 'autoloop', message: 'hi' } });
     assert.equal(((await silent.next('ERROR')).data as Json).code, 'UNAUTHORIZED');
     await silent.closed;
