@@ -50,6 +50,10 @@ export interface ConnectionOptions {
   readonly random?: () => number;
 }
 
+/** Bytes waiting to be sent past which no new frame is read from the backend, and below which reading resumes. */
+export const SEND_BUFFER_HIGH = 16 * 1024 * 1024;
+export const SEND_BUFFER_LOW = 2 * 1024 * 1024;
+
 /** localhost, 127.0.0.0/8 or ::1: the only hosts a token may go to over plain ws://. */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -202,12 +206,38 @@ export class BridgeConnection {
     this.setState('disconnected');
   }
 
-  /** Sends `message` (as `text`, when the caller has serialized it already); false when the link is not up. */
+  /**
+   * Sends `message` (as `text`, when the caller has serialized it already); false when the link is
+   * not up. Backpressure: once more than SEND_BUFFER_HIGH bytes wait to go out (a backend that
+   * stopped reading), no further frame is read from it, so no new call starts and nothing grows
+   * without bound; reading resumes when the buffer drains below SEND_BUFFER_LOW.
+   */
   send(message: ClientMessage, text?: string): boolean {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN || this.stateValue !== 'connected') return false;
     socket.send(text ?? JSON.stringify(message));
+    if (socket.bufferedAmount > SEND_BUFFER_HIGH && !socket.isPaused) this.holdBack(socket);
     return true;
+  }
+
+  /** True while reading is paused because the backend is not reading our answers. */
+  get heldBack(): boolean {
+    return this.socket?.isPaused ?? false;
+  }
+
+  private holdBack(socket: WebSocket): void {
+    socket.pause();
+    this.options.log.warn(`the backend is not reading (${socket.bufferedAmount} bytes waiting to go out): no new calls are read until it catches up`);
+    const timer = setInterval(() => {
+      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) {
+        clearInterval(timer);
+      } else if (socket.bufferedAmount < SEND_BUFFER_LOW) {
+        clearInterval(timer);
+        socket.resume();
+        this.options.log.info('the backend caught up; reading calls again');
+      }
+    }, 50);
+    timer.unref();
   }
 
   private setState(state: ConnectionState): void {

@@ -6,6 +6,7 @@ import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from 
 import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from './security/limiter';
 import { translator } from './l10n';
 import { accessPolicy, type Access } from './security/accessPolicy';
+import { paramsHash, WriteJournal, type JournalEntry } from './writeJournal';
 import type { ToolDefinition, ToolOutput } from './tools/tool';
 import type { Workspace } from './workspace';
 
@@ -17,14 +18,25 @@ export interface DispatcherOptions {
   readonly changes?: ChangeGate;
   /** Asked before any writing tool runs: a reason to refuse, or undefined to allow. */
   readonly writeRefusal?: () => string | undefined;
-  /** How many answered call ids are remembered for replay (003 §8 idempotency). */
-  readonly answeredCacheSize?: number;
+  /**
+   * How many bytes of answers are kept for replay (003 §8 idempotency); an answer over
+   * REPLAY_KEEP_BYTES is not kept (a repeated read runs again; a write's outcome is in `journal`).
+   */
+  readonly replayCacheBytes?: number;
+  /** Where writing calls' ids are remembered, durably per session; default: in memory. */
+  readonly journal?: WriteJournal;
   /**
    * Concurrency, queue and deadline for the read tools, read per call (settings may change).
    * Writing tools wait for a person, so neither bound applies to them.
    */
   readonly limits?: () => Partial<ToolLimits>;
 }
+
+/** Answers up to this size are kept whole for replay; larger ones never (a 4 MB read × 300 filled the heap). */
+export const REPLAY_KEEP_BYTES = 64 * 1024;
+export const DEFAULT_REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
+/** How many call ids are remembered with their tool and params, to refuse an id reused for another call. */
+export const MAX_FINGERPRINTS = 50_000;
 
 /** How long a cancelled writing tool may take to settle (withdraw, or finish its write) before it is answered CANCELLED. */
 export const WRITE_CANCEL_GRACE_MS = 5_000;
@@ -56,6 +68,15 @@ function graceAfter(signal: AbortSignal, ms: number, log: Logger, label: string)
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * An answer's memory, roughly and cheaply (no serializing on the hot path): its text in UTF-16,
+ * and as much again for `structured`, which restates the same facts.
+ */
+function estimateBytes(message: ToolResultMessage): number {
+  const d = message.data;
+  return 256 + (d.result?.length ?? 0) * (d.structured === undefined ? 2 : 4) + (d.error?.length ?? 0) * 2;
 }
 
 /** A log line's worth of an error message: its first line, cut (later lines may quote file contents). */
@@ -104,16 +125,27 @@ function secretWriteFailure(t: ReturnType<typeof translator>, target: Access, co
 export class Dispatcher {
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private readonly running = new Map<string, { promise: Promise<ToolResultMessage>; abort: AbortController }>();
-  private readonly answered = new Map<string, ToolResultMessage>();
-  private readonly cacheSize: number;
+  /** Answers kept for replay, oldest first, with their sizes; bounded in bytes. */
+  private readonly answered = new Map<string, { message: ToolResultMessage; bytes: number }>();
+  private answeredBytes = 0;
+  private readonly cacheBytes: number;
+  /** The tool and params hash of every recent call id: the same id for another call is refused. */
+  private readonly fingerprints = new Map<string, { tool: string; hash: string }>();
+  private readonly journal: WriteJournal;
   private readonly limiter: Limiter;
   /** Answers that must not be replayed (busy): a retry with the same id runs again. */
   private readonly transient = new WeakSet<ToolResultMessage>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.byName = new Map(options.tools.map((t) => [t.name, t]));
-    this.cacheSize = options.answeredCacheSize ?? 1000;
+    this.cacheBytes = options.replayCacheBytes ?? DEFAULT_REPLAY_CACHE_BYTES;
+    this.journal = options.journal ?? new WriteJournal(undefined, options.log);
     this.limiter = new Limiter(() => this.limits());
+  }
+
+  /** Bytes of answers kept for replay now (at most `replayCacheBytes`). */
+  get replayBytes(): number {
+    return this.answeredBytes;
   }
 
   /** Read tool calls running now, and waiting for a slot. */
@@ -130,22 +162,54 @@ export class Dispatcher {
   }
 
   dispatch(call: ToolCall): Promise<ToolResultMessage> {
+    const hash = paramsHash(call.params);
+    const t = translator(this.options.workspace.locale);
+    const writes = this.byName.get(call.toolName)?.writes === true;
+    const journaled = this.journal.get(call.id);
+    const known = this.fingerprints.get(call.id) ?? journaled;
+    if (known && (known.tool !== call.toolName || known.hash !== hash)) {
+      this.options.log.warn(`call ${call.id} reuses the id of an earlier ${known.tool} call with other params; refused`);
+      return Promise.resolve(
+        toolFailure(call, 'CONFLICT', t('The id {0} was already used by another call ({1} with other params). Nothing was done; send each call with a new id.', call.id, known.tool), 0),
+      );
+    }
     const previous = this.answered.get(call.id);
     if (previous) {
       this.options.log.info(`call ${call.id} was answered before; sending the same answer again`);
-      return Promise.resolve(previous);
+      return Promise.resolve(previous.message);
     }
     const inFlight = this.running.get(call.id);
     if (inFlight) return inFlight.promise;
+    if (journaled && writes) return Promise.resolve(this.replayWrite(call, journaled, t));
 
+    this.fingerprints.delete(call.id);
+    this.fingerprints.set(call.id, { tool: call.toolName, hash });
+    if (this.fingerprints.size > MAX_FINGERPRINTS) this.fingerprints.delete(this.fingerprints.keys().next().value as string);
+    // Written down before the tool runs: a restart in the middle is then known, never applied again.
+    if (writes) this.journal.started(call.id, call.toolName, hash);
     const abort = new AbortController();
     const promise = this.run(call, abort).then((result) => {
       this.running.delete(call.id);
-      if (!this.transient.has(result)) this.remember(call.id, result);
+      if (!this.transient.has(result)) {
+        this.remember(call.id, result);
+        if (writes) this.journal.done(call.id, call.toolName, hash, result);
+      }
       return result;
     });
     this.running.set(call.id, { promise, abort });
     return promise;
+  }
+
+  /** A write id seen before (maybe before a restart): its first outcome, never a second run. */
+  private replayWrite(call: ToolCall, entry: JournalEntry, t: ReturnType<typeof translator>): ToolResultMessage {
+    this.options.log.info(`call ${call.id} is a write already ${entry.state === 'done' ? 'answered' : 'started'}; not run again`);
+    if (entry.state === 'started') {
+      return toolFailure(call, 'CONFLICT', t('The call {0} was interrupted by a restart of the host while it ran; it may or may not have been written. Nothing was done now: read the file, then send a new call with a new id.', call.id), 0);
+    }
+    if (entry.answer) return entry.answer;
+    return entry.success
+      ? toolSuccess(call, t('The call {0} was applied already; its answer ({1} bytes) is not kept. Read the file to see it.', call.id, entry.size ?? 0), 0)
+      : toolFailure(call, (entry.code as ToolErrorCode | undefined) ?? 'INTERNAL_ERROR', t('The call {0} failed already ({1}); it is not run again. Send a new call with a new id.', call.id, entry.code ?? '?'), 0);
   }
 
   /** Aborts every running call; each answers CANCELLED. */
@@ -153,11 +217,16 @@ export class Dispatcher {
     for (const { abort } of this.running.values()) abort.abort(new ToolError('CANCELLED', reason));
   }
 
-  private remember(id: string, result: ToolResultMessage): void {
-    this.answered.set(id, result);
-    if (this.answered.size > this.cacheSize) {
-      const oldest = this.answered.keys().next().value;
-      if (oldest !== undefined) this.answered.delete(oldest);
+  /** Keeps a small answer for replay, oldest dropped first past the byte budget; a large one is not kept. */
+  private remember(id: string, message: ToolResultMessage): void {
+    const bytes = estimateBytes(message);
+    if (bytes > REPLAY_KEEP_BYTES) return;
+    this.answered.set(id, { message, bytes });
+    this.answeredBytes += bytes;
+    for (const [oldId, old] of this.answered) {
+      if (this.answeredBytes <= this.cacheBytes) break;
+      this.answered.delete(oldId);
+      this.answeredBytes -= old.bytes;
     }
   }
 

@@ -120,6 +120,11 @@ const ZH_CN: Record<string, string> = {
   '{0} was changed. It is a secret file ({1}), so nothing of its content is shown.': '{0} 已修改。它是机密文件（{1}），因此不显示其任何内容。',
   'The change to {0} was not made ({1}). It is a secret file ({2}), so no detail about its content is given.': '未对 {0} 进行修改（{1}）。它是机密文件（{2}），因此不提供有关其内容的任何细节。',
   '{0} is a secret file ("{1}" in {2}): a change to it needs a person\'s consent, and this host has nobody to ask. Nothing was read or written.': '{0} 是机密文件（{2} 中的"{1}"）：修改它需要人的同意，而此主机无人可问。未读取也未写入任何内容。',
+  // idempotency
+  'The id {0} was already used by another call ({1} with other params). Nothing was done; send each call with a new id.': 'ID {0} 已被另一个调用使用（参数不同的 {1}）。未执行任何操作；每个调用请使用新的 ID。',
+  'The call {0} was interrupted by a restart of the host while it ran; it may or may not have been written. Nothing was done now: read the file, then send a new call with a new id.': '调用 {0} 在运行时因主机重启而中断；可能已写入，也可能没有。本次未执行任何操作：请读取文件，然后用新的 ID 发送新调用。',
+  'The call {0} was applied already; its answer ({1} bytes) is not kept. Read the file to see it.': '调用 {0} 已经执行过；其结果（{1} 字节）未保留。请读取文件查看。',
+  'The call {0} failed already ({1}); it is not run again. Send a new call with a new id.': '调用 {0} 已经失败（{1}）；不会再次执行。请用新的 ID 发送新调用。',
 };
 
 const CATALOGS: Record<string, Record<string, string>> = { 'zh-cn': ZH_CN };

@@ -126,6 +126,12 @@ export class IdeConnection {
     this.sendRaw(JSON.stringify(message));
   }
 
+  /** Stops (or resumes) reading this IDE's frames: a backend that stalls, for backpressure tests. */
+  setReading(on: boolean): void {
+    if (on) this.ws.resume();
+    else this.ws.pause();
+  }
+
   sendRaw(text: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) {
       this.deps.log(`[ws] ${this.webSocketSessionId} is not open; dropped ${text.slice(0, 80)}`);

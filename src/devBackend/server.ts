@@ -61,6 +61,9 @@ export interface DevBackend {
   ): Promise<Record<string, unknown>>;
   /** Sends any text to an IDE, as is: for hostile-input tests. */
   sendRaw(session: SessionRef, text: string): void;
+  /** Stops reading an IDE's frames (a stalled backend, for backpressure tests) until `resumeReading`. */
+  pauseReading(session: SessionRef): void;
+  resumeReading(session: SessionRef): void;
   /** Observes every frame received from any IDE; returns an unsubscribe function. */
   onMessage(listener: (event: ReceivedMessage) => void): () => void;
   onSession(listener: (event: SessionEvent) => void): () => void;
@@ -190,6 +193,8 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
     waitForSession: (predicate = (s) => s.authenticated, timeoutMs = 5_000) => registry.waitFor(predicate, timeoutMs),
     callTool: async (toolName, params = {}, callOpts = {}) => connectionFor(callOpts.session).callTool(toolName, params, callOpts),
     sendRaw: (session, text) => connectionFor(session).sendRaw(text),
+    pauseReading: (session) => connectionFor(session).setReading(false),
+    resumeReading: (session) => connectionFor(session).setReading(true),
     onMessage: (listener) => subscribe(messageListeners, listener),
     onSession: (listener) => subscribe(sessionListeners, listener),
     waitForMessage: (predicate, timeoutMs = 5_000) =>

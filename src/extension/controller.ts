@@ -46,6 +46,8 @@ export class BridgeController implements vscode.Disposable {
    */
   private outbox: { sessionId: string; box: Outbox } | undefined;
   private readonly tokenSubscription: vscode.Disposable | undefined;
+  /** The write journal of the served folder and session: kept across reconnects (see writeJournal.ts). */
+  private journal: { key: string; journal: import('../core/writeJournal').WriteJournal } | undefined;
 
   constructor(
     private readonly sessions: SessionStore,
@@ -54,6 +56,8 @@ export class BridgeController implements vscode.Disposable {
     /** The folder to serve (multi-root workspaces: the one the developer chose). */
     readonly folders: ServedFolder,
     private readonly tokens?: TokenStore,
+    /** The extension's own storage folder, where write journals live; none: in memory only. */
+    private readonly stateDir?: string,
   ) {
     // The token never reaches the log, whatever line would carry it.
     this.log = redactingLogger(log, () => [tokens?.known()]);
@@ -111,7 +115,12 @@ export class BridgeController implements vscode.Disposable {
     this.liveSettings = JSON.stringify(settings);
     if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new VscodeWorkspace(folder);
     const workspace = this.workspaceValue;
-    const { ALL_TOOLS, Bridge, BridgeConnection, Dispatcher, Outbox, systemTrust, tokenAuth } = link();
+    const { ALL_TOOLS, Bridge, BridgeConnection, Dispatcher, Outbox, systemTrust, tokenAuth, journalDirFor, WriteJournal } = link();
+    const journalKey = `${this.sessions.id}\n${workspace.root}`;
+    if (this.journal?.key !== journalKey) {
+      const journal = this.stateDir ? WriteJournal.forSession(journalDirFor(this.stateDir, workspace.root), this.sessions.id, this.log) : new WriteJournal(undefined, this.log);
+      this.journal = { key: journalKey, journal };
+    }
     const dispatcher = new Dispatcher({
       workspace,
       tools: ALL_TOOLS,
@@ -120,6 +129,7 @@ export class BridgeController implements vscode.Disposable {
       writeRefusal: () =>
         vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, so Agent Bridge only answers read-only tools.',
       limits: readToolLimits,
+      journal: this.journal.journal,
     });
     const tokens = this.tokens;
     const sessionId = this.sessions.id;

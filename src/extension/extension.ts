@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const approvals = new ApprovalGate(log);
   const tokens = new TokenStore(context.secrets);
   const folders = new ServedFolder(context.workspaceState);
-  const controller = new BridgeController(sessions, log, approvals, folders, tokens);
+  const controller = new BridgeController(sessions, log, approvals, folders, tokens, context.globalStorageUri.fsPath);
   const chat = registerChat(context, controller, sessions, channel, approvals);
   context.subscriptions.push(
     channel,

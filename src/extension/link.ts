@@ -8,3 +8,4 @@ export { Dispatcher } from '../core/dispatcher';
 export { systemTrust } from '../core/security/systemCa';
 export { tokenAuth } from '../core/security/token';
 export { ALL_TOOLS } from '../core/tools/registry';
+export { journalDirFor, WriteJournal } from '../core/writeJournal';

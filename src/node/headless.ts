@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Bridge } from '../core/bridge';
 import { BridgeConnection, type ConnectionTiming, type ProtocolSetting } from '../core/connection';
 import { Dispatcher } from '../core/dispatcher';
@@ -8,6 +10,7 @@ import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/security/secrets';
 import { systemTrust } from '../core/security/systemCa';
 import { tokenAuth } from '../core/security/token';
 import { ALL_TOOLS } from '../core/tools/registry';
+import { journalDirFor, WriteJournal } from '../core/writeJournal';
 import { DirectWriteGate } from './directWriteGate';
 import { NodeWorkspace, type NodeWorkspaceOptions } from './nodeWorkspace';
 
@@ -29,6 +32,12 @@ export interface HeadlessHostOptions extends NodeWorkspaceOptions {
   readonly limits?: Partial<ToolLimits>;
   /** How long answers finished while the link is down wait for it (default 60 s; 0 drops them). */
   readonly resultRetentionMs?: number;
+  /**
+   * Where the host keeps state across restarts: the journal of write ids (a write resent after a
+   * restart with the same --session-id is never applied twice). Default: $XDG_STATE_HOME/agent-bridge
+   * or ~/.local/state/agent-bridge. `false`: in memory only.
+   */
+  readonly stateDir?: string | false;
   /** For wss:// URLs, also trust the operating system's certificate authorities (default true; --no-system-ca turns it off). */
   readonly systemCertificates?: boolean;
 }
@@ -42,6 +51,11 @@ export interface HeadlessHost {
   stop(): void;
 }
 
+/** $XDG_STATE_HOME/agent-bridge, else ~/.local/state/agent-bridge. */
+export function defaultStateDir(): string {
+  return path.join(process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state'), 'agent-bridge');
+}
+
 export const HEADLESS_WRITE_REFUSAL =
   'The headless host has nobody to approve changes, so it refuses tools that write. Start it with --auto-approve to allow them.';
 
@@ -51,6 +65,8 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
   const secrets = o.secrets ?? new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...(o.excludeGlobs ?? [])]);
   const workspace = new NodeWorkspace(o.workspace, { ...o, secrets });
   const sessionId = o.sessionId ?? randomUUID();
+  const stateDir = o.stateDir === undefined ? defaultStateDir() : o.stateDir;
+  const journal = stateDir ? WriteJournal.forSession(journalDirFor(stateDir, workspace.root), sessionId, log) : new WriteJournal(undefined, log);
   const dispatcher = new Dispatcher({
     workspace,
     tools: ALL_TOOLS,
@@ -59,6 +75,7 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     changes: o.autoApprove ? new DirectWriteGate() : undefined,
     writeRefusal: () => (o.autoApprove ? undefined : HEADLESS_WRITE_REFUSAL),
     limits: () => o.limits ?? {},
+    journal,
   });
   const connection = new BridgeConnection({
     serverUrl: o.serverUrl,

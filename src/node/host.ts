@@ -11,7 +11,10 @@ Options:
   --workspace DIR      the project folder (default: the current folder)
   --project-key KEY    project key sent to the backend (default: the folder's name)
   --protocol P         auto | v1 | v2 (default: auto)
-  --session-id ID      session id (default: a new random one)
+  --session-id ID      session id (default: a new random one); with the same id after a
+                       restart, a write already made is never made again
+  --state-dir DIR      where the journal of write ids is kept (default:
+                       $XDG_STATE_HOME/agent-bridge or ~/.local/state/agent-bridge)
   --auto-approve       allow tools that write files (refused otherwise)
   --token TOKEN        token for the backend (default: $AGENT_BRIDGE_TOKEN); never logged
   --exclude-glob GLOB  another secret-file glob (repeatable), added to the defaults
@@ -37,6 +40,7 @@ function main(): void {
         'project-key': { type: 'string' },
         protocol: { type: 'string', default: 'auto' },
         'session-id': { type: 'string' },
+        'state-dir': { type: 'string' },
         'auto-approve': { type: 'boolean', default: false },
         token: { type: 'string' },
         'exclude-glob': { type: 'string', multiple: true },
@@ -95,6 +99,7 @@ function main(): void {
       projectKey: args['project-key'],
       protocol,
       sessionId: args['session-id'],
+      stateDir: args['state-dir'],
       autoApprove: args['auto-approve'],
       token: token || undefined,
       excludeGlobs: args['exclude-glob'],

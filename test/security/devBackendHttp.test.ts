@@ -54,7 +54,7 @@ for (const token of [undefined, 'dev-token-31337']) {
       await backend.close();
       fs.rmSync(folder, { recursive: true, force: true });
     });
-    const auth = token ? { Authorization: `Bearer ${token}` } : {};
+    const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
 
     test('a cross-origin text/plain POST (a "simple request", no preflight) is refused', async () => {
       const r = await request(backend.port, { headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example', ...auth }, body: readNotes });
@@ -65,7 +65,7 @@ for (const token of [undefined, 'dev-token-31337']) {
     });
 
     test('a JSON POST from a foreign Origin, or with a rebinding Host, is refused', async () => {
-      for (const headers of [
+      for (const headers of <Record<string, string>[]>[
         { 'Content-Type': 'application/json', Origin: 'http://evil.example' },
         { 'Content-Type': 'application/json', Origin: 'null' },
         { 'Content-Type': 'application/json', Host: 'evil.example:8080' },

@@ -62,8 +62,11 @@ test('calls run concurrently and a repeated id is answered once, from the first 
   assert.equal(slowRuns, 2);
   assert.equal(again, a);
   assert.equal(b.data.result, 'slept 200');
-  const later = await d.dispatch(call('s1', 'slow', { ms: 999 }));
+  const later = await d.dispatch(call('s1', 'slow', { ms: 200 }));
   assert.deepEqual(later, a);
+  // The same id for other params is another call: refused, never answered with the first one's result.
+  const reused = await d.dispatch(call('s1', 'slow', { ms: 999 }));
+  assert.equal(reused.data.code, 'CONFLICT');
   assert.equal(slowRuns, 2);
 });
 

@@ -7,6 +7,8 @@ import { TOOL_ERROR_CODES } from './errors';
 
 /** Largest single message either side may send (spec 001 §6.1). */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** Longest tool-call id kept, logged or answered as a call: longer ones are refused (BAD_REQUEST), never stored. */
+export const MAX_ID_CHARS = 256;
 
 const str = z.string();
 const optStr = z.string().optional();
@@ -134,7 +136,11 @@ function describeIssues(error: z.ZodError): string {
 export function parseServerMessage(raw: string | Buffer): ParseOutcome {
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
   if (size > MAX_MESSAGE_BYTES) {
-    return { ok: false, error: `Message of ${size} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit; not parsed.` };
+    const error = `Message of ${size} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit; not parsed.`;
+    // A tool call still gets its answer (not the backend's 30 s timeout): its id is looked for in the head only.
+    const head = (typeof raw === 'string' ? raw.slice(0, 4096) : raw.subarray(0, 4096).toString('utf8'));
+    const id = /"type"\s*:\s*"TOOL_CALL"/.test(head) ? /"(toolCallId|callId)"\s*:\s*"([^"\\]{1,256})"/.exec(head) : null;
+    return { ok: false, error, reply: id ? toolFailure({ id: id[2], idKey: id[1] as 'toolCallId' | 'callId' }, 'BAD_REQUEST', error, 0) : undefined };
   }
   let json: unknown;
   try {
@@ -168,9 +174,10 @@ function parseToolCall(json: object): ParseOutcome {
   // Find an id even in a malformed call, so the backend gets an answer instead of a 30 s timeout.
   const loose = json as Record<string, unknown>;
   const data = (typeof loose.data === 'object' && loose.data !== null ? loose.data : {}) as Record<string, unknown>;
-  const pick = (k: string): unknown => (loose[k] !== undefined ? loose[k] : data[k]);
-  const rawId = pick('toolCallId') ?? pick('callId');
-  const idKey = pick('toolCallId') !== undefined ? 'toolCallId' : 'callId';
+  // Root fields win over `data`'s (spec README): the id is the first of root toolCallId, root
+  // callId, data toolCallId, data callId that is there.
+  const idKey = (['toolCallId', 'callId'] as const).find((k) => loose[k] !== undefined) ?? (['toolCallId', 'callId'] as const).find((k) => data[k] !== undefined) ?? 'toolCallId';
+  const rawId = loose[idKey] !== undefined ? loose[idKey] : data[idKey];
   const reply = (error: string): ParseOutcome => ({
     ok: false,
     error,
@@ -179,18 +186,21 @@ function parseToolCall(json: object): ParseOutcome {
         ? toolFailure({ id: rawId, idKey }, 'BAD_REQUEST', error, 0)
         : undefined,
   });
+  if (typeof rawId === 'string' && rawId.length > MAX_ID_CHARS) {
+    return reply(`Invalid TOOL_CALL: the id is ${rawId.length} characters long; at most ${MAX_ID_CHARS} are accepted.`);
+  }
   if (!parsed.success) {
     return reply(`Invalid TOOL_CALL: ${describeIssues(parsed.error)}`);
   }
   const root = parsed.data;
   const inner = root.data ?? {};
-  const id = root.toolCallId ?? inner.toolCallId ?? root.callId ?? inner.callId;
+  const id = typeof rawId === 'string' ? rawId : undefined;
   const toolName = root.toolName ?? inner.toolName;
   if (!id) return reply('Invalid TOOL_CALL: missing "toolCallId" (or "callId").');
   if (!toolName) return reply('Invalid TOOL_CALL: missing "toolName".');
   const call: ToolCall = {
     id,
-    idKey: root.toolCallId ?? inner.toolCallId ? 'toolCallId' : 'callId',
+    idKey,
     toolName,
     params: root.params ?? inner.params ?? {},
     traceId: root.traceId ?? root.trace_id ?? inner.traceId ?? inner.trace_id,
