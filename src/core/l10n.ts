@@ -125,6 +125,9 @@ const ZH_CN: Record<string, string> = {
   'The call {0} was interrupted by a restart of the host while it ran; it may or may not have been written. Nothing was done now: read the file, then send a new call with a new id.': '调用 {0} 在运行时因主机重启而中断；可能已写入，也可能没有。本次未执行任何操作：请读取文件，然后用新的 ID 发送新调用。',
   'The call {0} was applied already; its answer ({1} bytes) is not kept. Read the file to see it.': '调用 {0} 已经执行过；其结果（{1} 字节）未保留。请读取文件查看。',
   'The call {0} failed already ({1}); it is not run again. Send a new call with a new id.': '调用 {0} 已经失败（{1}）；不会再次执行。请用新的 ID 发送新调用。',
+  // writes that cannot be lossless
+  '{0} is not valid {1} (it may be in a legacy encoding such as Latin-1 or Shift-JIS). Agent Bridge does not edit it: writing it back would change bytes outside the edit. Nothing was written.': '{0} 不是有效的 {1}（可能是 Latin-1 或 Shift-JIS 等旧编码）。Agent Bridge 不编辑它：写回会改变编辑范围之外的字节。未写入任何内容。',
+  '{0} is read-only; Agent Bridge does not change read-only files. Nothing was written.': '{0} 是只读文件；Agent Bridge 不修改只读文件。未写入任何内容。',
 };
 
 const CATALOGS: Record<string, Record<string, string>> = { 'zh-cn': ZH_CN };

@@ -9,6 +9,8 @@ export interface FileInfo {
   readonly kind: 'file' | 'directory' | 'other';
   readonly size: number;
   readonly mtimeMs: number;
+  /** Nobody may write it (no write permission for its owner, or a read-only file system entry). */
+  readonly readonly?: boolean;
 }
 
 export interface Workspace {

@@ -77,7 +77,7 @@ export class VscodeWorkspace implements Workspace {
     try {
       const s = await vscode.workspace.fs.stat(vscode.Uri.file(absPath));
       const kind = s.type & vscode.FileType.File ? 'file' : s.type & vscode.FileType.Directory ? 'directory' : 'other';
-      return { kind, size: s.size, mtimeMs: s.mtime };
+      return { kind, size: s.size, mtimeMs: s.mtime, readonly: ((s.permissions ?? 0) & vscode.FilePermission.Readonly) !== 0 };
     } catch {
       return undefined;
     }

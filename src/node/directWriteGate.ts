@@ -1,46 +1,102 @@
-import * as fs from 'node:fs/promises';
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ChangeGate, CommittedChange, ProposedChange } from '../core/edit/gate';
 import { ToolError } from '../core/protocol/errors';
 import { decodeText, encodeText } from '../core/text';
 
-async function readIfExists(abs: string): Promise<string | undefined> {
-  try {
-    return decodeText(await fs.readFile(abs)).text;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
+const OPEN_ORIGINAL = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+async function readFrom(handle: fsp.FileHandle): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let position = 0;
+  for (;;) {
+    const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(256 * 1024), 0, 256 * 1024, position);
+    if (bytesRead === 0) return Buffer.concat(chunks);
+    chunks.push(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+}
+
+/** The folder must still be where the access policy saw it: not swapped for a link since. */
+async function sameFolder(dir: string, rel: string): Promise<void> {
+  if ((await fsp.realpath(dir)) !== dir) {
+    throw new ToolError('PERMISSION_DENIED', `The folder of ${rel} changed into a link to another place while the change was written; nothing was written.`);
   }
 }
 
 /**
  * The headless host's gate, used only with --auto-approve: nobody is asked, so a change to a
  * protected file (`.git`, `.vscode`, CI configuration, …) is refused, and a secret one never gets
- * here (this gate has no `allowSecretChange`). The file is checked against the text the change was
- * computed from, then replaced atomically (write beside, rename), so a crash never leaves half a file.
+ * here (this gate has no `allowSecretChange`).
+ *
+ * The write is atomic and loses nobody's work: the original is opened (never through a link) and
+ * kept open; its bytes must still be what the change was computed from; the new text goes to a
+ * file beside it with the original's mode, which then replaces it by rename (a new file by a hard
+ * link, which fails rather than overwrite one that appeared meanwhile). After the rename the kept
+ * original is read again: if another writer changed it in between, their text is put back and the
+ * call answers CONFLICT, so a racing write is never silently lost.
  */
 export class DirectWriteGate implements ChangeGate {
   async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was written.');
+    const { abs, rel } = change.path;
     if (change.path.kind !== 'normal') {
       throw new ToolError(
         'PERMISSION_DENIED',
-        `${change.path.rel} is a ${change.path.kind} file (it matches "${change.path.rule}"${change.path.matched !== change.path.rel ? ` as ${change.path.matched}` : ''}): a change to it always needs a person's decision, and this host has nobody to ask. Nothing was written.`,
+        `${rel} is a ${change.path.kind} file (it matches "${change.path.rule}"${change.path.matched !== rel ? ` as ${change.path.matched}` : ''}): a change to it always needs a person's decision, and this host has nobody to ask. Nothing was written.`,
       );
     }
-    const now = await readIfExists(change.path.abs);
-    if (now !== change.original) {
-      throw new ToolError('CONFLICT', `${change.path.rel} changed while the change was being prepared; nothing was written. Read it again and retry.`);
-    }
-    await fs.mkdir(path.dirname(change.path.abs), { recursive: true });
-    const tmp = path.join(path.dirname(change.path.abs), `.${path.basename(change.path.abs)}.agent-bridge-${process.pid}-${Date.now()}.tmp`);
-    const mode = await fs.stat(change.path.abs).then((s) => s.mode, () => undefined);
+    const conflict = () => new ToolError('CONFLICT', `${rel} changed while the change was being prepared; nothing was written. Read it again and retry.`);
+    let original: fsp.FileHandle | undefined;
     try {
-      await fs.writeFile(tmp, encodeText(change.proposed, change.encoding), mode === undefined ? {} : { mode });
-      await fs.rename(tmp, change.path.abs);
+      original = await fsp.open(abs, OPEN_ORIGINAL);
     } catch (e) {
-      await fs.rm(tmp, { force: true });
-      throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new ToolError('PERMISSION_DENIED', `${rel} changed into a link while the change was prepared; nothing was written.`);
+      if (code !== 'ENOENT') throw e;
+    }
+    try {
+      const info = await original?.stat();
+      if (info && !info.isFile()) throw new ToolError('BAD_REQUEST', `${rel} is not a regular file; nothing was written.`);
+      const before = original ? await readFrom(original) : undefined;
+      if ((before === undefined ? undefined : decodeText(before).text) !== change.original) throw conflict();
+      const dir = path.dirname(abs);
+      await fsp.mkdir(dir, { recursive: true });
+      await sameFolder(dir, rel);
+      const tmp = path.join(dir, `.${path.basename(abs)}.agent-bridge-${process.pid}-${Date.now()}.tmp`);
+      try {
+        // 'wx': never through something already at that name.
+        await fsp.writeFile(tmp, encodeText(change.proposed, change.encoding), { flag: 'wx', mode: 0o600 });
+        // The original's mode exactly (writeFile's mode is cut by the umask: 0664 became 0644).
+        if (info) await fsp.chmod(tmp, info.mode & 0o7777);
+        else await fsp.chmod(tmp, 0o666 & ~process.umask());
+        await sameFolder(dir, rel);
+        if (original) await fsp.rename(tmp, abs);
+        else {
+          try {
+            await fsp.link(tmp, abs);
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw conflict();
+            throw e;
+          }
+        }
+      } finally {
+        await fsp.rm(tmp, { force: true });
+      }
+      if (original && before) {
+        const after = await readFrom(original);
+        if (!after.equals(before)) {
+          // Another writer wrote to the file between our check and the rename: theirs goes back.
+          const back = path.join(dir, `.${path.basename(abs)}.agent-bridge-${process.pid}-${Date.now()}.keep`);
+          await fsp.writeFile(back, after, { flag: 'wx', mode: 0o600 });
+          if (info) await fsp.chmod(back, info.mode & 0o7777);
+          await fsp.rename(back, abs);
+          throw new ToolError('CONFLICT', `${rel} changed while the change was being written; the other writer's text was kept and nothing of this change was written. Read it again and retry.`);
+        }
+      }
+    } finally {
+      await original?.close();
     }
     return { finalText: change.proposed, modifiedByUser: false, formatted: false, saved: true };
   }

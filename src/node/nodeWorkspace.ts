@@ -79,7 +79,7 @@ export class NodeWorkspace implements Workspace {
   async stat(absPath: string): Promise<FileInfo | undefined> {
     try {
       const s = fs.statSync(absPath, { throwIfNoEntry: false });
-      return s && { kind: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size, mtimeMs: s.mtimeMs };
+      return s && { kind: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size, mtimeMs: s.mtimeMs, readonly: (s.mode & 0o222) === 0 };
     } catch {
       return undefined; // ENOTDIR, EACCES, ELOOP: nothing usable there
     }

@@ -1,3 +1,4 @@
+import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { NotebookCellEdit } from './gate';
@@ -43,16 +44,19 @@ function parse(text: string, path: string, t: Translate): Notebook {
   return nb as Notebook;
 }
 
-/** Indentation the file uses (Jupyter writes one space), so the rewrite changes only the edited cell. */
-function indentOf(text: string): string | number {
+/** The file's own layout, so a new or changed cell is written as the rest (Jupyter writes one space, LF). */
+function formatting(text: string): FormattingOptions {
   const m = /^\{\r?\n([ \t]+)"/.exec(text);
-  return m ? m[1] : 1;
+  const indent = m ? m[1] : ' ';
+  return { insertSpaces: !indent.includes('\t'), tabSize: indent.includes('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
 }
 
 /**
  * Applies a cell edit to a notebook's JSON text. Cell numbers are 0-based (spec 004); an insert
- * goes before `index` (== cell count appends). Returns the new text and the edit in a form a
- * notebook API can apply to an open notebook.
+ * goes before `index` (== cell count appends). Only the target cell's text changes in the file:
+ * the edit is made on the raw JSON (jsonc-parser), so other cells keep their bytes, big integers,
+ * `1.0`, escapes and line endings. Returns the new text and the edit in a form a notebook API can
+ * apply to an open notebook.
  */
 export function editNotebookText(text: string, req: NotebookEditRequest, path: string, t: Translate = translator(undefined)): { text: string; edit: NotebookCellEdit } {
   const nb = parse(text, path, t);
@@ -64,27 +68,32 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
   }
   const existing = nb.cells[req.index] as Cell | undefined;
   const cellType = req.cellType ?? (req.mode === 'insert' ? 'code' : (existing?.cell_type === 'markdown' ? 'markdown' : 'code'));
-  const fresh = (): Cell =>
+  const fresh = (metadata: unknown = {}): Cell =>
     cellType === 'code'
-      ? { cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: toSourceLines(req.source) }
-      : { cell_type: 'markdown', metadata: {}, source: toSourceLines(req.source) };
+      ? { cell_type: 'code', execution_count: null, metadata, outputs: [], source: toSourceLines(req.source) }
+      : { cell_type: 'markdown', metadata, source: toSourceLines(req.source) };
+  const formattingOptions = formatting(text);
+  const at = ['cells', req.index];
+  let out = text;
+  const set = (path: (string | number)[], value: unknown, isArrayInsertion = false): void => {
+    out = applyEdits(out, modify(out, path, value, { formattingOptions, isArrayInsertion }));
+  };
   if (req.mode === 'delete') {
-    nb.cells.splice(req.index, 1);
+    set(at, undefined);
   } else if (req.mode === 'insert') {
-    nb.cells.splice(req.index, 0, fresh());
+    set(at, fresh(), true);
   } else if (existing && existing.cell_type === cellType) {
-    existing.source = toSourceLines(req.source);
+    set([...at, 'source'], toSourceLines(req.source));
     if (cellType === 'code') {
       // The old outputs belong to the old source.
-      existing.outputs = [];
-      existing.execution_count = null;
+      set([...at, 'outputs'], []);
+      set([...at, 'execution_count'], null);
     }
   } else {
-    nb.cells[req.index] = { ...fresh(), metadata: existing?.metadata ?? {} };
+    set(at, fresh(existing?.metadata ?? {}));
   }
-  const trailing = /\n$/.test(text) ? '\n' : '';
   return {
-    text: JSON.stringify(nb, null, indentOf(text)) + trailing,
+    text: out,
     edit: { mode: req.mode, index: req.index, source: req.mode === 'delete' ? '' : req.source, cellType, language },
   };
 }

@@ -1,6 +1,7 @@
 import { readProjectText, type ProjectText } from '../files';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
+import { encodeText } from '../text';
 import { accessPolicy, type Access } from '../security/accessPolicy';
 import { EXCLUDE_GLOBS_SETTING } from '../security/secrets';
 import type { ToolContext } from '../tools/tool';
@@ -40,6 +41,24 @@ async function currentText(ctx: ToolContext, target: Access): Promise<ProjectTex
 }
 
 /**
+ * A file that cannot be written back as it is, except for the edit, is refused before anything
+ * is planned: a read-only file, and bytes that do not survive decoding and encoding again (a
+ * Latin-1 or Shift-JIS file read as UTF-8 would have every other non-ASCII byte replaced).
+ */
+async function refuseUnwritable(ctx: ToolContext, current: ProjectText): Promise<void> {
+  const t = translator(ctx.workspace.locale);
+  if (current.bytes && !Buffer.from(encodeText(current.text, current.encoding)).equals(Buffer.from(current.bytes.buffer, current.bytes.byteOffset, current.bytes.byteLength))) {
+    throw new ToolError(
+      'BAD_REQUEST',
+      t('{0} is not valid {1} (it may be in a legacy encoding such as Latin-1 or Shift-JIS). Agent Bridge does not edit it: writing it back would change bytes outside the edit. Nothing was written.', current.path.rel, current.encoding === 'utf16le' || current.encoding === 'utf16be' ? 'UTF-16' : 'UTF-8'),
+    );
+  }
+  if (current.source === 'disk' && (await ctx.workspace.stat(current.path.abs))?.readonly) {
+    throw new ToolError('PERMISSION_DENIED', t('{0} is read-only; Agent Bridge does not change read-only files. Nothing was written.', current.path.rel));
+  }
+}
+
+/**
  * The one path every writing tool takes: the path through the access policy (the dispatcher's
  * resolution, when it made one), a person's consent first when the file is secret, then lock the
  * file, read what the developer currently has, let the tool plan the change, and hand it to the
@@ -65,6 +84,7 @@ export async function planAndWrite<X>(
   }
   return withFileLock(target.abs, async () => {
     const current = await currentText(ctx, target);
+    if (current) await refuseUnwritable(ctx, current);
     const decided = plan(current);
     const original = current?.text;
     if (decided.kind === 'unchanged') {
