@@ -95,15 +95,43 @@ export class Outbox {
   }
 }
 
+/**
+ * The edit tools answer with a JSON document in `result` (spec 004 shapes): cut as text it would
+ * no longer parse. Such a result keeps its small fields and has each long string or list replaced
+ * by a note of its size, plus `truncated: true`. Undefined when `text` is not a JSON object.
+ */
+function shrinkJsonResult(text: string, room: number): string | undefined {
+  if (!text.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const size = JSON.stringify(v)?.length ?? 0;
+    out[key] = size <= 1024 ? v : `[omitted: ${size} characters, over the message limit]`;
+  }
+  out.truncated = true;
+  const shrunk = JSON.stringify(out);
+  return shrunk.length * 3 <= room ? shrunk : JSON.stringify({ truncated: true, note: 'The answer was over the message limit.' });
+}
+
 /** Cuts a result that would exceed the 10 MB message limit, saying so in the result itself. */
 export function fitToMessageLimit(message: ToolResultMessage, limit = MAX_MESSAGE_BYTES): ToolResultMessage {
   const size = Buffer.byteLength(JSON.stringify(message));
   if (size <= limit) return message;
   const note = `\n\n[Result cut: it was ${size} bytes, over the ${limit}-byte message limit. Narrow the request to see the rest.]`;
   const { structured: _dropped, ...data } = message.data;
+  // `structured` restates the result: often dropping it is enough.
+  if (Buffer.byteLength(JSON.stringify({ type: 'TOOL_RESULT', data })) <= limit) return { type: 'TOOL_RESULT', data };
   const text = data.result ?? '';
   // Keep as much text as fits beside the envelope; JSON escaping can grow text, so leave a margin.
   const room = Math.max(0, limit - 4096 - Buffer.byteLength(JSON.stringify({ ...data, result: '' })));
+  const json = shrinkJsonResult(text, room);
+  if (json !== undefined) return { type: 'TOOL_RESULT', data: { ...data, result: json } };
   let cut = text.slice(0, Math.floor(room / 2));
   while (Buffer.byteLength(JSON.stringify(cut)) > room && cut.length > 0) cut = cut.slice(0, Math.floor(cut.length * 0.9));
   return { type: 'TOOL_RESULT', data: { ...data, result: cut + note } };

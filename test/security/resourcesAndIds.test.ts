@@ -181,3 +181,43 @@ test('a backend that stops reading makes the host stop reading calls: memory sta
     await l.close();
   }
 });
+
+test('an edit whose answer is over the message limit still answers valid JSON, saying it was cut', async () => {
+  const root = tmp('ab-bigedit-');
+  const l = await link(root);
+  try {
+    // 12 MB on disk: an Edit of one line answers with the whole originalFile (spec 004).
+    fs.writeFileSync(path.join(root, 'big.txt'), `first line\n${`${'z'.repeat(99)}\n`.repeat(120_000)}`);
+    const r = await l.backend.callTool('Edit', { file_path: 'big.txt', old_string: 'first line', new_string: 'FIRST LINE' }, { timeoutMs: 60_000 });
+    const data = r.data as { success: boolean; result: string };
+    assert.equal(data.success, true);
+    const parsed = JSON.parse(data.result) as Record<string, unknown>;
+    assert.equal(parsed.truncated, true);
+    assert.match(String(parsed.originalFile), /omitted/);
+    assert.equal(parsed.oldString, 'first line');
+    assert.match(fs.readFileSync(path.join(root, 'big.txt'), 'utf8'), /^FIRST LINE\n/);
+  } finally {
+    await l.close();
+  }
+});
+
+test('a whole-file rewrite is diffed in bounded time, and its patch is still exact', async () => {
+  const { structuredPatchOf } = await import('../../src/core/edit/patch');
+  const oldText = Array.from({ length: 30_000 }, (_, i) => `old line ${i}`).join('\n') + '\n';
+  const newText = Array.from({ length: 30_000 }, (_, i) => `new line ${i}`).join('\n') + '\n';
+  const started = Date.now();
+  const hunks = structuredPatchOf(`keep\n${oldText}keep too\n`, `keep\n${newText}keep too\n`);
+  // A bound against a denial of service (unbounded, this diff takes minutes), not a speed target.
+  assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+  // Applying the hunks to the old lines gives the new lines.
+  const a = `keep\n${oldText}keep too\n`.split('\n').slice(0, -1);
+  const out: string[] = [];
+  let at = 0;
+  for (const h of hunks) {
+    out.push(...a.slice(at, h.oldStart - 1));
+    for (const l of h.lines) if (l[0] !== '-') out.push(l.slice(1));
+    at = h.oldStart - 1 + h.oldLines;
+  }
+  out.push(...a.slice(at));
+  assert.equal(`${out.join('\n')}\n`, `keep\n${newText}keep too\n`);
+});

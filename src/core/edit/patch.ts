@@ -25,6 +25,9 @@ function joinLines(lines: readonly string[], terminated: boolean): string {
  * first (keeping `context` lines of each) and only the rest goes through the diff package: on a
  * 20,000-line file that is the difference between ~15 ms and well under 1 ms of diffing.
  */
+/** Past this many line edits the diff package gives up (its cost grows with the square of the edits). */
+const MAX_EDIT_LENGTH = 4000;
+
 export function structuredPatchOf(oldText: string, newText: string, context = 3): Hunk[] {
   const a = splitLines(oldText);
   const b = splitLines(newText);
@@ -47,7 +50,16 @@ export function structuredPatchOf(oldText: string, newText: string, context = 3)
   const oldPart = joinLines(a.slice(lo, aHi), aHi < a.length || aEol);
   const newPart = joinLines(b.slice(lo, bHi), bHi < b.length || bEol);
 
-  const patch = structuredPatch('a', 'b', oldPart, newPart, undefined, undefined, { context });
+  const patch = structuredPatch('a', 'b', oldPart, newPart, undefined, undefined, { context, maxEditLength: MAX_EDIT_LENGTH });
+  if (!patch) {
+    // A change too large to diff line by line in good time (a whole rewritten file): one hunk that
+    // replaces the changed lines, still exact, never minutes of the host's CPU.
+    const removed = a.slice(head, a.length - tail).map((l) => `-${l}`);
+    const added = b.slice(head, b.length - tail).map((l) => `+${l}`);
+    const before = a.slice(lo, head).map((l) => ` ${l}`);
+    const after = a.slice(a.length - tail, aHi).map((l) => ` ${l}`);
+    return [{ oldStart: lo + 1, oldLines: aHi - lo, newStart: lo + 1, newLines: bHi - lo, lines: [...before, ...removed, ...added, ...after] }];
+  }
   return patch.hunks.map((h) => ({
     oldStart: h.oldStart + lo,
     oldLines: h.oldLines,
