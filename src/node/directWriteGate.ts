@@ -5,6 +5,9 @@ import type { ChangeGate, CommittedChange, ProposedChange } from '../core/edit/g
 import { ToolError } from '../core/protocol/errors';
 import { decodeText, encodeText } from '../core/text';
 
+/** How long after the rename the replaced original is watched for a write from a writer that had it open. */
+const LATE_WRITER_MS = 30;
+
 const OPEN_ORIGINAL = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
 async function readFrom(handle: fsp.FileHandle): Promise<Buffer> {
@@ -84,20 +87,44 @@ export class DirectWriteGate implements ChangeGate {
       } finally {
         await fsp.rm(tmp, { force: true });
       }
-      if (original && before) {
-        const after = await readFrom(original);
-        if (!after.equals(before)) {
-          // Another writer wrote to the file between our check and the rename: theirs goes back.
-          const back = path.join(dir, `.${path.basename(abs)}.agent-bridge-${process.pid}-${Date.now()}.keep`);
-          await fsp.writeFile(back, after, { flag: 'wx', mode: 0o600 });
-          if (info) await fsp.chmod(back, info.mode & 0o7777);
-          await fsp.rename(back, abs);
-          throw new ToolError('CONFLICT', `${rel} changed while the change was being written; the other writer's text was kept and nothing of this change was written. Read it again and retry.`);
-        }
-      }
+      if (original && before) await this.keepRacingWrites(original, before, Buffer.from(encodeText(change.proposed, change.encoding)), abs, rel, info?.mode);
     } finally {
       await original?.close();
     }
     return { finalText: change.proposed, modifiedByUser: false, formatted: false, saved: true };
+  }
+
+  /**
+   * After the rename: if the kept original changed since it was checked, another writer wrote to it
+   * in between. Their text goes back, with whatever they appended to our new file meanwhile (an
+   * appender switches to the new file at the rename), and the call answers CONFLICT.
+   */
+  private async keepRacingWrites(original: fsp.FileHandle, before: Buffer, mine: Buffer, abs: string, rel: string, mode: number | undefined): Promise<void> {
+    let theirs = await readFrom(original);
+    if (theirs.equals(before)) {
+      // A writer that opened the file just before the rename writes a moment later: look once more.
+      await new Promise((r) => setTimeout(r, LATE_WRITER_MS));
+      theirs = await readFrom(original);
+      if (theirs.equals(before)) return;
+    }
+    let placed: fsp.FileHandle | undefined;
+    try {
+      placed = await fsp.open(abs, OPEN_ORIGINAL);
+      const now = await readFrom(placed);
+      // Appended to our text since the rename: keep it after theirs. A whole new text: it is the newest.
+      const back = now.subarray(0, mine.length).equals(mine) ? Buffer.concat([theirs, now.subarray(mine.length)]) : now;
+      const keep = path.join(path.dirname(abs), `.${path.basename(abs)}.agent-bridge-${process.pid}-${Date.now()}.keep`);
+      await fsp.writeFile(keep, back, { flag: 'wx', mode: 0o600 });
+      if (mode !== undefined) await fsp.chmod(keep, mode & 0o7777);
+      await fsp.rename(keep, abs);
+      // Appends that reached our file between that read and this rename (or just after, from a
+      // writer that had it open) go after it too.
+      await new Promise((r) => setTimeout(r, LATE_WRITER_MS));
+      const late = await readFrom(placed);
+      if (late.length > now.length) await fsp.appendFile(abs, late.subarray(now.length));
+    } finally {
+      await placed?.close();
+    }
+    throw new ToolError('CONFLICT', `${rel} changed while the change was being written; the other writer's text was kept and nothing of this change was written. Read it again and retry.`);
   }
 }
