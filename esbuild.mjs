@@ -15,6 +15,9 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
+  // jsonc-parser's `main` is a UMD build that requires its own modules at run time (a bundle cannot
+  // follow that); its ESM build bundles like any other.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 // tsx is only looked up when the code runs from its TypeScript sources (parsePool.ts starting a

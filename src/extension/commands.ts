@@ -15,14 +15,22 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
     vscode.commands.registerCommand('agentBridge.disconnect', () => controller.disconnect()),
     vscode.commands.registerCommand('agentBridge.showLog', () => channel.show(true)),
     registerSetToken(tokens),
-    // With no argument (title bar, palette, keybinding) they act on the diff in front of the developer.
-    vscode.commands.registerCommand('agentBridge.approveChange', async (id?: unknown) => {
-      const target = typeof id === 'string' ? id : approvals.current();
-      if (target) await approvals.approve(target);
-      else void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));
+    // Approve acts only on the change whose diff is in front of the developer (the active editor; the
+    // title bar passes that diff's URI). An id from elsewhere counts only when it is that change.
+    vscode.commands.registerCommand('agentBridge.approveChange', async (arg?: unknown) => {
+      const inFront = approvals.current();
+      const asked = arg instanceof vscode.Uri ? approvals.idOf(arg) : typeof arg === 'string' ? arg : inFront;
+      if (asked && asked === inFront) await approvals.approve(asked);
+      else if (asked && approvals.list().some((c) => c.id === asked)) {
+        await approvals.showDiff(asked);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
+      } else if (approvals.list().length) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: open the diff of the change you want to approve; Approve acts on the diff in front of you.'));
+      } else void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));
     }),
+    // Rejecting writes nothing, so it may act on any waiting change (the oldest when none is in front).
     vscode.commands.registerCommand('agentBridge.rejectChange', async (id?: unknown, reason?: unknown) => {
-      const target = typeof id === 'string' ? id : approvals.current();
+      const target = id instanceof vscode.Uri ? approvals.idOf(id) : typeof id === 'string' ? id : (approvals.current() ?? approvals.oldest());
       if (!target) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));
         return;

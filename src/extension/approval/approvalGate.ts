@@ -29,6 +29,11 @@ function currentText(uri: vscode.Uri): string | undefined {
   }
 }
 
+const clip = (text: string, max: number): string => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+};
+
 /** Why a change to a protected or secret file is asked about even in autoApprove mode. */
 export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']>): string {
   const t = vscode.l10n.t;
@@ -44,6 +49,8 @@ export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']
  */
 export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
+  /** Changes whose diff has been on screen: only those can be approved (no change lands unseen). */
+  private readonly seen = new Set<string>();
   /** The approved text of each decided proposal (the developer may have edited it), until written. */
   private readonly decided = new Map<string, string>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -59,13 +66,27 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return [...this.pending.values()].map((p) => p.view);
   }
 
-  /** The change shown in the active editor, else the oldest waiting one. */
+  /** The change whose diff is the active editor: the only one a keybinding or the title bar may approve. */
   current(): string | undefined {
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    if (tab?.input instanceof vscode.TabInputTextDiff) {
-      const uri = tab.input.modified.toString();
-      for (const [id, p] of this.pending) if (p.right.toString() === uri) return id;
-    }
+    return tab?.input instanceof vscode.TabInputTextDiff ? this.idOf(tab.input.modified) : undefined;
+  }
+
+  /** The change a proposal URI (the diff's right side, as the title bar passes it) belongs to. */
+  idOf(proposal: vscode.Uri): string | undefined {
+    const uri = proposal.toString();
+    for (const [id, p] of this.pending) if (p.right.toString() === uri) return id;
+    return undefined;
+  }
+
+  /** Whether the change's diff is open in an editor tab now. */
+  private onScreen(id: string): boolean {
+    const right = this.pending.get(id)?.right.toString();
+    return right !== undefined && vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right));
+  }
+
+  /** The oldest waiting change (what Reject without a diff in front acts on: rejecting writes nothing). */
+  oldest(): string | undefined {
     return this.pending.keys().next().value;
   }
 
@@ -139,7 +160,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const message = view.created
       ? t('Agent Bridge: the agent wants to create {0} {1}', view.relativePath, counts)
       : t('Agent Bridge: the agent wants to change {0} {1}', view.relativePath, counts);
-    const full = view.description ? `${message}: ${view.description}` : message;
+    // The description is the agent's text: quoted and named as such, never as Agent Bridge's own words.
+    const full = view.description ? t('{0}. The agent says: “{1}”', message, clip(view.description, 300)) : message;
     // Protected files configure tools that run code (git hooks, fsmonitor, editor settings): say so.
     const picked = view.guarded
       ? await vscode.window.showWarningMessage(`${full} ${guardedWarning(view.guarded)}`, approve, reject, showDiff)
@@ -159,10 +181,25 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const fromWebview = vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
     const options: vscode.TextDocumentShowOptions = { preview: false, ...(fromWebview ? { viewColumn: vscode.ViewColumn.Beside } : {}) };
     await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
+    if (this.pending.has(id)) this.seen.add(id);
   }
 
+  /**
+   * Approves a change whose diff the developer has seen. One never shown (its diff did not open, or
+   * the Approve came from a notification before it did) is shown instead, and waits.
+   */
   async approve(id: string): Promise<void> {
-    this.log.info(`${id}: ${this.pending.has(id) ? 'approved by the developer' : 'approve requested, but nothing is pending under that id'}`);
+    if (!this.pending.has(id)) {
+      this.log.info(`${id}: approve requested, but nothing is pending under that id`);
+      return;
+    }
+    if (!this.seen.has(id) && !this.onScreen(id)) {
+      this.log.info(`${id}: approve requested before its diff was shown; showing it`);
+      await this.showDiff(id);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
+      return;
+    }
+    this.log.info(`${id}: approved by the developer`);
     this.decide(id, { approved: true });
   }
 
@@ -180,6 +217,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // Read the proposal (with the developer's edits) before its editor goes away.
     const edited = this.store.currentText(p.right);
     this.pending.delete(id);
+    this.seen.delete(id);
     this.decided.set(id, edited ?? p.change.proposed);
     void this.closeDiff(p);
     this.refresh();

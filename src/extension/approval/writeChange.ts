@@ -26,9 +26,12 @@ async function format(doc: vscode.TextDocument, mode: FormatMode, range: vscode.
     mode === 'document'
       ? await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', doc.uri, options)
       : await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatRangeProvider', doc.uri, range, options);
-  if (!edits?.length) return false;
+  // Only edits inside the lines the change touched: a formatter that reaches beyond the range
+  // (or 'document' mode) must not change lines the developer never saw in the diff.
+  const inside = mode === 'document' ? edits : edits?.filter((e) => e.range.start.line >= range.start.line && e.range.end.line <= range.end.line);
+  if (!inside?.length) return false;
   const we = new vscode.WorkspaceEdit();
-  we.set(doc.uri, edits);
+  we.set(doc.uri, inside);
   return vscode.workspace.applyEdit(we);
 }
 

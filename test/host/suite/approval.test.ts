@@ -66,11 +66,39 @@ describe('Approval of agent changes', () => {
     const second = await propose({ relativePath: 'queue/two.txt', searchContent: 'two', replaceContent: 'dos' });
     assert.equal(live.api.pendingChanges.list().length, 2);
     await vscode.commands.executeCommand('agentBridge.rejectChange', second.id, '');
+    await live.api.pendingChanges.showDiff(first.id);
     await vscode.commands.executeCommand('agentBridge.approveChange', first.id);
     assert.equal(data(await first.answer).success, true);
     assert.equal(data(await second.answer).code, 'USER_REJECTED');
     assert.equal(fs.readFileSync(file('queue/one.txt'), 'utf8'), 'uno\n');
     assert.equal(fs.readFileSync(file('queue/two.txt'), 'utf8'), 'two\n');
+  });
+
+  it('Approve acts only on the diff in front of the developer, never on an id or the oldest change', async () => {
+    write('front/one.txt', 'one\n');
+    write('front/two.txt', 'two\n');
+    const first = await propose({ relativePath: 'front/one.txt', searchContent: 'one', replaceContent: 'uno' });
+    const second = await propose({ relativePath: 'front/two.txt', searchContent: 'two', replaceContent: 'dos' });
+    // The keybinding with another editor in front: nothing is approved.
+    const doc = await vscode.workspace.openTextDocument({ content: 'scratch' });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('agentBridge.approveChange');
+    // An id that is not the change in front (the agent chose ids; a link or another extension could pass one).
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('agentBridge.approveChange', first.id);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(live.api.pendingChanges.list().length, 2, 'nothing approved');
+    assert.equal(fs.readFileSync(file('front/one.txt'), 'utf8'), 'one\n');
+    assert.equal(fs.readFileSync(file('front/two.txt'), 'utf8'), 'two\n');
+    // Its diff was brought in front instead; now the same command approves it.
+    await until(() => live.api.pendingChanges.list().find((c) => c.id === first.id) && (vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff | undefined)?.modified?.query === first.id, 'the diff of the first change in front');
+    await vscode.commands.executeCommand('agentBridge.approveChange');
+    assert.equal(data(await first.answer).success, true);
+    assert.equal(fs.readFileSync(file('front/one.txt'), 'utf8'), 'uno\n');
+    await vscode.commands.executeCommand('agentBridge.rejectChange', second.id, '');
+    assert.equal(data(await second.answer).code, 'USER_REJECTED');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('what lands is the proposal as the developer edited it', async () => {
