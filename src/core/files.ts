@@ -28,6 +28,9 @@ export async function readProjectText(ws: Workspace, relativePath: string, resol
   const policy = accessPolicy(ws);
   const path = resolved ?? (await policy.resolve(relativePath));
   if (path.kind === 'secret' && !allowSecret) throw policy.denial(path);
+  if (!allowSecret && (await policy.linksToSecret(path.abs))) {
+    throw new ToolError('PERMISSION_DENIED', t('{0} has other names (hard links), and one of them may be a secret file, so Agent Bridge does not show it to the agent.', path.rel));
+  }
   const dirty = ws.dirtyText(path.abs);
   if (dirty !== undefined) {
     return { path, text: dirty, source: 'buffer', encoding: 'utf8' };

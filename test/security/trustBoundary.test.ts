@@ -149,3 +149,31 @@ describe('a hostile agent against a host that may not write', () => {
     await link.close();
   });
 });
+
+describe('a hard link to a secret file, under an innocent name', () => {
+  test('is not read, searched, indexed or used to plan an edit', async () => {
+    const link = await hostileLink();
+    try {
+      const root = link.tree.root;
+      fs.linkSync(path.join(root, '.env'), path.join(root, 'readme-copy.txt'));
+      fs.linkSync(path.join(root, '.git/config'), path.join(root, 'src/Config.java'));
+      for (const shape of SHAPES) {
+        const read = await link.call('read_file', { relativePath: 'readme-copy.txt' }, shape);
+        assert.equal(read.code, 'PERMISSION_DENIED', String(read.error));
+        const grep = await link.call('grep_file', { pattern: 'CANARY', limit: 100 }, shape);
+        assert.equal(grep.success, true);
+        const edit = await link.call('Edit', { file_path: 'readme-copy.txt', old_string: 'nothing like it', new_string: 'x' }, shape);
+        assert.equal(edit.success, false);
+      }
+      assertNoCanary(link.frames);
+      assert.match(fs.readFileSync(path.join(root, '.env'), 'utf8'), /CANARY-ENV/);
+      // An ordinary file with a second name that is not secret is still readable.
+      fs.writeFileSync(path.join(root, 'plain.txt'), 'plain text\n');
+      fs.linkSync(path.join(root, 'plain.txt'), path.join(root, 'plain-too.txt'));
+      const ok = await link.call('read_file', { relativePath: 'plain-too.txt' });
+      assert.equal(ok.success, true, String(ok.error));
+    } finally {
+      await link.close();
+    }
+  });
+});

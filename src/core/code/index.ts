@@ -209,8 +209,9 @@ export class CodeIndex {
    * answers as gone (mtimeMs 0).
    */
   private async readIfChanged(rel: string): Promise<{ rel: string; text?: string; mtimeMs: number; size: number }> {
-    const access = await accessPolicy(this.ws).resolve(rel).catch(() => undefined);
-    if (!access || access.kind === 'secret') return { rel, mtimeMs: 0, size: 0 };
+    const policy = accessPolicy(this.ws);
+    const access = await policy.resolve(rel).catch(() => undefined);
+    if (!access || access.kind === 'secret' || (await policy.linksToSecret(access.abs))) return { rel, mtimeMs: 0, size: 0 };
     const abs = access.abs;
     const dirty = this.ws.dirtyText(abs);
     if (dirty !== undefined) return { rel, text: dirty, mtimeMs: -1, size: dirty.length };

@@ -33,7 +33,7 @@ export interface WriteOutcome<X> {
 async function currentText(ctx: ToolContext, target: Access): Promise<ProjectText | undefined> {
   try {
     // A secret target is read only here, after a person allowed the change (see planAndWrite).
-    return await readProjectText(ctx.workspace, target.rel, target, true);
+    return await readProjectText(ctx.workspace, target.rel, target, target.kind === 'secret');
   } catch (e) {
     if (e instanceof ToolError && e.code === 'NOT_FOUND') return undefined;
     throw e;

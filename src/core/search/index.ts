@@ -200,7 +200,7 @@ export async function search(
   };
 
   // Both engines skip the secret globs themselves; this filter is the policy's own word on each file.
-  const hidden = (rel: string): boolean => policy.hides(rel);
+  const hidden = (rel: string): boolean => policy.hides(rel) || policy.hidesLinked(rel);
   let collector = new ResultCollector(limit, hidden);
   const rg = engine === 'fallback' ? undefined : ws.ripgrepPath();
   if (engine === 'ripgrep' && !rg) throw new Error('search: no ripgrep binary in this workspace');
