@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { readProjectText } from '../files';
 import type { Logger } from '../log';
 import { resolveInProject, toRelative } from '../paths';
+import { accessPolicy } from '../security/accessPolicy';
 import { search } from '../search';
 import type { IntelSymbolLocation, LanguageIntel, Workspace } from '../workspace';
 import type { MethodEntry, TypeEntry } from './index';
@@ -34,10 +35,10 @@ export class LspSession {
     return toRelative(this.ws.root, abs);
   }
 
-  /** Is the path in the project (and not a dependency)? */
+  /** Is the path in the project (and not a dependency), and one the access policy lets the agent see (not secret)? */
   inProject(abs: string): boolean {
     const rel = path.relative(this.ws.root, abs);
-    return !!rel && !rel.startsWith('..') && !path.isAbsolute(rel) && !rel.split(path.sep).includes('node_modules');
+    return !!rel && !rel.startsWith('..') && !path.isAbsolute(rel) && !rel.split(path.sep).includes('node_modules') && !accessPolicy(this.ws).hides(rel.split(path.sep).join('/'));
   }
 
   /** The file's symbols as the index's model; undefined when no server knows the file. */
