@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { readProjectText } from '../../files';
+import { accessPolicy } from '../../security/accessPolicy';
 import { ToolError } from '../../protocol/errors';
 import type { Workspace } from '../../workspace';
 import type { TypeEntry } from '../index';
@@ -77,7 +78,7 @@ async function filesDeclaring(ws: Workspace, simple: string): Promise<string[] |
     .split('\0')
     .filter(Boolean)
     .map((p) => normal(p).replace(/^\.\//, ''))
-    .filter((rel) => isIndexedPath(ws.root, rel))
+    .filter((rel) => isIndexedPath(ws.root, rel) && !accessPolicy(ws).hides(rel))
     .sort();
 }
 
@@ -97,7 +98,8 @@ async function parse(ws: Workspace, rel: string): Promise<FileSymbols | undefine
   try {
     text = (await readProjectText(ws, rel)).text;
   } catch (e) {
-    if (e instanceof ToolError && e.code === 'NOT_FOUND') return undefined;
+    // Gone, or not the agent's to see (a secret file, a link out of the project): as if not there.
+    if (e instanceof ToolError && (e.code === 'NOT_FOUND' || e.code === 'PERMISSION_DENIED')) return undefined;
     throw e;
   }
   return extractFile(normal(rel), text);
