@@ -190,8 +190,9 @@ for (const [engine, w] of ENGINES) {
   });
 
   void test(`[${engine}] files over the size limit are skipped while walking, searched when named`, async () => {
-    const files = filesOf(await grep(w, { pattern: 'TODO huge', limit: 10 }));
-    assert.deepEqual(files, []);
+    const walked = await grep(w, { pattern: 'TODO huge', limit: 10 });
+    assert.deepEqual(filesOf(walked), []);
+    assert.match(walked.result, /files over 20 MB were not searched/, 'the skip is said, not silent');
     const named = await grep(w, { pattern: 'TODO huge', relativePath: 'huge.txt', limit: 2 });
     assert.equal(structured(named).totalMatches, 260_000);
     assert.deepEqual(hits(named), ['huge.txt:1', 'huge.txt:3']);
@@ -233,7 +234,10 @@ for (const [engine, w] of ENGINES) {
 
   void test(`[${engine}] no match is a success with a clear sentence`, async () => {
     const out = await grep(w, { pattern: 'zzz-nothing', relativePath: 'src' });
-    assert.equal(out.result, '## Search: `zzz-nothing` in src\nNo matches for `zzz-nothing` in src (literal, case-insensitive).\n');
+    assert.equal(
+      out.result,
+      '## Search: `zzz-nothing` in src\nNo matches for `zzz-nothing` in src (literal, case-insensitive).\n_Note: files over 20 MB were not searched; name one in relativePath to search it._\n',
+    );
     assert.equal(structured(out).totalMatches, 0);
     assert.deepEqual(structured(out).files, []);
   });

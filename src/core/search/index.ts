@@ -230,6 +230,11 @@ export async function search(
   const files = collector.files();
   const returnedMatches = files.reduce((n, f) => n + f.matches.length, 0);
   const binaryFile = isFile && collector.totalMatches === 0 && (await looksBinary(target.abs));
+  // Neither engine says which files it passed over for size: when nothing was found, the agent
+  // must know that a very large file was not looked at, and how to search one.
+  if (!isFile && collector.totalMatches === 0) {
+    notes.push(`files over ${MAX_FILE_SIZE / (1024 * 1024)} MB were not searched; name one in relativePath to search it.`);
+  }
   return {
     pattern: options.pattern,
     regex: options.regex,
