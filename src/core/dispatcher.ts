@@ -126,7 +126,7 @@ export class Dispatcher {
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private readonly running = new Map<string, { promise: Promise<ToolResultMessage>; abort: AbortController }>();
   /** Answers kept for replay, oldest first, with their sizes; bounded in bytes. */
-  private readonly answered = new Map<string, { message: ToolResultMessage; bytes: number }>();
+  private readonly answered = new Map<string, { message: ToolResultMessage; bytes: number; tool: string; hash: string }>();
   private answeredBytes = 0;
   private readonly cacheBytes: number;
   /** The tool and params hash of every recent call id: the same id for another call is refused. */
@@ -166,7 +166,8 @@ export class Dispatcher {
     const t = translator(this.options.workspace.locale);
     const writes = this.byName.get(call.toolName)?.writes === true;
     const journaled = this.journal.get(call.id);
-    const known = this.fingerprints.get(call.id) ?? journaled;
+    // Whatever still remembers the id also remembers what it was for (a kept answer may outlive the fingerprints).
+    const known = this.fingerprints.get(call.id) ?? this.answered.get(call.id) ?? journaled;
     if (known && (known.tool !== call.toolName || known.hash !== hash)) {
       this.options.log.warn(`call ${call.id} reuses the id of an earlier ${known.tool} call with other params; refused`);
       return Promise.resolve(
@@ -191,7 +192,7 @@ export class Dispatcher {
     const promise = this.run(call, abort).then((result) => {
       this.running.delete(call.id);
       if (!this.transient.has(result)) {
-        this.remember(call.id, result);
+        this.remember(call.id, result, call.toolName, hash);
         if (writes) this.journal.done(call.id, call.toolName, hash, result);
       }
       return result;
@@ -218,10 +219,10 @@ export class Dispatcher {
   }
 
   /** Keeps a small answer for replay, oldest dropped first past the byte budget; a large one is not kept. */
-  private remember(id: string, message: ToolResultMessage): void {
+  private remember(id: string, message: ToolResultMessage, tool: string, hash: string): void {
     const bytes = estimateBytes(message);
     if (bytes > REPLAY_KEEP_BYTES) return;
-    this.answered.set(id, { message, bytes });
+    this.answered.set(id, { message, bytes, tool, hash });
     this.answeredBytes += bytes;
     for (const [oldId, old] of this.answered) {
       if (this.answeredBytes <= this.cacheBytes) break;

@@ -29,7 +29,10 @@ export interface JournalEntry {
   readonly size?: number;
 }
 
-export const ANSWER_KEEP_BYTES = 256 * 1024;
+/** A write's answer up to this size is kept whole; a larger one only as its outcome. */
+export const ANSWER_KEEP_BYTES = 16 * 1024;
+/** All answers kept whole, together: past it the oldest keep only their outcome. */
+export const ANSWERS_BUDGET_BYTES = 8 * 1024 * 1024;
 export const MAX_ENTRIES = 20_000;
 /** A journal file larger than this is not read back (it cannot have been written by this code). */
 const MAX_FILE_BYTES = 128 * 1024 * 1024;
@@ -64,6 +67,9 @@ export function journalDirFor(stateDir: string, projectRoot: string): string {
 
 export class WriteJournal {
   private readonly entries = new Map<string, JournalEntry>();
+  /** Bytes of the answers kept whole, and lines in the file (compacted at twice MAX_ENTRIES). */
+  private answerBytes = 0;
+  private lines = 0;
 
   /** `file` undefined: kept in memory only (tests; a host with nowhere to write). */
   constructor(
@@ -110,33 +116,51 @@ export class WriteJournal {
   }
 
   private record(id: string, entry: JournalEntry): void {
-    this.entries.delete(id);
-    this.entries.set(id, entry);
-    if (this.entries.size > MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-      this.compact();
-      return;
+    this.forget(id);
+    this.keep(id, entry);
+    while (this.entries.size > MAX_ENTRIES) this.forget(this.entries.keys().next().value as string);
+    // Bounded in bytes too: the oldest answers kept whole shrink to their outcome.
+    for (const [oldId, old] of this.entries) {
+      if (this.answerBytes <= ANSWERS_BUDGET_BYTES) break;
+      if (old.answer) {
+        this.forget(oldId);
+        this.keep(oldId, { ...old, answer: undefined, size: old.size ?? Buffer.byteLength(JSON.stringify(old.answer)) });
+      }
     }
-    this.append(`${JSON.stringify([id, entry])}\n`);
+    if (this.lines >= 2 * MAX_ENTRIES) this.compact();
+    else this.append(`${JSON.stringify([id, entry])}\n`);
+  }
+
+  private keep(id: string, entry: JournalEntry): void {
+    this.entries.set(id, entry);
+    if (entry.answer) this.answerBytes += Buffer.byteLength(JSON.stringify(entry.answer));
+  }
+
+  private forget(id: string): void {
+    const old = this.entries.get(id);
+    if (!old) return;
+    if (old.answer) this.answerBytes -= Buffer.byteLength(JSON.stringify(old.answer));
+    this.entries.delete(id);
   }
 
   private append(line: string): void {
     if (!this.file) return;
     try {
       fs.appendFileSync(this.file, line, { mode: 0o600 });
+      this.lines++;
     } catch (e) {
       this.log?.warn(`write journal: could not write ${this.file}: ${(e as Error).message}`);
     }
   }
 
-  /** Rewrites the file with what is remembered now (past MAX_ENTRIES; rare). */
+  /** Rewrites the file with what is remembered now (when it has twice MAX_ENTRIES lines; rare). */
   private compact(): void {
     if (!this.file) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       fs.writeFileSync(tmp, [...this.entries].map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
       fs.renameSync(tmp, this.file);
+      this.lines = this.entries.size;
     } catch (e) {
       this.log?.warn(`write journal: could not compact ${this.file}: ${(e as Error).message}`);
     }
@@ -158,18 +182,15 @@ export class WriteJournal {
       if (!line) continue;
       try {
         const [id, entry] = JSON.parse(line) as [string, JournalEntry];
+        this.lines++;
         if (typeof id === 'string' && entry && typeof entry.tool === 'string' && typeof entry.hash === 'string') {
-          this.entries.delete(id);
-          this.entries.set(id, entry);
+          this.forget(id);
+          this.keep(id, entry);
         }
       } catch {
         // a line cut by a crash: the entries before it stand
       }
     }
-    while (this.entries.size > MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
+    while (this.entries.size > MAX_ENTRIES) this.forget(this.entries.keys().next().value as string);
   }
 }

@@ -8,10 +8,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { BridgeConnection, isLoopbackHost } from '../../src/core/connection';
-import { Dispatcher, REPLAY_KEEP_BYTES } from '../../src/core/dispatcher';
+import { Dispatcher, MAX_FINGERPRINTS, REPLAY_KEEP_BYTES } from '../../src/core/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import { MAX_ID_CHARS, MAX_MESSAGE_BYTES, parseServerMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { journalDirFor, WriteJournal } from '../../src/core/writeJournal';
+import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost, type HeadlessHost } from '../../src/node/headless';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
@@ -220,4 +222,35 @@ test('a whole-file rewrite is diffed in bounded time, and its patch is still exa
   }
   out.push(...a.slice(at));
   assert.equal(`${out.join('\n')}\n`, `keep\n${newText}keep too\n`);
+});
+
+test('an id whose fingerprint was forgotten but whose answer is still kept is refused for another call', async () => {
+  const root = tmp('ab-evict-');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'one\n');
+  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
+  const first = await d.dispatch({ id: 'X', idKey: 'toolCallId', toolName: 'read_file', params: { relativePath: '/' } });
+  assert.equal(first.data.success, false);
+  for (let i = 0; i < MAX_FINGERPRINTS + 1; i++) await d.dispatch({ id: `f${i}`, idKey: 'toolCallId', toolName: 'read_file', params: { relativePath: '/' } });
+  const reused = await d.dispatch({ id: 'X', idKey: 'toolCallId', toolName: 'Replace', params: { file_path: 'a.txt', content: 'two\n' } });
+  assert.equal(reused.data.code, 'CONFLICT', String(reused.data.error));
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'one\n');
+});
+
+test('the write journal stays small: 2,000 no-op writes of a 100 KB file', async () => {
+  const root = tmp('ab-journal-');
+  const stateDir = tmp('ab-journal-state-');
+  const content = `${'j'.repeat(99)}\n`.repeat(1000);
+  fs.writeFileSync(path.join(root, 'a.txt'), content);
+  const journal = WriteJournal.forSession(journalDirFor(stateDir, root), 's', silentLogger);
+  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate(), journal });
+  for (let i = 0; i < 2000; i++) {
+    const r = await d.dispatch({ id: `j${i}`, idKey: 'toolCallId', toolName: 'Replace', params: { file_path: 'a.txt', content } });
+    assert.equal(r.data.success, true);
+  }
+  const dir = journalDirFor(stateDir, root);
+  const bytes = fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+  assert.ok(bytes < 2 * 1024 * 1024, `journal file is ${bytes} bytes`);
+  // And a resent id still gets its first outcome, not a second run.
+  const again = await d.dispatch({ id: 'j0', idKey: 'toolCallId', toolName: 'Replace', params: { file_path: 'a.txt', content } });
+  assert.equal(again.data.success, true);
 });

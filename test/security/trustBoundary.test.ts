@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ToolCallShape } from '../../src/devBackend/server';
@@ -117,6 +118,27 @@ describe('a hostile agent against the access policy (headless host, --auto-appro
       assertNoCanary(link.frames);
     });
 
+    test(`[${shape}] a FIFO as .gitignore or .git/info/exclude pins no thread: reads and writes keep answering`, async () => {
+      const root = link.tree.root;
+      const fifos = ['.git/info/exclude', 'src/.gitignore'].map((rel) => path.join(root, rel));
+      fs.mkdirSync(path.join(root, '.git/info'), { recursive: true });
+      for (const f of fifos) execFileSync('mkfifo', [f]);
+      fs.writeFileSync(path.join(root, 'big.txt'), 'x'.repeat(300 * 1024));
+      try {
+        // Six searches at once: ripgrep itself blocks opening a FIFO .gitignore (its child process is
+        // stopped at the deadline); ours must not block a thread of the host on one.
+        const searches = await Promise.all(Array.from({ length: 6 }, () => link.call('text_search', { pattern: 'a', relativePath: 'src' }, shape)));
+        for (const r of searches) assert.ok(r.success === true || r.code === 'TIMEOUT', String(r.error));
+        const big = await link.call('read_file', { relativePath: 'big.txt' }, shape);
+        assert.equal(big.success, true, String(big.error));
+        const write = await link.call('Replace', { file_path: 'written.txt', content: 'ok\n' }, shape);
+        assert.equal(write.success, true, String(write.error));
+      } finally {
+        for (const f of [...fifos, path.join(root, 'big.txt'), path.join(root, 'written.txt')]) fs.rmSync(f, { force: true });
+        fs.rmSync(path.join(root, '.git/info'), { recursive: true, force: true });
+      }
+    });
+
     test(`[${shape}] a FIFO is refused at once and the host keeps answering`, async () => {
       const started = Date.now();
       const read = await link.call('read_file', { relativePath: 'pipe.txt' }, shape);
@@ -170,9 +192,32 @@ describe('a hard link to a secret file, under an innocent name', () => {
       }
       assertNoCanary(link.frames);
       assert.match(fs.readFileSync(path.join(root, '.env'), 'utf8'), /CANARY-ENV/);
+      // Names the walk cannot see: a secret in node_modules, a file outside the project.
+      fs.mkdirSync(path.join(root, 'node_modules/pkg'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'node_modules/pkg/.env'), `SECRET_NM=${CANARY.env}\n`);
+      fs.linkSync(path.join(root, 'node_modules/pkg/.env'), path.join(root, 'nm-copy.txt'));
+      fs.linkSync(path.join(link.tree.outside, 'notes.txt'), path.join(root, 'outside-copy.txt'));
+      fs.writeFileSync(path.join(root, 'node_modules/pkg/Leak.java'), `/** ${CANARY.env} */\npublic class Leak {}\n`);
+      fs.linkSync(path.join(root, 'node_modules/pkg/Leak.java'), path.join(root, 'src/Leak.java'));
+      for (const shape of SHAPES) {
+        for (const rel of ['nm-copy.txt', 'outside-copy.txt', 'src/Leak.java']) {
+          const r = await link.call('read_file', { relativePath: rel }, shape);
+          assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
+        }
+        await link.call('text_search', { pattern: 'CANARY', limit: 100 }, shape);
+        await link.call('read_class', { className: 'Leak' }, shape);
+        await link.call('Edit', { file_path: 'nm-copy.txt', old_string: 'SECRET_NM=nope', new_string: 'x' }, shape);
+      }
+      assertNoCanary(link.frames);
+      // A second name of a protected file: the headless host refuses the change as protected.
+      fs.linkSync(path.join(root, '.github/workflows/ci.yml'), path.join(root, 'ci-copy.yml'));
+      const protectedEdit = await link.call('apply_change', { relativePath: 'ci-copy.yml', searchContent: 'jobs: {}', replaceContent: 'jobs: { pwn: {} }' });
+      assert.equal(protectedEdit.code, 'PERMISSION_DENIED', String(protectedEdit.error));
+      assert.equal(fs.readFileSync(path.join(root, '.github/workflows/ci.yml'), 'utf8'), 'on: push\njobs: {}\n');
       // An ordinary file with a second name that is not secret is still readable.
       fs.writeFileSync(path.join(root, 'plain.txt'), 'plain text\n');
       fs.linkSync(path.join(root, 'plain.txt'), path.join(root, 'plain-too.txt'));
+      await new Promise((r) => setTimeout(r, 1100)); // past the 1 s in which a walk is not repeated
       const ok = await link.call('read_file', { relativePath: 'plain-too.txt' });
       assert.equal(ok.success, true, String(ok.error));
     } finally {

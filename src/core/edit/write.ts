@@ -71,7 +71,12 @@ export async function planAndWrite<X>(
   description: string | undefined,
   plan: (current: ProjectText | undefined) => WritePlan<X>,
 ): Promise<WriteOutcome<X>> {
-  const target = ctx.resolved?.get(relativePath) ?? (await accessPolicy(ctx.workspace).resolve(relativePath));
+  const policy = accessPolicy(ctx.workspace);
+  let target = ctx.resolved?.get(relativePath) ?? (await policy.resolve(relativePath));
+  // Another name of the same file (a hard link) may be protected: an in-place save would change it.
+  if (target.kind === 'normal' && (await policy.linkedKind(target.abs)) === 'protected') {
+    target = { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel };
+  }
   if (target.kind === 'secret') {
     const t = translator(ctx.workspace.locale);
     if (!ctx.changes?.allowSecretChange) {

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { readSmallText } from '../security/safeRead';
 import { ToolError } from '../protocol/errors';
 import {
   excludeMatcher,
@@ -291,12 +292,11 @@ async function readIgnoreFiles(dirAbs: string, entries: readonly Dirent[]): Prom
   const matchers: Partial<Record<IgnoreFileName, GitignoreMatcher>> = {};
   for (const name of IGNORE_FILES) {
     if (!entries.some((e) => e.name === name && !e.isDirectory())) continue;
-    try {
-      const matcher = new GitignoreMatcher(splitIgnoreFile(await fs.readFile(path.join(dirAbs, name), 'utf8')));
-      if (!matcher.isEmpty) matchers[name] = matcher;
-    } catch {
-      // unreadable: ignored, as ripgrep does
-    }
+    // Unreadable, not a regular file (a FIFO), or huge: ignored, as ripgrep does.
+    const text = await readSmallText(path.join(dirAbs, name));
+    if (text === undefined) continue;
+    const matcher = new GitignoreMatcher(splitIgnoreFile(text));
+    if (!matcher.isEmpty) matchers[name] = matcher;
   }
   return matchers;
 }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { readSmallText } from '../security/safeRead';
 
 /**
  * Which files a search considers, written once for both engines.
@@ -329,13 +330,8 @@ export function rebaseIgnoreLine(line: string, dir: string): string | undefined 
 export const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'] as const;
 export type IgnoreFileName = (typeof IGNORE_FILES)[number];
 
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** Through safeRead: an ignore file that is a FIFO (or huge) must not block the search. */
+const readText = (file: string): Promise<string | undefined> => readSmallText(file);
 
 /**
  * The explicit (lowest precedence, root-relative) ignore rules of a search: the root's

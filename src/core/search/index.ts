@@ -1,7 +1,7 @@
-import * as fs from 'node:fs/promises';
 import type { Logger } from '../log';
 import { toRelative } from '../paths';
 import { accessPolicy } from '../security/accessPolicy';
+import { readHead } from '../security/safeRead';
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace';
 import { isBinaryContent, runFallback } from './fallback';
@@ -123,17 +123,8 @@ function validate(options: SearchOptions): { limit: number; contextLines: number
 
 /** Reads up to the first MB of a file to tell whether it is binary (only used to explain "no matches"). */
 async function looksBinary(abs: string): Promise<boolean> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(abs, 'r');
-    const buf = Buffer.alloc(1024 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return isBinaryContent(buf.subarray(0, bytesRead));
-  } catch {
-    return false;
-  } finally {
-    await handle?.close();
-  }
+  const head = await readHead(abs, 1024 * 1024);
+  return head !== undefined && isBinaryContent(head);
 }
 
 export type SearchEngine = 'ripgrep' | 'fallback';

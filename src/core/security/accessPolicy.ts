@@ -41,20 +41,23 @@ const INODES_FRESH_MS = 30_000;
 const INODES_SCAN_MS = 2_000;
 const INODES_SCAN_ENTRIES = 200_000;
 
-/** The inodes of the project's secret files (dev:ino), to see a hard link to one under another name. */
-interface SecretInodes {
+/**
+ * What the project's files with more than one name (hard links) are, by inode (dev:ino): how many
+ * of their names were found in the project, and whether one of those names is secret or protected.
+ */
+interface LinkedNames {
   readonly guard: SecretGuard;
   readonly at: number;
-  readonly ids: ReadonlySet<string>;
-  /** False when the scan ran out of time or entries: a hard-linked file cannot be cleared then. */
+  readonly byId: ReadonlyMap<string, { names: number; secret: boolean; protected: boolean }>;
+  /** False when the walk ran out of time or entries: no hard-linked file can be cleared then. */
   readonly complete: boolean;
 }
 
 const idOf = (st: fs.Stats): string => `${st.dev}:${st.ino}`;
 
 export class AccessPolicy {
-  private inodes: SecretInodes | undefined;
-  private scanning: Promise<SecretInodes> | undefined;
+  private linked: LinkedNames | undefined;
+  private scanning: Promise<LinkedNames> | undefined;
 
   constructor(private readonly ws: Workspace) {}
 
@@ -101,23 +104,33 @@ export class AccessPolicy {
   }
 
   /**
-   * A regular file with more than one name may be a hard link to a secret file (`notes.txt` and
-   * `.env` one inode): such a file is secret unless the project's secret files are known not to
-   * share its inode. Files with one link (nearly all) cost one stat.
+   * A regular file with more than one name (a hard link) is as strict as its strictest name: one
+   * name may be `.env` or `.git/config` while the agent asks for `notes.txt`. It is 'secret' (not
+   * shown) unless every one of its names was found in the project (not in node_modules, whose
+   * package managers link files from stores outside it) and none is secret; 'protected' when one
+   * is protected. Files with one name, nearly all, cost one stat.
    */
-  async linksToSecret(abs: string): Promise<boolean> {
+  async linkedKind(abs: string): Promise<AccessKind> {
     let st: fs.Stats;
     try {
       st = fs.statSync(abs);
     } catch {
-      return false;
+      return 'normal';
     }
-    if (!st.isFile() || st.nlink <= 1) return false;
-    const inodes = await this.secretInodes();
-    return !inodes.complete || inodes.ids.has(idOf(st));
+    if (!st.isFile() || st.nlink <= 1) return 'normal';
+    const known = await this.linkedNames();
+    const kind = this.judgeLinked(known, st);
+    // A name made since the last walk (not a secret one): walk again once before refusing.
+    const names = known.byId.get(idOf(st));
+    if (kind === 'secret' && !names?.secret && Date.now() - known.at > 1000) return this.judgeLinked(await this.linkedNames(true), st);
+    return kind;
   }
 
-  /** Synchronous form for search results: a hard-linked file is hidden unless a fresh scan clears it (one is started). */
+  async linksToSecret(abs: string): Promise<boolean> {
+    return (await this.linkedKind(abs)) === 'secret';
+  }
+
+  /** Synchronous form for search results: a hard-linked file is hidden unless a fresh walk clears it (one is started). */
   hidesLinked(rel: string): boolean {
     let st: fs.Stats;
     try {
@@ -126,41 +139,47 @@ export class AccessPolicy {
       return false;
     }
     if (!st.isFile() || st.nlink <= 1) return false;
-    const inodes = this.inodes;
-    if (!inodes || inodes.guard !== this.secrets || Date.now() - inodes.at > INODES_FRESH_MS) {
-      void this.secretInodes();
+    const known = this.linked;
+    if (!known || known.guard !== this.secrets || Date.now() - known.at > INODES_FRESH_MS) {
+      void this.linkedNames();
       return true;
     }
-    return !inodes.complete || inodes.ids.has(idOf(st));
+    return this.judgeLinked(known, st) === 'secret';
   }
 
-  private secretInodes(): Promise<SecretInodes> {
+  private judgeLinked(known: LinkedNames, st: fs.Stats): AccessKind {
+    const names = known.byId.get(idOf(st));
+    if (!known.complete || !names || names.names < st.nlink || names.secret) return 'secret';
+    return names.protected ? 'protected' : 'normal';
+  }
+
+  private linkedNames(fresh = false): Promise<LinkedNames> {
     const guard = this.secrets;
-    const known = this.inodes;
-    if (known && known.guard === guard && Date.now() - known.at <= INODES_FRESH_MS) return Promise.resolve(known);
-    this.scanning ??= this.scanSecretInodes(guard).then(
+    const known = this.linked;
+    if (!fresh && known && known.guard === guard && Date.now() - known.at <= INODES_FRESH_MS) return Promise.resolve(known);
+    this.scanning ??= this.walkLinkedNames(guard).then(
       (r) => {
-        this.inodes = r;
+        this.linked = r;
         this.scanning = undefined;
         return r;
       },
       () => {
         this.scanning = undefined;
-        return { guard, at: Date.now(), ids: new Set<string>(), complete: false };
+        return { guard, at: Date.now(), byId: new Map(), complete: false };
       },
     );
     return this.scanning;
   }
 
-  /** Walks the project (not node_modules, not through links) for files the secret globs match. */
-  private async scanSecretInodes(guard: SecretGuard): Promise<SecretInodes> {
+  /** Walks the project (not node_modules, not through links), noting every file with more than one name. */
+  private async walkLinkedNames(guard: SecretGuard): Promise<LinkedNames> {
     const root = this.ws.root;
-    const ids = new Set<string>();
+    const byId = new Map<string, { names: number; secret: boolean; protected: boolean }>();
     const deadline = Date.now() + INODES_SCAN_MS;
     let entries = 0;
     const pending: string[] = [''];
     while (pending.length) {
-      if (Date.now() > deadline || entries > INODES_SCAN_ENTRIES) return { guard, at: Date.now(), ids, complete: false };
+      if (Date.now() > deadline || entries > INODES_SCAN_ENTRIES) return { guard, at: Date.now(), byId, complete: false };
       const dir = pending.pop() as string;
       let list: fs.Dirent[];
       try {
@@ -173,16 +192,22 @@ export class AccessPolicy {
         const rel = dir ? `${dir}/${e.name}` : e.name;
         if (e.isDirectory()) {
           if (e.name !== 'node_modules') pending.push(rel);
-        } else if (e.isFile() && guard.isSecret(rel)) {
-          try {
-            ids.add(idOf(fs.statSync(path.join(root, rel))));
-          } catch {
-            // gone meanwhile
-          }
+          continue;
         }
+        if (!e.isFile()) continue;
+        let st: fs.Stats;
+        try {
+          st = fs.statSync(path.join(root, rel));
+        } catch {
+          continue; // gone meanwhile
+        }
+        if (st.nlink <= 1) continue;
+        const id = idOf(st);
+        const seen = byId.get(id) ?? { names: 0, secret: false, protected: false };
+        byId.set(id, { names: seen.names + 1, secret: seen.secret || guard.isSecret(rel), protected: seen.protected || PROTECTED.match(rel) !== undefined });
       }
     }
-    return { guard, at: Date.now(), ids, complete: true };
+    return { guard, at: Date.now(), byId, complete: true };
   }
 
   /** The refusal for reading a secret path: names the file, the glob and the setting (never the content). */

@@ -98,3 +98,32 @@ export async function readRegularFile(abs: string, maxBytes = MAX_FILE_BYTES): P
     await handle.close();
   }
 }
+
+/**
+ * A small text file that the walkers read for themselves (`.gitignore`, `.git/info/exclude`):
+ * through the same checks, at most `maxBytes`; undefined when missing, not a regular file (a FIFO
+ * in the repository must not pin a thread forever), too large or unreadable.
+ */
+export async function readSmallText(abs: string, maxBytes = 4 * 1024 * 1024): Promise<string | undefined> {
+  try {
+    return (await readRegularFile(abs, maxBytes)).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first `bytes` of a regular file (undefined for anything else): enough to sniff its kind. */
+export async function readHead(abs: string, bytes: number): Promise<Buffer | undefined> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(abs, FLAGS);
+    if (!(await handle.stat()).isFile()) return undefined;
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
