@@ -55,6 +55,16 @@ interface LinkedNames {
 
 const idOf = (st: fs.Stats): string => `${st.dev}:${st.ino}`;
 
+/** The file's stat when it is a regular file with more than one name (a hard link); else undefined. */
+function multiNamed(abs: string): fs.Stats | undefined {
+  try {
+    const st = fs.statSync(abs);
+    return st.isFile() && st.nlink > 1 ? st : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class AccessPolicy {
   private linked: LinkedNames | undefined;
   private scanning: Promise<LinkedNames> | undefined;
@@ -111,13 +121,8 @@ export class AccessPolicy {
    * is protected. Files with one name, nearly all, cost one stat.
    */
   async linkedKind(abs: string): Promise<AccessKind> {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(abs);
-    } catch {
-      return 'normal';
-    }
-    if (!st.isFile() || st.nlink <= 1) return 'normal';
+    const st = multiNamed(abs);
+    if (!st) return 'normal';
     const known = await this.linkedNames();
     const kind = this.judgeLinked(known, st);
     // A name made since the last walk (not a secret one): walk again once before refusing.
@@ -132,13 +137,8 @@ export class AccessPolicy {
 
   /** Synchronous form for search results: a hard-linked file is hidden unless a fresh walk clears it (one is started). */
   hidesLinked(rel: string): boolean {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(path.join(this.ws.root, rel));
-    } catch {
-      return false;
-    }
-    if (!st.isFile() || st.nlink <= 1) return false;
+    const st = multiNamed(path.join(this.ws.root, rel));
+    if (!st) return false;
     const known = this.linked;
     if (!known || known.guard !== this.secrets || Date.now() - known.at > INODES_FRESH_MS) {
       void this.linkedNames();
