@@ -7,11 +7,14 @@ import { ToolError } from '../../core/protocol/errors';
 import { decodeText } from '../../core/text';
 import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
+import { formatProposal, type FormatMode } from './formatProposal';
 import { ProposalStore } from './proposalFs';
-import { writeNotebookCell, writeText, type FormatMode } from './writeChange';
+import { writeNotebookCell, writeText } from './writeChange';
 
 interface Pending {
   readonly change: ProposedChange;
+  /** The text the diff shows: the agent's proposal, formatted. */
+  readonly shown: string;
   readonly view: PendingChangeView;
   readonly left: vscode.Uri;
   readonly right: vscode.Uri;
@@ -92,12 +95,15 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
     const uri = vscode.Uri.file(change.path.abs);
+    // Formatted before it is shown, so the diff is exactly what lands (nothing is reformatted after).
+    const formatMode = vscode.workspace.getConfiguration(SECTION, uri).get<FormatMode>(Setting.format, 'changedRange');
+    const shown = await formatProposal(this.store, change, formatMode, this.log, signal);
     // A secret or protected file (.git, .vscode, CI configuration) is never written without asking,
     // whatever the mode; the mode itself comes from the user's own settings only.
     if (readApprovalMode() !== 'autoApprove' || change.path.kind !== 'normal') {
-      await this.ask(change, signal);
+      await this.ask(change, shown, signal);
     }
-    return this.write(change, uri);
+    return this.write(change, uri, shown);
   }
 
   /**
@@ -122,9 +128,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     this.log.info(`${request.id}: the developer allowed a change to the secret file ${request.path.rel} to be prepared`);
   }
 
-  private async ask(change: ProposedChange, signal: AbortSignal): Promise<void> {
+  private async ask(change: ProposedChange, shown: string, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was shown.');
-    const counts = patchCounts(structuredPatchOf(change.original ?? '', change.proposed));
+    const counts = patchCounts(structuredPatchOf(change.original ?? '', shown));
     const view: PendingChangeView = {
       id: change.id,
       toolName: change.toolName,
@@ -134,9 +140,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       ...(change.path.kind !== 'normal' ? { guarded: { kind: change.path.kind, rule: change.path.rule ?? '?' } } : {}),
       ...counts,
     };
-    const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', change.proposed);
+    const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', shown);
     const decision = new Promise<{ approved: true } | { approved: false; error: ToolError }>((resolve) => {
-      this.pending.set(change.id, { change, view, left, right, decide: resolve });
+      this.pending.set(change.id, { change, shown, view, left, right, decide: resolve });
     });
     const onAbort = () => this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
     signal.addEventListener('abort', onAbort, { once: true });
@@ -218,7 +224,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const edited = this.store.currentText(p.right);
     this.pending.delete(id);
     this.seen.delete(id);
-    this.decided.set(id, edited ?? p.change.proposed);
+    this.decided.set(id, edited ?? p.shown);
     void this.closeDiff(p);
     this.refresh();
     p.decide(outcome);
@@ -234,23 +240,23 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     this.store.remove(p.right);
   }
 
-  private async write(change: ProposedChange, uri: vscode.Uri): Promise<CommittedChange> {
-    const finalProposal = this.decided.get(change.id) ?? change.proposed;
+  private async write(change: ProposedChange, uri: vscode.Uri, shown: string): Promise<CommittedChange> {
+    const finalProposal = this.decided.get(change.id) ?? shown;
     this.decided.delete(change.id);
-    const modifiedByUser = finalProposal !== change.proposed;
+    const modifiedByUser = finalProposal !== shown;
+    const formatted = shown !== change.proposed;
     // Never apply a proposal over text that changed after it was computed.
     if (currentText(uri) !== change.original) {
       throw new ToolError('CONFLICT', `${change.path.rel} changed while the proposal was waiting; nothing was written. Read it again and send a new change.`);
     }
-    const formatMode = vscode.workspace.getConfiguration(SECTION, uri).get<FormatMode>(Setting.format, 'changedRange');
     const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString());
-    if (notebook && change.notebookEdit && !modifiedByUser) {
+    if (notebook && change.notebookEdit && !modifiedByUser && !formatted) {
       const r = await writeNotebookCell(notebook, change.notebookEdit);
       return { ...r, modifiedByUser, finalText: currentText(uri) ?? finalProposal };
     }
-    const r = await writeText(uri, finalProposal, change.encoding, change.original !== undefined, formatMode);
-    this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${r.formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
-    return { ...r, modifiedByUser };
+    const r = await writeText(uri, finalProposal, change.encoding, change.original !== undefined);
+    this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
+    return { ...r, formatted, modifiedByUser };
   }
 
   private refresh(): void {

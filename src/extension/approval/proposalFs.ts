@@ -13,6 +13,7 @@ const key = (uri: vscode.Uri) => `${uri.path}?${uri.query}`;
 export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
   private readonly files = new Map<string, { data: Uint8Array; mtime: number }>();
   private readonly originals = new Map<string, string>();
+  private readonly scratches = new Map<string, string>();
   private readonly changeEmitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changeEmitter.event;
 
@@ -36,6 +37,18 @@ export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocu
     return { left, right };
   }
 
+  private scratchCount = 0;
+
+  /**
+   * A read-only copy of a text under the file's path, for a formatter to read before the diff is
+   * shown. It has a fragment and no query, so no proposal (whose id is its query) can share it.
+   */
+  scratch(relativePath: string, text: string): { uri: vscode.Uri; dispose(): void } {
+    const uri = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: `/${relativePath}`, fragment: `format-${++this.scratchCount}` });
+    this.scratches.set(uri.toString(), text);
+    return { uri, dispose: () => this.scratches.delete(uri.toString()) };
+  }
+
   remove(right: vscode.Uri): void {
     this.files.delete(key(right));
     this.originals.delete(key(right));
@@ -50,7 +63,7 @@ export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocu
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.originals.get(key(uri)) ?? '';
+    return this.scratches.get(uri.toString()) ?? this.originals.get(key(uri)) ?? '';
   }
 
   stat(uri: vscode.Uri): vscode.FileStat {

@@ -6,7 +6,8 @@ import { connectedBackend, proposalTabs, rootCall, until } from './backend';
 
 /**
  * apply_change in the real host: the diff opens, nothing is written until the developer decides,
- * approving writes + formats + saves, rejecting leaves the file byte-identical.
+ * the proposal is formatted before it is shown, approving writes exactly that and saves, rejecting
+ * leaves the file byte-identical.
  */
 describe('Approval of agent changes', () => {
   const live = connectedBackend();
@@ -140,14 +141,37 @@ describe('Approval of agent changes', () => {
     assert.equal(fs.readFileSync(file('conflict/e.txt'), 'utf8'), 'changed by the developer\n');
   });
 
-  it('creates a new file on approval, and formats the changed range with the language formatter', async () => {
+  /** The text the diff's proposal side shows now. */
+  async function shownText(id: string): Promise<string> {
+    const tab = proposalTabs().find((t) => (t.input as vscode.TabInputTextDiff).modified.query === id)!;
+    return (await vscode.workspace.openTextDocument((tab.input as vscode.TabInputTextDiff).modified)).getText();
+  }
+
+  it('formats a new file before its diff is shown, and writes exactly what the diff showed', async () => {
     const { id, answer } = await propose({ relativePath: 'fmt/util.ts', searchContent: '', replaceContent: 'export function add(a:number,b:number){return a+b}\n' });
+    const shown = await shownText(id);
+    assert.match(shown, /export function add\(a: number, b: number\) \{/, 'the diff shows the formatted text');
+    assert.equal(fs.existsSync(file('fmt/util.ts')), false, 'nothing written before approval');
     await vscode.commands.executeCommand('agentBridge.approveChange', id);
     const r = structured(await answer);
     assert.equal(r.created, true);
     assert.equal(r.formatted, true);
-    const text = fs.readFileSync(file('fmt/util.ts'), 'utf8');
-    assert.match(text, /export function add\(a: number, b: number\) \{/);
+    assert.equal(r.modifiedByUser, false, 'formatting is not the developer editing');
+    assert.equal(fs.readFileSync(file('fmt/util.ts'), 'utf8'), shown, 'what lands is byte for byte what the diff showed');
+  });
+
+  it('formats only the lines the change touched: the rest of the file lands as it was, and the diff says so', async () => {
+    write('fmt/keep.ts', 'const  a=1;\nconst b=2;\nconst  c=3;\n');
+    const { id, answer } = await propose({ relativePath: 'fmt/keep.ts', searchContent: 'const b=2;', replaceContent: 'const b={x:1};' });
+    const shown = await shownText(id);
+    assert.equal(shown, 'const  a=1;\nconst b = { x: 1 };\nconst  c=3;\n');
+    const view = live.api.pendingChanges.list().find((c) => c.id === id)!;
+    assert.deepEqual([view.added, view.removed], [1, 1]);
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    assert.equal(r.formatted, true);
+    assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' const  a=1;', '-const b=2;', '+const b = { x: 1 };', ' const  c=3;'] }]);
+    assert.equal(fs.readFileSync(file('fmt/keep.ts'), 'utf8'), shown);
   });
 
   it('autoApprove writes without asking; Edit answers in spec 004 shape', async () => {

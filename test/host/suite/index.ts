@@ -54,7 +54,9 @@ function errorText(err: unknown): string {
 
 export async function run(): Promise<void> {
   const started = Date.now();
-  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
+  // AGENT_BRIDGE_HOST_GREP runs only the tests whose full title matches (for work on one feature).
+  const grep = process.env.AGENT_BRIDGE_HOST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec', ...(grep ? { grep } : {}) });
   const tests: TestResult[] = [];
 
   try {
