@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { structuredPatch } from 'diff';
 import { applyEdits, applySearchReplace } from '../../src/core/edit/apply';
-import { indexLines, lineAt, lineNumberAt } from '../../src/core/edit/lines';
+import { indexLines, lineAt, lineNumberAt, minimalReplace } from '../../src/core/edit/lines';
 import { patchCounts, structuredPatchOf } from '../../src/core/edit/patch';
 import { ToolError } from '../../src/core/protocol/errors';
 import { splitLines } from '../../src/core/text';
@@ -276,5 +276,30 @@ describe('edit engine properties', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+});
+
+describe('minimalReplace (how an approved text is applied to an open document)', () => {
+  const eolText = fc.string({ unit: fc.constantFrom('a', 'b', '\r', '\n', '\r\n'), maxLength: 24 });
+  test('the replacement turns before into after, and never splits a CRLF at its edges', () => {
+    fc.assert(
+      fc.property(eolText, eolText, (before, after) => {
+        const r = minimalReplace(before, after);
+        assert.equal(before.slice(0, r.start) + r.text + before.slice(r.end), after);
+        assert.ok(r.start <= r.end);
+        // No CRLF pair may straddle an edge, neither in the old text nor in the new one: the kept
+        // side and the edited side each hold whole line breaks.
+        const torn = (left: string | undefined, right: string | undefined) => left === '\r' && right === '\n';
+        const why = JSON.stringify({ before, after, r });
+        assert.ok(!torn(before[r.start - 1], before[r.start]) && !torn(before[r.start - 1], r.text[0]), why);
+        assert.ok(!torn(before[r.end - 1], before[r.end]) && !torn(r.text[r.text.length - 1], before[r.end]), why);
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  });
+
+  test('a change inside a CRLF line break keeps the whole break in the edit', () => {
+    assert.deepEqual(minimalReplace('a\r\nb', 'a\nb'), { start: 1, end: 3, text: '\n' });
+    assert.deepEqual(minimalReplace('a\nb\r\n', 'a\nC\r\n'), { start: 2, end: 3, text: 'C' });
   });
 });

@@ -133,3 +133,22 @@ export function lineNumberAt(text: string, offset: number): number {
   }
   return line;
 }
+
+const CR = 13;
+const LF = 10;
+
+/**
+ * The smallest single replacement that turns `before` into `after`: keeps cursors, folds and undo
+ * tidy. Its edges never fall between the CR and LF of one line break: a document takes a lone CR
+ * at the edge of an edit as a line break of its own, and would add an empty line.
+ */
+export function minimalReplace(before: string, after: string): { start: number; end: number; text: string } {
+  let start = 0;
+  const max = Math.min(before.length, after.length);
+  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  if (start > 0 && before.charCodeAt(start - 1) === CR) start--;
+  let tail = 0;
+  while (tail < max - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  if (tail > 0 && before.charCodeAt(before.length - tail) === LF) tail--;
+  return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
+}

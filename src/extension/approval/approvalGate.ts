@@ -1,9 +1,9 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ChangeGate, CommittedChange, ProposedChange, SecretChangeRequest } from '../../core/edit/gate';
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
+import { readRegularFileSync } from '../../core/security/safeRead';
 import { decodeText } from '../../core/text';
 import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
@@ -21,12 +21,17 @@ interface Pending {
   readonly decide: (d: { approved: true } | { approved: false; error: ToolError }) => void;
 }
 
-/** The text the developer has now: an unsaved buffer wins over the disk. */
+/**
+ * The text the developer has now, read as the tools read it: an unsaved buffer wins; otherwise the
+ * disk (a saved buffer may not have caught up with a change on disk yet, and normalizes mixed line
+ * endings). Read on a checked handle: a file swapped for a FIFO while the diff was open cannot hang
+ * the extension host.
+ */
 function currentText(uri: vscode.Uri): string | undefined {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (doc) return doc.getText();
+  if (doc?.isDirty) return doc.getText();
   try {
-    return decodeText(fs.readFileSync(uri.fsPath)).text;
+    return decodeText(readRegularFileSync(uri.fsPath)).text;
   } catch {
     return undefined;
   }
@@ -254,9 +259,13 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       const r = await writeNotebookCell(notebook, change.notebookEdit);
       return { ...r, modifiedByUser, finalText: currentText(uri) ?? finalProposal };
     }
-    const r = await writeText(uri, finalProposal, change.encoding, change.original !== undefined);
+    const r = await writeText(uri, finalProposal, change.encoding, change.original);
     this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
-    return { ...r, formatted, modifiedByUser };
+    // The developer's own save actions (editor.formatOnSave, codeActionsOnSave, trimming) run as on
+    // any save of theirs. When they change the text, the answer's patch and finalText say so.
+    const changedOnSave = r.saved && r.finalText !== finalProposal;
+    if (changedOnSave) this.log.info(`${change.id}: your save actions changed ${change.path.rel} beyond the approved diff; the agent is told the saved text`);
+    return { ...r, formatted: formatted || changedOnSave, modifiedByUser };
   }
 
   private refresh(): void {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProposedChange } from '../../core/edit/gate';
+import { minimalReplace } from '../../core/edit/lines';
 import type { Logger } from '../../core/log';
 import type { ProposalStore } from './proposalFs';
 
@@ -12,16 +13,6 @@ export const FORMAT_DEADLINE_MS = 6000;
 /** While the extension of a language may still be starting (the first proposal in it), ask again this often, until this long has passed. */
 const WARM_UP_STEP_MS = 250;
 const WARM_UP_MS = 5000;
-
-/** The smallest single replacement that turns `before` into `after`: keeps cursors, folds and undo tidy. */
-export function minimalReplace(before: string, after: string): { start: number; end: number; text: string } {
-  let start = 0;
-  const max = Math.min(before.length, after.length);
-  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let tail = 0;
-  while (tail < max - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
-  return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
-}
 
 /** The edits applied to a string, last first so earlier offsets stay valid; overlapping edits (a broken formatter) give up. */
 function applyEdits(doc: vscode.TextDocument, text: string, edits: readonly vscode.TextEdit[]): string | undefined {

@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
 import type { CommittedChange, NotebookCellEdit } from '../../core/edit/gate';
 import { encodeText, type Encoding } from '../../core/text';
-import { minimalReplace } from './formatProposal';
+import { minimalReplace } from '../../core/edit/lines';
 
 /**
  * Writes an approved text into the workspace the way an edit by hand would be: a WorkspaceEdit on
  * the document (so Undo works), then save. The text is exactly what the diff showed (formatting
  * happened before it was shown). A document that had unsaved edits of the developer's is changed
  * in place but not saved, so their work is not written behind their back.
+ *
+ * `original` is the text the change was computed from (the disk's, or the unsaved buffer's).
  */
-export async function writeText(uri: vscode.Uri, text: string, encoding: Encoding, exists: boolean): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
+export async function writeText(uri: vscode.Uri, text: string, encoding: Encoding, original: string | undefined): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
+  const exists = original !== undefined;
   if (!exists) {
     const create = new vscode.WorkspaceEdit();
     create.createFile(uri, { overwrite: false, contents: encodeText(text, encoding) });
@@ -18,6 +21,13 @@ export async function writeText(uri: vscode.Uri, text: string, encoding: Encodin
   const doc = await vscode.workspace.openTextDocument(uri);
   const wasDirty = doc.isDirty;
   const before = doc.getText();
+  if (exists && !wasDirty && before !== original) {
+    // The document cannot hold the file as it is: it normalizes mixed line endings when it opens,
+    // so an edit through it would rewrite every line ending of the file. Write the bytes instead
+    // (lossless; the open document reloads from disk, at the cost of this change's Undo).
+    await vscode.workspace.fs.writeFile(uri, encodeText(text, encoding));
+    return { finalText: text, saved: true };
+  }
   if (exists && before !== text) {
     const r = minimalReplace(before, text);
     const we = new vscode.WorkspaceEdit();

@@ -174,6 +174,43 @@ describe('Approval of agent changes', () => {
     assert.equal(fs.readFileSync(file('fmt/keep.ts'), 'utf8'), shown);
   });
 
+  it("the developer's own format-on-save still runs on save, and the agent is told the text that was saved", async () => {
+    const editor = vscode.workspace.getConfiguration('editor');
+    await editor.update('formatOnSave', true, vscode.ConfigurationTarget.Global);
+    try {
+      write('fmt/onsave.ts', 'const  a=1;\nconst b=2;\n');
+      const { id, answer } = await propose({ relativePath: 'fmt/onsave.ts', searchContent: 'const b=2;', replaceContent: 'const b=3;' });
+      assert.equal(await shownText(id), 'const  a=1;\nconst b = 3;\n');
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const r = structured(await answer);
+      const saved = fs.readFileSync(file('fmt/onsave.ts'), 'utf8');
+      assert.equal(saved, 'const a = 1;\nconst b = 3;\n', 'the save action formatted the whole file, as on any save of theirs');
+      assert.equal(r.formatted, true);
+      assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ['-const  a=1;', '-const b=2;', '+const a = 1;', '+const b = 3;'] }]);
+    } finally {
+      await editor.update('formatOnSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  for (const open of [false, true]) {
+    it(`a file with mixed line endings keeps every other line's ending (${open ? 'open in an editor' : 'not open'})`, async () => {
+      const rel = `eol/mixed-${open}.txt`;
+      const bytes = 'a\r\nb\nc\r\nd\n';
+      write(rel, bytes);
+      if (open) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file(rel)), { preview: false });
+      const { id, answer } = await propose({ relativePath: rel, searchContent: 'c', replaceContent: 'C' });
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).success, true, String(data(res).error));
+      assert.equal(fs.readFileSync(file(rel), 'utf8'), 'a\r\nb\nC\r\nd\n', 'only the changed line differs, line endings and all');
+      assert.deepEqual(structured(res).structuredPatch, [{ oldStart: 1, oldLines: 4, newStart: 1, newLines: 4, lines: [' a', ' b', '-c', '+C', ' d'] }]);
+      if (open) {
+        await until(() => vscode.workspace.textDocuments.some((d) => d.uri.fsPath === file(rel) && d.getText().includes('C')), 'the open document to reload');
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      }
+    });
+  }
+
   it('autoApprove writes without asking; Edit answers in spec 004 shape', async () => {
     const config = vscode.workspace.getConfiguration('agentBridge');
     await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Global);
