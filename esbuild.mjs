@@ -27,8 +27,8 @@ const builds = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...fromSources] },
   { entryPoints: ['src/node/host.ts'], outfile: 'dist/host.js', banner: { js: '#!/usr/bin/env node' }, external: fromSources },
   { entryPoints: ['src/devBackend/main.ts'], outfile: 'dist/devBackend.js', external: fromSources },
-  // The code index's parse worker (src/core/code/parsePool.ts looks for it beside the bundle).
-  { entryPoints: ['src/core/code/parseWorker.ts'], outfile: 'dist/codeWorker.js', external: fromSources },
+  // The code index's parse worker (src/core/code/parse/parsePool.ts looks for it beside the bundle).
+  { entryPoints: ['src/core/code/parse/parseWorker.ts'], outfile: 'dist/codeWorker.js', external: fromSources },
 ];
 // The chat webview runs in a browser frame: one IIFE script plus chat.css, with the codicon font
 // (imported by webview/main.ts) copied beside it as codicon.ttf.
@@ -45,9 +45,9 @@ if (!production) {
   builds.push({ entryPoints: ['test/host/suite/index.ts'], outfile: 'out/test/suite/index.js', external: ['vscode', 'mocha', ...fromSources] });
 }
 
-// The JDK signature table (src/core/code/jdkStubs.ts) is read beside the bundle that uses it.
+// The JDK signature table (src/core/code/java/jdkStubs.ts) is read beside the bundle that uses it.
 fs.mkdirSync('dist', { recursive: true });
-fs.copyFileSync('src/core/code/jdk-signatures.txt', 'dist/jdk-signatures.txt');
+fs.copyFileSync('src/core/code/java/jdk-signatures.txt', 'dist/jdk-signatures.txt');
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b })));
 if (watch) {

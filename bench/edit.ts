@@ -1,6 +1,6 @@
 // apply_change's engine on a 20,000-line file: match (each rung of the ladder), apply, and the
 // structuredPatch, in process, no UI and no disk (what runs between reading the text and the
-// approval diff). Same synthetic file as src/core/edit/bench.ts, but medians, not best-of.
+// approval diff). Medians over repeated runs.
 import { applySearchReplace } from '../src/core/edit/apply';
 import { structuredPatchOf } from '../src/core/edit/patch';
 import { median, ms, now, quantile, type Row } from './lib';

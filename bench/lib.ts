@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { explicitIgnoreLines } from '../src/core/search/ignore';
 import { ripgrepArgs } from '../src/core/search/ripgrep';
 import { MAX_FILE_SIZE } from '../src/core/search/types';
+import { quantile } from '../test/support/stats';
 
 export const repoRoot = path.resolve(__dirname, '..');
 export const cacheDir = path.join(repoRoot, '.bench-cache');
@@ -27,13 +28,7 @@ export interface Row {
 
 export const now = (): number => performance.now();
 
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  // nearest-rank: p99 of 2,000 samples is the 1,980th
-  const idx = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
-  return s[idx] as number;
-}
+export { quantile };
 
 export const median = (values: readonly number[]): number => quantile(values, 0.5);
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DevBackend } from '../src/devBackend/server';
-import { CodeServer, codeServerDir, findCodeServer, openWorkbench } from '../test/host/codeServer';
+import { CodeServer, codeServerDir, findCodeServer, openWorkbench } from '../test/support/codeServer';
 import { GREP_CASES } from './loopback';
 import { grepFileRgArgs, log, median, ms, now, repoRoot, type Row } from './lib';
 

@@ -17,10 +17,11 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { startDevBackend } from '../src/devBackend/server';
-import { CodeServer, findCodeServer, openWorkbench } from '../test/host/codeServer';
+import { CodeServer, findCodeServer, openWorkbench } from '../test/support/codeServer';
 import { ensureCorpus, log, type Row } from './lib';
 import { packageVsix } from './realHost';
-import { describeSoak, HEAP_GROWTH_LIMIT, mbText, soakAgainst, soakCallsRow, type MemoryProbe, type MemorySample } from './soak';
+import { describeSoak, HEAP_GROWTH_LIMIT, mbText, soakAgainst, type MemoryProbe, type MemorySample } from '../test/support/soak';
+import { soakCallsRow } from './soak';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** RSS after settling may stay this far above its baseline (V8 and the allocator keep some pages). */

@@ -1,7 +1,7 @@
 /* global process, console */
 // Copies the WebAssembly files the code index needs at run time out of node_modules, into
 // dist/grammars/ (or the folder given as the first argument), where the bundled extension looks
-// for them (src/core/code/parser.ts, whose GRAMMAR_FILES this list must match; the VSIX end-to-end
+// for them (src/core/code/parse/parser.ts, whose GRAMMAR_FILES this list must match; the VSIX end-to-end
 // test checks that every one is packaged). Nothing is downloaded: the packages are npm dependencies.
 //
 //   web-tree-sitter.wasm     node_modules/web-tree-sitter/                         (runtime)

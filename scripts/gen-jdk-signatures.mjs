@@ -1,5 +1,5 @@
 /* global process, URL */
-// Generates src/core/code/jdk-signatures.txt: the public and protected members of the JDK's most
+// Generates src/core/code/java/jdk-signatures.txt: the public and protected members of the JDK's most
 // used packages (java.lang, java.util, java.util.function, java.util.stream, java.io, java.nio,
 // java.math, java.time, …), read with `javap -protected` from the JDK on PATH (17 here) and written
 // compactly. The Java resolver uses it for receivers whose type is in the JDK but whose sources are
@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { splitTopLevel as splitTop } from '../src/core/code/typeRef.ts';
+import { splitTopLevel as splitTop } from '../src/core/code/java/typeRef.ts';
 
 const PACKAGES = [
   'java.lang', 'java.lang.constant', 'java.lang.ref', 'java.util', 'java.util.function', 'java.util.stream',
@@ -20,7 +20,7 @@ const PACKAGES = [
   'java.io', 'java.nio', 'java.nio.charset', 'java.nio.file', 'java.math', 'java.time', 'java.time.format',
   'java.time.temporal', 'java.time.zone',
 ];
-const OUT = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'code', 'jdk-signatures.txt');
+const OUT = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'code', 'java', 'jdk-signatures.txt');
 
 const run = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
 const javaHome = path.dirname(path.dirname(fs.realpathSync(run('sh', ['-c', 'command -v javap']).trim())));

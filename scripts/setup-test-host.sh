@@ -9,7 +9,7 @@
 #   bash scripts/setup-test-host.sh --print    # only print entry.js (exit 1 if not installed)
 #
 # Cache root: $AGENT_BRIDGE_CACHE, default ~/.cache/agent-bridge. Keep in sync with
-# test/host/codeServer.ts (codeServerDir()).
+# test/support/codeServer.ts (codeServerDir()).
 set -euo pipefail
 
 CS_VERSION=4.100.3

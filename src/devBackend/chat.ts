@@ -4,7 +4,7 @@
  * passing its own `ChatHandler` to `startDevBackend({ chat })`.
  */
 import type { Protocol, SessionInfo } from './registry';
-import type { CallToolOptions } from './connection';
+import type { CallToolOptions } from './toolCalls';
 
 /** One chat turn from the IDE, both protocol versions folded into one shape. */
 export interface ChatRequest {

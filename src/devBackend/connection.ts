@@ -2,45 +2,19 @@
  * One IDE's WebSocket, seen from the dev backend: reads its frames (PING, CONNECT, TOOL_RESULT,
  * chat), sends it TOOL_CALLs and keeps the calls it has not answered yet.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { WebSocket, type RawData } from 'ws';
 import {
   AgentChatSchema,
   AnalyzeSchema,
   ConnectSchema,
   MAX_MESSAGE_BYTES,
-  ToolResultSchema,
 } from '../core/protocol/messages';
 import type { BackendErrorCode } from '../core/protocol/errors';
 import type { ChatContext, ChatHandler, ChatRequest } from './chat';
 import type { SessionInfo } from './registry';
-
-/** 'root' is spec 000's TOOL_CALL (fields at the root, `toolCallId`); 'data' is spec 001's (`data.callId`). */
-export type ToolCallShape = 'root' | 'data';
-
-export interface CallToolOptions {
-  readonly shape?: ToolCallShape;
-  readonly timeoutMs?: number;
-}
-
-/** The IDE did not answer in time; carries the id so an HTTP caller can report it. */
-export class ToolCallTimeoutError extends Error {
-  constructor(
-    readonly toolCallId: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`The IDE did not answer tool call ${toolCallId} within ${timeoutMs} ms.`);
-    this.name = 'ToolCallTimeoutError';
-  }
-}
-
-/** The IDE's socket closed while a call was waiting. */
-export class IdeGoneError extends Error {
-  constructor(readonly toolCallId: string) {
-    super(`The IDE disconnected before answering tool call ${toolCallId}.`);
-    this.name = 'IdeGoneError';
-  }
-}
+import { sameSecret } from './secret';
+import { IdeGoneError, resultProblems, summarizeResult, ToolCallTimeoutError, truncate, type CallToolOptions, type ToolCallShape } from './toolCalls';
 
 /** Every frame the server receives, for tests and logs; `message` is set when the frame was a JSON object. */
 export interface ReceivedMessage {
@@ -364,34 +338,3 @@ function toBuffer(data: RawData): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data);
 }
 
-/** Compares digests so the time taken does not reveal how much of the token matched. */
-/** Compares a presented token with the expected one in constant time (digests: lengths leak nothing either). */
-export function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
-/** What a developer should know about a result that the extension got wrong. */
-function resultProblems(message: Json, data: Json, id: string, shape: ToolCallShape): string[] {
-  const problems: string[] = [];
-  const parsed = ToolResultSchema.safeParse(message);
-  if (!parsed.success) {
-    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
-  }
-  if (data.toolCallId !== id) problems.push(`data.toolCallId should be ${id}`);
-  if (shape === 'data' && data.callId !== id) problems.push(`the call used callId, so data.callId should be ${id}`);
-  return problems;
-}
-
-function summarizeResult(data: Json): string {
-  const time = typeof data.executionTime === 'number' ? ` in ${data.executionTime} ms` : '';
-  if (data.success === true) {
-    const size = typeof data.result === 'string' ? `${data.result.length} chars` : typeof data.result;
-    return `ok${time}: result ${size}${data.structured !== undefined ? ' + structured' : ''}`;
-  }
-  return `failed${time}: ${String(data.code ?? 'no code')}: ${truncate(String(data.error ?? '(no error text)'), 200)}`;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}

@@ -10,8 +10,8 @@
  *  - with a token configured, every /api request carries it as `Authorization: Bearer`.
  */
 import type { IncomingMessage } from 'node:http';
-import { isLoopbackHost } from '../core/connection';
-import { sameSecret } from './connection';
+import { isLoopbackHost } from '../core/link/connection';
+import { sameSecret } from './secret';
 
 export interface RequestRefusal {
   readonly status: number;

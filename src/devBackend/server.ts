@@ -10,13 +10,15 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
 import { placeholderChat, type ChatHandler } from './chat';
-import { IdeConnection, type CallToolOptions, type ReceivedMessage } from './connection';
+import { IdeConnection, type ReceivedMessage } from './connection';
+import type { CallToolOptions } from './toolCalls';
 import { SessionRegistry, type Protocol, type SessionInfo } from './registry';
 import { allowedHost, allowedOrigin } from './requestGuard';
 import { createHttpHandler } from './toolApi';
 
 export type { SessionInfo } from './registry';
-export type { ReceivedMessage, ToolCallShape } from './connection';
+export type { ReceivedMessage } from './connection';
+export type { ToolCallShape } from './toolCalls';
 
 export const V2_PATH = '/ws/agent/chat';
 export const V1_PATH = '/ws/analyze';

@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
-import { IdeGoneError, ToolCallTimeoutError, type IdeConnection } from './connection';
+import type { IdeConnection } from './connection';
+import { IdeGoneError, ToolCallTimeoutError } from './toolCalls';
 import type { SessionRegistry } from './registry';
 import { refuseHttp } from './requestGuard';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Bridge, Outbox } from '../core/bridge';
-import type { BridgeConnection, ConnectionState } from '../core/connection';
-import type { Dispatcher } from '../core/dispatcher';
-import type { ChangeGate } from '../core/edit/gate';
+import type { Bridge, Outbox } from '../core/link/bridge';
+import type { BridgeConnection, ConnectionState } from '../core/link/connection';
+import type { Dispatcher } from '../core/link/dispatcher';
+import type { ChangeGate } from '../core/write/gate';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
 import type { TokenStore } from './auth';
@@ -47,7 +47,7 @@ export class BridgeController implements vscode.Disposable {
   private outbox: { sessionId: string; box: Outbox } | undefined;
   private readonly tokenSubscription: vscode.Disposable | undefined;
   /** The write journal of the served folder and session: kept across reconnects (see writeJournal.ts). */
-  private journal: { key: string; journal: import('../core/writeJournal').WriteJournal } | undefined;
+  private journal: { key: string; journal: import('../core/link/writeJournal').WriteJournal } | undefined;
 
   constructor(
     private readonly sessions: SessionStore,

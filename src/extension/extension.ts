@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ConnectionState } from '../core/connection';
+import type { ConnectionState } from '../core/link/connection';
 import type { ChangeQueue } from './approval/changeQueue';
 import { ApprovalGate } from './approval/approvalGate';
 import { TokenStore } from './auth';

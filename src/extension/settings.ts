@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ProtocolSetting } from '../core/connection';
-import type { ToolLimits } from '../core/security/limiter';
-import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/security/secrets';
+import type { ProtocolSetting } from '../core/link/connection';
+import type { ToolLimits } from '../core/policy/limiter';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/policy/secrets';
 
 /** Every setting key in one place; all live under the `agentBridge` section. */
 export const SECTION = 'agentBridge';

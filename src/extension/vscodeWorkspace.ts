@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { realpathLenient } from '../core/realpath';
-import { readRegularFile } from '../core/security/safeRead';
-import { withSecretExcludes, type SecretGuard } from '../core/security/secrets';
-import type { FileInfo, Workspace } from '../core/workspace';
+import { realpathLenient } from '../core/workspace/realpath';
+import { readRegularFile } from '../core/policy/safeRead';
+import { withSecretExcludes, type SecretGuard } from '../core/policy/secrets';
+import type { FileInfo, Workspace } from '../core/workspace/workspace';
 import { VscodeLanguageIntel } from './languageIntel';
 import { readSecretGuard } from './settings';
 

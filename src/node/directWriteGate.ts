@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ChangeGate, CommittedChange, ProposedChange } from '../core/edit/gate';
+import type { ChangeGate, CommittedChange, ProposedChange } from '../core/write/gate';
 import { ToolError } from '../core/protocol/errors';
-import { decodeText, encodeText } from '../core/text';
+import { decodeText, encodeText } from '../core/workspace/text';
 
 /** How long after the rename the replaced original is watched for a write from a writer that had it open. */
 const LATE_WRITER_MS = 30;

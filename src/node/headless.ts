@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Bridge } from '../core/bridge';
-import { BridgeConnection, type ConnectionTiming, type ProtocolSetting } from '../core/connection';
-import { Dispatcher } from '../core/dispatcher';
+import { Bridge } from '../core/link/bridge';
+import { BridgeConnection, type ConnectionTiming, type ProtocolSetting } from '../core/link/connection';
+import { Dispatcher } from '../core/link/dispatcher';
 import { redactingLogger, type Logger } from '../core/log';
-import type { ToolLimits } from '../core/security/limiter';
-import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/security/secrets';
-import { systemTrust } from '../core/security/systemCa';
-import { tokenAuth } from '../core/security/token';
+import type { ToolLimits } from '../core/policy/limiter';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/policy/secrets';
+import { systemTrust } from '../core/link/systemCa';
+import { tokenAuth } from '../core/link/token';
 import { ALL_TOOLS } from '../core/tools/registry';
-import { journalDirFor, WriteJournal } from '../core/writeJournal';
+import { journalDirFor, WriteJournal } from '../core/link/writeJournal';
 import { DirectWriteGate } from './directWriteGate';
 import { NodeWorkspace, type NodeWorkspaceOptions } from './nodeWorkspace';
 

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { realpathLenient } from '../core/realpath';
-import { readRegularFile, readRegularFileSync } from '../core/security/safeRead';
-import { withSecretExcludes, type SecretGuard } from '../core/security/secrets';
-import type { FileInfo, Workspace } from '../core/workspace';
+import { realpathLenient } from '../core/workspace/realpath';
+import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
+import { withSecretExcludes, type SecretGuard } from '../core/policy/secrets';
+import type { FileInfo, Workspace } from '../core/workspace/workspace';
 
 export interface NodeWorkspaceOptions {
   /** Project name; defaults to the folder's name. */

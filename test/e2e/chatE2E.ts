@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createScriptedAgent } from '../../src/devBackend/scriptedAgent';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
-import { CodeServer, openWorkbench, type Workbench } from '../host/codeServer';
+import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..');

@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GRAMMAR_FILES, RUNTIME_WASM } from '../../src/core/code/parser';
+import { GRAMMAR_FILES, RUNTIME_WASM } from '../../src/core/code/parse/parser';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
-import { CodeServer, openWorkbench, type Workbench } from '../host/codeServer';
+import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import { chatFrame, openFromPalette, runFromPalette, TIMEOUT } from './chatPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..');

@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeTestCa, writeBundle } from '../unit/helpers/testCa';
-import { CodeServer, openWorkbench, type Workbench } from './codeServer';
+import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import type { SuiteResults } from './suite/index';
 
 const repoRoot = path.resolve(__dirname, '..', '..');

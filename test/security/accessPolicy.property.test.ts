@@ -10,11 +10,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { readProjectText } from '../../src/core/files';
+import { readProjectText } from '../../src/core/workspace/files';
 import { ToolError } from '../../src/core/protocol/errors';
-import { accessPolicy } from '../../src/core/security/accessPolicy';
-import { PROTECTED_GLOBS } from '../../src/core/security/protectedFiles';
-import { GlobSet, SecretGuard } from '../../src/core/security/secrets';
+import { accessPolicy } from '../../src/core/policy/accessPolicy';
+import { PROTECTED_GLOBS } from '../../src/core/policy/protectedFiles';
+import { GlobSet, SecretGuard } from '../../src/core/policy/secrets';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 
 const RUNS = Number(process.env.SECURITY_PROPERTY_RUNS) || 200;

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ConnectionState } from '../../src/core/connection';
+import type { ConnectionState } from '../../src/core/link/connection';
 import { parseServerMessage, type ClientMessage, type ServerMessage, type ToolCall } from '../../src/core/protocol/messages';
 import { EntrySchema, type Entry } from '../../src/extension/chat/contract';
 import { Conversation, type ChatTexts } from '../../src/extension/chat/conversation';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { callChainTool } from '../../src/core/code/tools/callChain';
-import { readClassTool } from '../../src/core/code/tools/readClass';
-import { readMethodTool } from '../../src/core/code/tools/readMethod';
-import { codeIntelFor } from '../../src/core/code/tools/shared';
+import { callChainTool } from '../../src/core/tools/callChain';
+import { readClassTool } from '../../src/core/tools/readClass';
+import { readMethodTool } from '../../src/core/tools/readMethod';
+import { codeIntelFor } from '../../src/core/code/intel/intel';
 import type { ToolDefinition } from '../../src/core/tools/tool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';

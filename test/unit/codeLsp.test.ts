@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { callTextAt } from '../../src/core/code/lspCalls';
-import { parseMethodHead, parseVar, superTypes, toFileSymbols } from '../../src/core/code/lspModel';
-import { callChainTool } from '../../src/core/code/tools/callChain';
-import { readClassTool } from '../../src/core/code/tools/readClass';
-import { readMethodTool } from '../../src/core/code/tools/readMethod';
-import { dropCodeIntel } from '../../src/core/code/tools/shared';
+import { callTextAt } from '../../src/core/code/lsp/lspCalls';
+import { parseMethodHead, parseVar, superTypes, toFileSymbols } from '../../src/core/code/lsp/lspModel';
+import { callChainTool } from '../../src/core/tools/callChain';
+import { readClassTool } from '../../src/core/tools/readClass';
+import { readMethodTool } from '../../src/core/tools/readMethod';
+import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { silentLogger } from '../../src/core/log';
 import type { ToolDefinition } from '../../src/core/tools/tool';
-import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, IntelSymbolKind, LanguageIntel, Workspace } from '../../src/core/workspace';
+import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, IntelSymbolKind, LanguageIntel, Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { callTool } from './helpers/tools';
@@ -192,7 +192,7 @@ test('no languageIntel, a failing server, a hanging server: the parser answers',
     assert.deepEqual((ts.structured.methods as Array<{ name: string }>).map((m) => m.name), ['add', 'twice']);
     dropCodeIntel(ws);
   }
-  const { viaLanguageServer } = await import('../../src/core/code/tools/lsp');
+  const { viaLanguageServer } = await import('../../src/core/code/lsp/attempt');
   const hanging = workspace((root) => new FakeIntel(root, { hang: true }));
   const ctx = { workspace: hanging, callId: 'c', signal: new AbortController().signal, log: silentLogger };
   const attempt = await viaLanguageServer(ctx, 'read_class', (s) => s.findClasses('Calculator'), 50);

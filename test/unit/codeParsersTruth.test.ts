@@ -4,9 +4,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { languageForPath } from '../../src/core/code/languages';
+import { languageForPath } from '../../src/core/code/languages/registry';
 import type { FileSymbols } from '../../src/core/code/model';
-import { withTree } from '../../src/core/code/parser';
+import { withTree } from '../../src/core/code/parse/parser';
 
 /**
  * Ground truth no one wrote by hand: the declarations the TypeScript and Python extractors find

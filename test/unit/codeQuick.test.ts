@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readClassTool } from '../../src/core/code/tools/readClass';
-import { readMethodTool } from '../../src/core/code/tools/readMethod';
-import { codeIntelFor } from '../../src/core/code/tools/shared';
+import { readClassTool } from '../../src/core/tools/readClass';
+import { readMethodTool } from '../../src/core/tools/readMethod';
+import { codeIntelFor } from '../../src/core/code/intel/intel';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';

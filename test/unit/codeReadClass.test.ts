@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { silentLogger } from '../../src/core/log';
-import { readClassTool } from '../../src/core/code/tools/readClass';
-import { codeIntelFor } from '../../src/core/code/tools/shared';
-import { parseType } from '../../src/core/code/typeRef';
+import { readClassTool } from '../../src/core/tools/readClass';
+import { codeIntelFor } from '../../src/core/code/intel/intel';
+import { parseType } from '../../src/core/code/java/typeRef';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { jdkMissing, loadJdkSample, SAMPLE_CLASSES, SAMPLE_PACKAGES, type JavapClass, type JdkSample } from './helpers/jdk';
 

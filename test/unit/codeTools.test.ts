@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { callChainTool } from '../../src/core/code/tools/callChain';
-import { readClassTool } from '../../src/core/code/tools/readClass';
-import { readMethodTool } from '../../src/core/code/tools/readMethod';
-import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/tools/shared';
+import { callChainTool } from '../../src/core/tools/callChain';
+import { readClassTool } from '../../src/core/tools/readClass';
+import { readMethodTool } from '../../src/core/tools/readMethod';
+import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
 import type { ToolDefinition } from '../../src/core/tools/tool';
-import type { Workspace } from '../../src/core/workspace';
+import type { Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { backoffDelay, BridgeConnection, buildConnectUrl, type ConnectionState } from '../../src/core/connection';
+import { backoffDelay, BridgeConnection, buildConnectUrl, type ConnectionState } from '../../src/core/link/connection';
 import { silentLogger } from '../../src/core/log';
 import { waitFor } from './helpers/fixtures';
 

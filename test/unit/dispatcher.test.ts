@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as z from 'zod';
-import { Dispatcher } from '../../src/core/dispatcher';
+import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import { ToolError } from '../../src/core/protocol/errors';
 import type { ToolCall } from '../../src/core/protocol/messages';

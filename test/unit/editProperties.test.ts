@@ -6,7 +6,7 @@ import { applyEdits, applySearchReplace } from '../../src/core/edit/apply';
 import { indexLines, lineAt, lineNumberAt, minimalReplace } from '../../src/core/edit/lines';
 import { patchCounts, structuredPatchOf } from '../../src/core/edit/patch';
 import { ToolError } from '../../src/core/protocol/errors';
-import { splitLines } from '../../src/core/text';
+import { splitLines } from '../../src/core/workspace/text';
 import type { Hunk } from '../../src/core/edit/types';
 
 // EDIT_PROPERTY_RUNS=5000 for a deeper search when touching the engine.

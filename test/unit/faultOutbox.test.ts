@@ -8,10 +8,10 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import * as z from 'zod';
-import { DEFAULT_OUTBOX_TTL_MS, Outbox } from '../../src/core/bridge';
-import { Bridge } from '../../src/core/bridge';
-import { BridgeConnection } from '../../src/core/connection';
-import { Dispatcher } from '../../src/core/dispatcher';
+import { DEFAULT_OUTBOX_TTL_MS, Outbox } from '../../src/core/link/bridge';
+import { Bridge } from '../../src/core/link/bridge';
+import { BridgeConnection } from '../../src/core/link/connection';
+import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger, type Logger } from '../../src/core/log';
 import { toolSuccess, type ToolResultMessage } from '../../src/core/protocol/messages';
 import { defineTool } from '../../src/core/tools/tool';
@@ -136,7 +136,7 @@ test('agent-bridge-host: --result-retention is documented and validated', () => 
 });
 
 test('a result over the 10 MB message limit is cut to fit, and says so', async () => {
-  const { fitToMessageLimit } = await import('../../src/core/bridge');
+  const { fitToMessageLimit } = await import('../../src/core/link/bridge');
   const { MAX_MESSAGE_BYTES } = await import('../../src/core/protocol/messages');
   const big = toolSuccess({ id: 'big', idKey: 'toolCallId' }, 'x'.repeat(MAX_MESSAGE_BYTES + 1000), 1);
   const cut = fitToMessageLimit(big);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { resolveInProject } from '../../src/core/paths';
+import { resolveInProject } from '../../src/core/workspace/paths';
 import { MAX_READ_LINES, readFileTool } from '../../src/core/tools/readFile';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import type { Workspace } from '../../src/core/workspace';
+import type { Workspace } from '../../src/core/workspace/workspace';
 import { makeTree } from './helpers/fixtures';
 import { callTool, failsWith } from './helpers/tools';
 

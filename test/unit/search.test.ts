@@ -6,7 +6,7 @@ import { search } from '../../src/core/search';
 import { MAX_LIMIT } from '../../src/core/search/types';
 import { grepFileTool, searchParams } from '../../src/core/tools/grepFile';
 import { textSearchTool } from '../../src/core/tools/textSearch';
-import type { Workspace } from '../../src/core/workspace';
+import type { Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { buildRichTree, callTool, filesOf, hits, RG, structured, workspaces } from './helpers/searchFixtures';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { lineLogger, REDACTED, redactingLogger } from '../../src/core/log';
-import { tokenAuth } from '../../src/core/security/token';
+import { tokenAuth } from '../../src/core/link/token';
 import { startDevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
 import { makeTree, waitFor } from './helpers/fixtures';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeSoak, HEAP_GROWTH_LIMIT, runSoak } from '../../bench/soak';
+import { describeSoak, HEAP_GROWTH_LIMIT, runSoak } from '../support/soak';
 import { jdkMissing, unpackSources } from './helpers/jdk';
 
 const missing = jdkMissing();

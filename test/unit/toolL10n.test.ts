@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { Dispatcher } from '../../src/core/dispatcher';
+import { Dispatcher } from '../../src/core/link/dispatcher';
 import { catalogKeys, normalizeLocale, translator } from '../../src/core/l10n';
 import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';

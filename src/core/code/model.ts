@@ -3,6 +3,7 @@
  * cycles) so a file's symbols can be cached on disk and loaded back without reparsing. Types are
  * kept as source text (`Map.Entry<K, V>[]`) and resolved later, against the whole index.
  */
+import * as path from 'node:path';
 
 /** The parser's languages (`tsx` is TypeScript with JSX: a grammar of its own). */
 export type LanguageId = 'java' | 'kotlin' | 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'csharp';
@@ -159,3 +160,6 @@ export interface FileSymbols {
   /** True when the parser had to recover from syntax errors. */
   readonly hasErrors?: boolean;
 }
+
+/** The module pseudo type's name: the file's name without its extension. */
+export const moduleName = (relPath: string): string => path.basename(relPath).replace(/\.[^.]*$/, '');

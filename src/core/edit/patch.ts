@@ -7,7 +7,7 @@
  * such line: a last line that only gained or lost its terminator shows as '-line' '+line'.
  */
 import { structuredPatch } from 'diff';
-import { splitLines } from '../text';
+import { splitLines } from '../workspace/text';
 import { endsWithEol } from './lines';
 import type { Hunk } from './types';
 

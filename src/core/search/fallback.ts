@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { readSmallText } from '../security/safeRead';
+import { readSmallText } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import {
   excludeMatcher,

@@ -1,4 +1,4 @@
-import { fenceFor, languageOf } from '../text';
+import { fenceFor, languageOf } from '../workspace/text';
 import { normalizeLocale, translator, type Translate } from '../l10n';
 import { describeFileType } from './fileTypes';
 import { MAX_LIMIT, type FileMatches, type SearchResult } from './types';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { readSmallText } from '../security/safeRead';
+import { readSmallText } from '../policy/safeRead';
 
 /**
  * Which files a search considers, written once for both engines.

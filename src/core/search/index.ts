@@ -1,9 +1,9 @@
 import type { Logger } from '../log';
-import { toRelative } from '../paths';
-import { accessPolicy } from '../security/accessPolicy';
-import { readHead } from '../security/safeRead';
+import { toRelative } from '../workspace/paths';
+import { accessPolicy } from '../policy/accessPolicy';
+import { readHead } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
-import type { Workspace } from '../workspace';
+import type { Workspace } from '../workspace/workspace';
 import { isBinaryContent, runFallback } from './fallback';
 import { fileTypeGlobs } from './fileTypes';
 import { explicitIgnoreLines, normalizeExcludes } from './ignore';

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { applyChangeNames, applySearchReplace, planCreate } from '../edit';
-import { planAndWrite } from '../edit/write';
+import { planAndWrite } from '../write/write';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
-import { splitLines } from '../text';
+import { splitLines } from '../workspace/text';
 import { defineTool, jsonOutput } from './tool';
 import { pathParam } from './params';
 

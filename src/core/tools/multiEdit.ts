@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { applyEdits } from '../edit';
-import { planAndWrite } from '../edit/write';
+import { planAndWrite } from '../write/write';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { filePathFields, targetOf } from './filePathParam';

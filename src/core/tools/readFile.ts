@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { readProjectText } from '../files';
+import { readProjectText } from '../workspace/files';
 import { ToolError } from '../protocol/errors';
-import { fenceFor, languageOf, splitLines } from '../text';
+import { fenceFor, languageOf, splitLines } from '../workspace/text';
 import { translator } from '../l10n';
 import { defineTool } from './tool';
 import { intParam, pathParam } from './params';

@@ -7,7 +7,9 @@ import { replaceTool } from './replace';
 import { editTool } from './edit';
 import { multiEditTool } from './multiEdit';
 import { notebookEditCellTool } from './notebookEditCell';
-import { CODE_TOOLS } from '../code/tools/all';
+import { readClassTool } from './readClass';
+import { readMethodTool } from './readMethod';
+import { callChainTool } from './callChain';
 
 /** Every tool the extension answers. One file per tool; adding one is adding a line here. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -19,5 +21,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   editTool,
   multiEditTool,
   notebookEditCellTool,
-  ...CODE_TOOLS,
+  readClassTool,
+  readMethodTool,
+  callChainTool,
 ];

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { planAndWrite } from '../edit/write';
-import { splitLines } from '../text';
+import { planAndWrite } from '../write/write';
+import { splitLines } from '../workspace/text';
 import { filePathFields, targetOf } from './filePathParam';
 import { defineTool, jsonOutput } from './tool';
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { Workspace } from '../workspace';
+import type { Workspace } from '../workspace/workspace';
 import type { Logger } from '../log';
-import type { ChangeGate } from '../edit/gate';
-import type { Access } from '../security/accessPolicy';
+import type { ChangeGate } from '../write/gate';
+import type { Access } from '../policy/accessPolicy';
 
 /** What a tool handler gets besides its params. */
 export interface ToolContext {

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { ChangeGate, CommittedChange, ProposedChange, SecretChangeRequest } from '../../core/edit/gate';
+import type { ChangeGate, CommittedChange, ProposedChange, SecretChangeRequest } from '../../core/write/gate';
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
-import { readRegularFileSync } from '../../core/security/safeRead';
-import { decodeText } from '../../core/text';
+import { readRegularFileSync } from '../../core/policy/safeRead';
+import { decodeText } from '../../core/workspace/text';
 import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';

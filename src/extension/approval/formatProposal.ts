@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ProposedChange } from '../../core/edit/gate';
+import type { ProposedChange } from '../../core/write/gate';
 import { minimalReplace } from '../../core/edit/lines';
 import type { Logger } from '../../core/log';
 import type { ProposalStore } from './proposalFs';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { CommittedChange, NotebookCellEdit } from '../../core/edit/gate';
-import { encodeText, type Encoding } from '../../core/text';
+import type { CommittedChange, NotebookCellEdit } from '../../core/write/gate';
+import { encodeText, type Encoding } from '../../core/workspace/text';
 import { minimalReplace } from '../../core/edit/lines';
 
 /**

@@ -4,7 +4,7 @@
  * transcript entries. One request at a time (spec 001 §6.2), abandoned locally on Stop, on the
  * 5-minute analysis timeout (§6.3), or when the link drops. No `vscode` import, so it is unit-testable.
  */
-import type { ConnectionState } from '../../core/connection';
+import type { ConnectionState } from '../../core/link/connection';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { Entry } from './contract';
 import { summarizeParams } from './toolSummary';

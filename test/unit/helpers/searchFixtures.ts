@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StructuredSearchResult } from '../../../src/core/search/format';
 import type { ToolOutput } from '../../../src/core/tools/tool';
-import type { Workspace } from '../../../src/core/workspace';
+import type { Workspace } from '../../../src/core/workspace/workspace';
 import { findOnPath, NodeWorkspace } from '../../../src/node/nodeWorkspace';
 import { makeTree } from './fixtures';
 

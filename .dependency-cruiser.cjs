@@ -1,0 +1,61 @@
+// The layering of the source, checked by `npm run lint` (dependency-cruiser reads the real imports,
+// type-only ones included). docs/architecture.md draws the same map.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle ties two rooms into one: move the shared piece down a level.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-host-neutral',
+      severity: 'error',
+      comment: 'src/core runs in VS Code, the headless host, tests and benchmarks: it imports neither vscode (not even a type) nor a host.',
+      from: { path: '^src/core/' },
+      to: { path: ['^vscode$', '^node_modules/@types/vscode/', '^src/(extension|node|devBackend)/'] },
+    },
+    {
+      name: 'webview-speaks-only-its-contract',
+      severity: 'error',
+      comment: 'The chat webview runs in a browser sandbox; what it shares with the extension is the message contract.',
+      from: { path: '^webview/' },
+      to: { path: '^src/', pathNot: '^src/extension/chat/(contract|lazyContract)\\.ts$' },
+    },
+    {
+      name: 'hosts-do-not-import-each-other',
+      severity: 'error',
+      from: { path: '^src/(node|devBackend)/' },
+      to: { path: '^src/extension/' },
+    },
+    {
+      name: 'source-never-imports-tests',
+      severity: 'error',
+      from: { path: '^(src|webview)/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+    {
+      name: 'bench-and-tests-apart',
+      severity: 'error',
+      comment: 'Benchmarks and tests share helpers through test/support only.',
+      from: { path: '^bench/' },
+      to: { path: '^test/', pathNot: '^test/support/' },
+    },
+    {
+      name: 'tests-do-not-import-bench',
+      severity: 'error',
+      from: { path: '^test/' },
+      to: { path: '^bench/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // The build script is not a module of the product ('esbuild' would resolve to it).
+    exclude: { path: '^esbuild\\.mjs$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

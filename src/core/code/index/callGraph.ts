@@ -1,0 +1,285 @@
+import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
+import { isJdkStub } from '../java/jdkStubs';
+import { arityFits } from '../java/javaTypes';
+import { IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type MethodSymbol } from '../model';
+import { NameResolver } from '../java/nameResolver';
+import { JavaResolver, isAnonymous, type ResolvedCall } from '../java/resolver';
+import { erasedSimple, splitTopLevel } from '../java/typeRef';
+
+/**
+ * Who calls what, from the index: callees of a method (resolved targets and the calls that could
+ * not be resolved), callers (a reverse lookup over call sites with the same name), and trees of
+ * either to a depth, with cycles cut and marked. Resolutions are cached per index generation.
+ */
+
+export interface CallerRef {
+  readonly caller: MethodEntry;
+  readonly site: CallSite;
+  /** The call names a method this one overrides: it reaches this one through dynamic dispatch. */
+  readonly virtual: boolean;
+}
+
+export interface CallTreeNode {
+  /** The method (declared in the project), or undefined for a call leaving the project. */
+  readonly method?: MethodEntry;
+  /** For a call without a declaration in the project: `owner.name`. */
+  readonly external?: string;
+  /** The owner is in the project but the member is implicit (default constructor, enum values(), record accessor). */
+  readonly implicit?: boolean;
+  /** `new T() { … }`: an anonymous subclass of T is created. */
+  readonly anonymous?: boolean;
+  /** Where the call is: for callees in the parent's file, for callers in this node's file. */
+  readonly line?: number;
+  /** The call as written (`list.add(…)`). */
+  readonly call?: string;
+  readonly virtual?: boolean;
+  readonly cycle?: boolean;
+  /** Already expanded elsewhere in the tree. */
+  readonly repeated?: boolean;
+  readonly children: CallTreeNode[];
+  /** Calls of this method that could not be resolved (callee trees only). */
+  readonly unresolved?: readonly ResolvedCall[];
+}
+
+export interface MethodQuery {
+  /** Every match; empty when none. */
+  readonly matches: MethodEntry[];
+  /** Classes the class name matched (several when ambiguous). */
+  readonly classes: TypeEntry[];
+  /** Matches found in a supertype because the class itself does not declare the method. */
+  readonly inherited: boolean;
+}
+
+export const MAX_TREE_NODES = 400;
+
+/** `java.util.ArrayList.add(int, E)` → class, method, optional parameter types. */
+export function parseMethodSpec(spec: string): { className: string; methodName: string; params?: string[] } {
+  let s = spec.trim().replace(/::/g, '.').replace(/#/g, '.');
+  let params: string[] | undefined;
+  const paren = s.indexOf('(');
+  if (paren >= 0) {
+    const inner = s.slice(paren + 1, s.lastIndexOf(')') > paren ? s.lastIndexOf(')') : undefined).trim();
+    params = inner ? splitParams(inner) : [];
+    s = s.slice(0, paren).trim();
+  }
+  const dot = s.lastIndexOf('.');
+  return { className: dot < 0 ? '' : s.slice(0, dot), methodName: dot < 0 ? s : s.slice(dot + 1), ...(params ? { params } : {}) };
+}
+
+function splitParams(text: string): string[] {
+  const out = splitTopLevel(text);
+  // `final int index` → `int`: drop modifiers and parameter names.
+  return out.map((p) => p.replace(/^(final\s+)+/, '').replace(/^(.*[\w>\].])\s+[A-Za-z_$][\w$]*$/, '$1').trim());
+}
+
+/** Does a declaration's parameter list match what the agent wrote (simple or qualified names, generics ignored)? */
+export function paramsMatch(m: MethodSymbol, wanted: readonly string[]): boolean {
+  if (m.params.length !== wanted.length) return false;
+  return m.params.every((p, i) => erasedSimple(p.type).replace('...', '[]') === erasedSimple(wanted[i] as string).replace('...', '[]'));
+}
+
+export class CallGraph {
+  private gen = -1;
+  private resolverCache: JavaResolver | undefined;
+  private nameResolverCache: NameResolver | undefined;
+  private resolved = new WeakMap<CallSite, ResolvedCall>();
+  /** Callers per method: each is a scan of every call site with the method's name, repeated at every tree level otherwise. */
+  private callerCache = new WeakMap<MethodSymbol, CallerRef[]>();
+
+  constructor(readonly index: CodeIndex) {}
+
+  get resolver(): JavaResolver {
+    if (!this.resolverCache || this.gen !== this.index.generation) {
+      this.gen = this.index.generation;
+      this.resolverCache = new JavaResolver(this.index);
+      this.nameResolverCache = undefined;
+      this.resolved = new WeakMap();
+      this.callerCache = new WeakMap();
+    }
+    return this.resolverCache;
+  }
+
+  /** Java's call sites go to the Java resolver, every other language's to the name resolver. */
+  resolve(site: CallSite, caller: MethodEntry): ResolvedCall {
+    const r = this.resolver;
+    let hit = this.resolved.get(site);
+    if (!hit) {
+      const byName = !isJava(caller.owner) ? (this.nameResolverCache ??= new NameResolver(this.index)) : undefined;
+      this.resolved.set(site, (hit = byName ? byName.resolve(site, caller) : r.resolve(site, caller)));
+    }
+    return hit;
+  }
+
+  /** Methods (or constructors) a `Class.method(params)` spec names; inherited ones when the class does not declare it. */
+  findMethods(spec: string): MethodQuery {
+    const { className, methodName, params } = parseMethodSpec(spec);
+    const classes = className ? this.index.findTypes(className) : [];
+    const pick = (owner: TypeEntry, name: string): MethodEntry[] => {
+      const ctor = isConstructorName(name, owner);
+      return owner.type.methods
+        .filter((m) => (ctor ? m.kind === 'constructor' : m.kind === 'method' && m.name === name))
+        .filter((m) => !params || paramsMatch(m, params))
+        .map((method) => ({ owner, method }));
+    };
+    if (!className) {
+      const matches = [...this.index.typeEntries()].flatMap((t) => pick(t, methodName));
+      return { matches, classes: [], inherited: false };
+    }
+    const direct = classes.flatMap((c) => pick(c, methodName));
+    if (direct.length || !classes.length || !classes.every(isJava)) return { matches: direct, classes, inherited: false };
+    const T = this.resolver.types;
+    const inherited = classes.flatMap((c) =>
+      T.methods(T.thisType(c), methodName, params ? params.length : -1).found
+        .filter((f) => !isJdkStub(f.entry) && (!params || paramsMatch(f.method, params)))
+        .map((f) => ({ owner: f.entry, method: f.method })),
+    );
+    return { matches: inherited, classes, inherited: inherited.length > 0 };
+  }
+
+  /** Every call in the method, resolved or not, in source order. */
+  callees(m: MethodEntry): ResolvedCall[] {
+    return m.method.calls.map((site) => this.resolve(site, m));
+  }
+
+  /** Call sites across the project that reach the method, directly or through a method it overrides. */
+  callers(m: MethodEntry): CallerRef[] {
+    void this.resolver; // drops the caches when the index changed
+    const cached = this.callerCache.get(m.method);
+    if (cached) return cached;
+    const found = this.scanCallers(m);
+    this.callerCache.set(m.method, found);
+    return found;
+  }
+
+  private scanCallers(m: MethodEntry): CallerRef[] {
+    const target = m.method;
+    const keys = target.kind === 'constructor' ? [m.owner.type.name, '<this>', '<super>'] : [target.name];
+    const overridden = target.kind === 'method' ? this.overriddenBy(m) : new Set<MethodSymbol>();
+    const out: CallerRef[] = [];
+    for (const key of keys) {
+      for (const ref of this.index.callSitesNamed(key)) {
+        if (ref.site.kind === 'ref' && target.kind === 'constructor' && ref.site.name !== 'new') continue;
+        if (ref.site.argc >= 0 && isJava(m.owner) && !arityFits(target, ref.site.argc)) continue;
+        const r = this.resolve(ref.site, ref.caller);
+        if (r.targets.some((t) => t.method === target)) out.push({ ...ref, virtual: false });
+        else if (r.targets.some((t) => overridden.has(t.method))) out.push({ ...ref, virtual: true });
+      }
+    }
+    return out;
+  }
+
+  /** Call sites with the method's name and a fitting arity that could not be resolved: possible callers. */
+  possibleCallers(m: MethodEntry): Array<{ caller: MethodEntry; site: CallSite; reason: string }> {
+    if (m.method.kind !== 'method') return [];
+    return this.index
+      .callSitesNamed(m.method.name)
+      .filter((ref) => ref.site.kind === 'call' && (!isJava(m.owner) || arityFits(m.method, ref.site.argc)))
+      .map((ref) => ({ ...ref, r: this.resolve(ref.site, ref.caller) }))
+      .filter((x) => !x.r.owner)
+      .map(({ caller, site, r }) => ({ caller, site, reason: r.reason ?? 'unresolved' }));
+  }
+
+  /** Declarations in supertypes that `m` overrides: same name, same erased parameter types (type variables match any). */
+  private overriddenBy(m: MethodEntry): Set<MethodSymbol> {
+    const T = this.resolver.types;
+    const out = new Set<MethodSymbol>();
+    if (!isJava(m.owner)) return out;
+    const mine = m.method.params.map((p) => erasedSimple(p.type));
+    for (const t of T.hierarchy(T.thisType(m.owner)).types.slice(1)) {
+      const e = T.entryOf(t.fqn);
+      if (!e) continue;
+      const vars = new Set(e.type.typeParams.map((p) => p.name));
+      for (const x of e.type.methods) {
+        if (x.kind !== 'method' || x.name !== m.method.name || x.params.length !== mine.length || x.modifiers.includes('private')) continue;
+        const own = new Set([...vars, ...(x.typeParams ?? []).map((p) => p.name)]);
+        const same = x.params.every((p, i) => {
+          const s = erasedSimple(p.type);
+          return s === mine[i] || own.has(s.replace(/\[\]/g, ''));
+        });
+        if (same) out.add(x);
+      }
+    }
+    return out;
+  }
+
+  /** The callee or caller tree of `roots` to `depth` levels. */
+  tree(roots: readonly MethodEntry[], direction: 'callers' | 'callees', depth: number): { nodes: CallTreeNode[]; truncated: boolean } {
+    let count = 0;
+    let truncated = false;
+    const expanded = new Set<MethodSymbol>();
+    const expand = (m: MethodEntry, level: number, path: Set<MethodSymbol>): CallTreeNode[] => {
+      if (level >= depth) return [];
+      const out: CallTreeNode[] = [];
+      const nextPath = new Set(path).add(m.method);
+      const child = (target: MethodEntry, extra: Omit<CallTreeNode, 'children' | 'method'>): void => {
+        if (count >= MAX_TREE_NODES) {
+          truncated = true;
+          return;
+        }
+        count++;
+        if (nextPath.has(target.method)) out.push({ method: target, ...extra, cycle: true, children: [] });
+        else if (expanded.has(target.method) && level + 1 < depth) out.push({ method: target, ...extra, repeated: true, children: [] });
+        else {
+          if (level + 1 < depth) expanded.add(target.method);
+          const children = expand(target, level + 1, nextPath);
+          const unresolved = direction === 'callees' && level + 1 < depth ? this.callees(target).filter((r) => !r.owner) : [];
+          out.push({ method: target, ...extra, children, ...(unresolved.length ? { unresolved } : {}) });
+        }
+      };
+      if (direction === 'callees') {
+        for (const r of this.callees(m)) {
+          if (!r.owner) continue;
+          const call = callText(r.site);
+          if (!r.targets.length) {
+            if (count++ >= MAX_TREE_NODES) truncated = true;
+            else {
+              const implicit = this.index.typesByFqn(r.owner).length > 0;
+              const flags = isAnonymous(r.site) ? { anonymous: true } : implicit ? { implicit } : {};
+              out.push({ external: `${r.owner}.${memberName(r.site)}`, ...flags, line: r.site.line, call, children: [] });
+            }
+          }
+          for (const t of r.targets) child(t, { line: r.site.line, call });
+        }
+      } else {
+        for (const c of this.callers(m)) child(c.caller, { line: c.site.line, call: callText(c.site), ...(c.virtual ? { virtual: true } : {}) });
+      }
+      return out;
+    };
+    const nodes = roots.map((m) => {
+      expanded.add(m.method);
+      const unresolved = direction === 'callees' ? this.callees(m).filter((r) => !r.owner) : [];
+      return { method: m, children: expand(m, 0, new Set()), ...(unresolved.length ? { unresolved } : {}) };
+    });
+    return { nodes, truncated };
+  }
+}
+
+/** Java's rules (javac's overloads, supertypes, arity) apply: the file is Java. */
+const isJava = (e: TypeEntry): boolean => e.file.language === 'java';
+
+/** Does a method name an agent wrote mean the class's constructors? (`new`, `<init>`, the class name, `constructor`, `__init__`, `init`) */
+export function isConstructorName(name: string, owner: TypeEntry): boolean {
+  return name === owner.type.name || name === '<init>' || name === 'new' || (owner.file.language !== 'java' && ['constructor', '__init__', 'init'].includes(name));
+}
+
+export function memberName(site: CallSite): string {
+  return site.kind === 'call' || site.kind === 'ref' ? (site.name === 'new' ? '<init>' : site.name) : '<init>';
+}
+
+/** The call as written, arguments elided: `list.add(…)`, `new Foo(…)`, `super(…)`, `Foo::bar`. */
+export function callText(site: CallSite): string {
+  const args = site.argc > 0 ? '(…)' : '()';
+  const marks = `${(site.flags ?? 0) & IN_LAMBDA ? ' [in lambda]' : ''}${(site.flags ?? 0) & IN_NESTED_CLASS ? ' [in anonymous/local class]' : ''}`;
+  switch (site.kind) {
+    case 'new':
+      return `${site.text ? `${site.text}.` : ''}new ${site.name}${args}${isAnonymous(site) ? ' {…}' : ''}${marks}`;
+    case 'this':
+    case 'super':
+      return `${site.kind}${args}${marks}`;
+    case 'ref':
+      return `${site.text ?? ''}::${site.name}${marks}`;
+    default:
+      return `${site.text ? `${site.text}.` : ''}${site.name}${args}${marks}`;
+  }
+}
+

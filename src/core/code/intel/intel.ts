@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { ToolError } from '../../protocol/errors';
+import type { ToolContext } from '../../tools/tool';
+import type { Workspace } from '../../workspace/workspace';
+import { CallGraph } from '../index/callGraph';
+import { CodeIndex } from '../index/codeIndex';
+import { byWorkspace, codeIndexSettings, type CodeIntel } from './state';
+
+export { configureCodeIndexes, dropCodeIntel, peekCodeIntel, type CodeIndexSettings, type CodeIntel } from './state';
+
+/** The name of a workspace's cache file in the cache folder: one per project root. */
+export const cacheFileName = (root: string): string => `code-index-${createHash('sha1').update(root).digest('hex').slice(0, 12)}.json`;
+
+/** The workspace's index, created on first use (not built: see `readyCodeIntel`). */
+export function codeIntelFor(ws: Workspace): CodeIntel {
+  let intel = byWorkspace.get(ws);
+  if (!intel) {
+    const settings = codeIndexSettings();
+    const dir = settings.cacheDir?.(ws);
+    const cacheFile = dir ? path.join(dir, cacheFileName(ws.root)) : undefined;
+    const index = new CodeIndex(ws, { ...(cacheFile ? { cacheFile } : {}), ...(settings.log ? { log: settings.log } : {}) });
+    intel = { index, graph: new CallGraph(index) };
+    byWorkspace.set(ws, intel);
+  }
+  return intel;
+}
+
+const announced = new WeakSet<CodeIndex>();
+
+/**
+ * The index, built. The first call starts the build; a call that would wait longer than `waitMs`
+ * gets a TIMEOUT saying how far indexing is, while the build goes on for the next call.
+ */
+export async function readyCodeIntel(ctx: ToolContext): Promise<CodeIntel> {
+  const intel = codeIntelFor(ctx.workspace);
+  if (intel.index.isReady) return intel;
+  const settings = codeIndexSettings();
+  if (!announced.has(intel.index)) {
+    announced.add(intel.index);
+    settings.onBuildStart?.(ctx.workspace, intel.index);
+  }
+  const waitMs = settings.waitMs ?? 20_000;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const gate = new Promise<'timeout' | 'cancelled'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), waitMs);
+    onAbort = () => resolve('cancelled');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const outcome = await Promise.race([intel.index.ready().then(() => 'ready' as const), gate]);
+    if (outcome === 'cancelled') throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
+    if (outcome === 'timeout') {
+      const p = intel.index.progress;
+      throw new ToolError(
+        'TIMEOUT',
+        `The code index is still being built (${p.done} of ${p.total || '?'} files parsed). Try again in a few seconds; grep_file and read_file work meanwhile.`,
+      );
+    }
+    return intel;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { readProjectText } from '../../workspace/files';
+import { accessPolicy } from '../../policy/accessPolicy';
+import { ToolError } from '../../protocol/errors';
+import type { Workspace } from '../../workspace/workspace';
+import type { TypeEntry } from '../index/codeIndex';
+import { extractFile, isIndexedPath, languageForPath, LANGUAGES, listSourceFiles } from '../languages/registry';
+import type { FileSymbols, LanguageId } from '../model';
+
+/**
+ * Before the workspace index is built (or loaded from its cache), read_class need not wait for
+ * the whole project: the few files that can declare the class are found and parsed alone.
+ *
+ *  - A file given as relativePath, or a fully qualified name (`a.b.C` lives in `a/b/C.java`),
+ *    names the file directly.
+ *  - A simple or partly qualified name (`ArrayList`, `Map.Entry`): ripgrep lists the files whose
+ *    text declares it (`class ArrayList`, `interface Entry`, …), about 0.3 s over the JDK's
+ *    15,000 files, and those are parsed. The answer is what the index would give: every type of
+ *    that name, several when the name is ambiguous.
+ *
+ * Undefined means "ask the index": no ripgrep, a language whose declarations the search cannot
+ * see whole (Go declares types in `type ( … )` groups; TypeScript and Python modules are named
+ * after files), or nothing found (the index then explains, with similar names).
+ */
+export async function quickTypes(ws: Workspace, className: string, relativePath?: string): Promise<TypeEntry[] | undefined> {
+  const name = className.trim().replace(/<.*$/s, '').replace(/\$/g, '.').replace(/\.(java|kt)$/, '');
+  const parts = name.split('.');
+  const simple = parts[parts.length - 1] ?? '';
+  if (relativePath) {
+    if (!languageForPath(relativePath)) return undefined; // a folder: the index narrows to it
+    const file = await parse(ws, relativePath);
+    const type = file && (file.types.find((t) => t.fqn === name) ?? file.types.find((t) => t.name === simple));
+    return file && type ? [{ path: normal(relativePath), file, type }] : undefined;
+  }
+  if (parts.length >= 2) {
+    // a.b.C or a.b.C.Inner: the file is a.b/C.java or a/b/C.java — try each split from the end.
+    const wanted = new Set<string>();
+    for (let i = parts.length; i >= 2; i--) for (const ext of ['java', 'kt']) wanted.add(`${parts.slice(0, i).join('/')}.${ext}`);
+    const all = await listSourceFiles(ws.root);
+    const hits = await typesIn(ws, all.filter((rel) => [...wanted].some((w) => rel === w || rel.endsWith(`/${w}`))), (t) => t.fqn === name);
+    if (hits.length === 1) return hits;
+  }
+  const files = await filesDeclaring(ws, simple);
+  if (!files?.length) return undefined;
+  const hits = await typesIn(ws, files, (t) => t.name === simple && (parts.length === 1 || t.fqn === name || t.fqn.endsWith(`.${name}`)));
+  return hits.length ? hits : undefined;
+}
+
+/** Languages whose every type declaration reads `<keyword> <Name>` on one line. */
+const SEARCHABLE: ReadonlySet<LanguageId> = new Set(['java', 'kotlin', 'csharp']);
+const DECLARATION_KEYWORDS = '(?:class|interface|enum|record|struct|object)';
+
+/**
+ * Project-relative paths of the indexed files whose text declares a type named `simple`, found by
+ * ripgrep with the index's own file rules; undefined when ripgrep cannot be used.
+ */
+async function filesDeclaring(ws: Workspace, simple: string): Promise<string[] | undefined> {
+  const rg = ws.ripgrepPath();
+  if (!rg || !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(simple)) return undefined;
+  const globs = LANGUAGES.filter((l) => SEARCHABLE.has(l.id)).flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));
+  const args = [
+    '--files-with-matches', '--no-config', '--no-messages', '--null',
+    // the index reads ignored files too (its own folder rules apply below), and skips hidden folders
+    '--no-ignore', '-g', '!node_modules/', ...globs,
+    '-e', `\\b${DECLARATION_KEYWORDS}\\s+${simple.replace(/\$/g, '\\$')}\\b`, '--', '.',
+  ];
+  const out = await new Promise<string | undefined>((resolve) => {
+    const child = spawn(rg, args, { cwd: ws.root, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', () => resolve(undefined));
+    // 0: found, 1: nothing found, 2: an error (then the index answers)
+    child.on('close', (code) => resolve(code === 0 || code === 1 ? Buffer.concat(chunks).toString('utf8') : undefined));
+  });
+  if (out === undefined) return undefined;
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => normal(p).replace(/^\.\//, ''))
+    .filter((rel) => isIndexedPath(ws.root, rel) && !accessPolicy(ws).hides(rel))
+    .sort();
+}
+
+async function typesIn(ws: Workspace, files: readonly string[], want: (t: TypeEntry['type']) => boolean): Promise<TypeEntry[]> {
+  const hits: TypeEntry[] = [];
+  for (const rel of files) {
+    const file = await parse(ws, rel);
+    for (const type of file?.types ?? []) if (file && want(type)) hits.push({ path: normal(rel), file, type });
+  }
+  return hits;
+}
+
+/** The file's symbols, parsed now; undefined when it is gone or in no indexed language. */
+async function parse(ws: Workspace, rel: string): Promise<FileSymbols | undefined> {
+  if (!languageForPath(rel)) return undefined;
+  let text: string;
+  try {
+    text = (await readProjectText(ws, rel)).text;
+  } catch (e) {
+    // Gone, or not the agent's to see (a secret file, a link out of the project): as if not there.
+    if (e instanceof ToolError && (e.code === 'NOT_FOUND' || e.code === 'PERMISSION_DENIED')) return undefined;
+    throw e;
+  }
+  return extractFile(normal(rel), text);
+}
+
+const normal = (rel: string): string => rel.split(path.sep).join('/');

@@ -1,0 +1,139 @@
+import * as fsSync from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Tree } from 'web-tree-sitter';
+import { toRelative } from '../../workspace/paths';
+import { extractCSharp } from './csharp';
+import { extractGo } from './golang';
+import { extractJava } from './java';
+import { extractKotlin } from './kotlin';
+import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './extensions';
+import type { FileSymbols, LanguageId } from '../model';
+import { withTree } from '../parse/parser';
+import { extractPython } from './python';
+import { extractTypeScript } from './typescript';
+
+/**
+ * The languages the code index understands, by file extension. Adding a language means a grammar
+ * in `parser.ts`, an extractor producing `FileSymbols`, and a line here. Java call sites are
+ * resolved by `resolver.ts`, every other language's by `nameResolver.ts`.
+ */
+export interface LanguageSupport {
+  readonly id: LanguageId;
+  readonly extensions: readonly string[];
+  /** `relPath`: the file's project-relative path (module names are derived from it). */
+  extract(tree: Tree, lineCount: number, relPath: string): FileSymbols;
+}
+
+const EXTRACTORS: readonly Omit<LanguageSupport, 'extensions'>[] = [
+  { id: 'java', extract: extractJava },
+  { id: 'kotlin', extract: extractKotlin },
+  { id: 'typescript', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'typescript') },
+  { id: 'tsx', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'tsx') },
+  { id: 'javascript', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'javascript') },
+  { id: 'python', extract: extractPython },
+  { id: 'go', extract: extractGo },
+  { id: 'csharp', extract: extractCSharp },
+];
+
+export const LANGUAGES: readonly LanguageSupport[] = EXTRACTORS.map((l) => ({ ...l, extensions: LANGUAGE_EXTENSIONS[l.id] }));
+
+export { SOURCE_EXTENSIONS };
+
+/**
+ * The symbols of one file's text as JSON, or undefined for a file in no supported language. The
+ * index parses it back: a copy, so no string cut from the text (a V8 sliced string) keeps all of
+ * it alive, and the same text whether a parse worker or the main thread made it.
+ */
+export async function extractFileJson(rel: string, text: string): Promise<string | undefined> {
+  const symbols = await extractFile(rel, text);
+  return symbols && JSON.stringify(symbols);
+}
+
+/** The symbols of one file's text (`rel`: its project-relative path), or undefined for a file in no supported language. */
+export async function extractFile(rel: string, text: string): Promise<FileSymbols | undefined> {
+  const lang = languageForPath(rel);
+  if (!lang) return undefined;
+  let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
+  return withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel));
+}
+
+export function languageForPath(file: string): LanguageSupport | undefined {
+  const ext = path.extname(file).toLowerCase();
+  return LANGUAGES.find((l) => l.extensions.includes(ext));
+}
+
+/**
+ * Files the parser answers for even when a language server is there: Java, whose parser is
+ * measured against javap. Every other language asks the editor's server first.
+ */
+export const parserFirst = (file: string): boolean => languageForPath(file)?.id === 'java';
+
+/** Folders never indexed (hidden folders are skipped too). */
+const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['node_modules', '__pycache__', 'bazel-bin', 'bazel-out', 'bazel-testlogs']);
+/**
+ * Build output folders, skipped only beside a build file or at the root: `com/acme/build/` deep
+ * in a source tree is a package, `module/build/` next to `build.gradle` is output.
+ */
+const OUTPUT_DIRS: ReadonlySet<string> = new Set(['build', 'out', 'target', 'dist', 'bin', 'obj']);
+const BUILD_FILES: ReadonlySet<string> = new Set([
+  'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'build.xml', 'package.json',
+  'BUILD', 'BUILD.bazel', 'Makefile', 'go.mod', 'pyproject.toml', 'setup.py', 'Cargo.toml',
+]);
+
+const isBuildFile = (name: string): boolean => BUILD_FILES.has(name) || name.endsWith('.iml') || name.endsWith('.csproj');
+
+/**
+ * Whether `listSourceFiles` would list this project-relative path (forward slashes), decided
+ * from its folders alone: for the few files a search turns up, without walking the project.
+ */
+export function isIndexedPath(root: string, rel: string): boolean {
+  const parts = rel.split('/');
+  if (!languageForPath(rel) || parts.some((p) => p === '' || p === '..')) return false;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const name = parts[i] as string;
+    if (name.startsWith('.') || ALWAYS_SKIPPED.has(name)) return false;
+    if (OUTPUT_DIRS.has(name)) {
+      if (i === 0) return false;
+      let siblings: string[];
+      try {
+        siblings = fsSync.readdirSync(path.join(root, ...parts.slice(0, i)));
+      } catch {
+        return false;
+      }
+      if (siblings.some(isBuildFile)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Project-relative paths (forward slashes, sorted) of every source file in a supported language
+ * under `root`. Symbolic links to folders are not followed (no cycles, nothing outside the root).
+ */
+export async function listSourceFiles(root: string, signal?: AbortSignal): Promise<string[]> {
+  const out: string[] = [];
+  const pending = [root];
+  while (pending.length) {
+    if (signal?.aborted) throw new Error('cancelled');
+    const dir = pending.pop() as string;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const moduleRoot = dir === root || entries.some((e) => isBuildFile(e.name));
+    for (const e of entries) {
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        const skip = e.name.startsWith('.') || ALWAYS_SKIPPED.has(e.name) || (moduleRoot && OUTPUT_DIRS.has(e.name));
+        if (!skip) pending.push(abs);
+      } else if ((e.isFile() || e.isSymbolicLink()) && languageForPath(e.name)) {
+        out.push(toRelative(root, abs));
+      }
+    }
+  }
+  return out.sort();
+}

@@ -1,0 +1,154 @@
+import type { Node } from 'web-tree-sitter';
+import { IN_LAMBDA, type CallSite, type Expr, type MethodSymbol } from '../model';
+
+/**
+ * Call sites of a member body, for every language but Java (whose `javaBody.ts` types far more).
+ * One walk over the body in document order: declarations of locals and parameters bind their
+ * names (to a declared type, a `new`, a call, or "unknown" so a local never passes for a class or
+ * module of the same name); calls become CallSites whose receiver is a small expression tree the
+ * resolver types later. Nested classes are their own declarations and are not walked; calls in
+ * lambdas and nested functions count for the member, flagged IN_LAMBDA.
+ */
+
+export interface Dialect {
+  /** Declarations whose bodies are collected on their own (nested classes): not walked. */
+  readonly skip: ReadonlySet<string>;
+  /** Lambdas and nested functions. */
+  readonly lambdas: ReadonlySet<string>;
+  /** Nested functions with a `this` of their own (JavaScript's `function`): `this` there is not the class's. */
+  readonly ownThis?: ReadonlySet<string>;
+  /** The call a node makes, if it is one (`w.expr` types its receiver). */
+  site(node: Node, w: Walker): Omit<CallSite, 'line'> | undefined;
+  /** Binds the names a declaration node introduces (`w.bind`). */
+  bind?(node: Node, w: Walker): void;
+  /** Nodes that are calls: as receivers, their results. */
+  readonly calls: ReadonlySet<string>;
+  /** Nodes that create an object (`new X()`): a local they initialize has that type. */
+  readonly creations?: ReadonlySet<string>;
+  /** Nodes that only wrap their first child (parentheses, `await`). */
+  readonly wrappers: ReadonlySet<string>;
+  /** The receiver expression for a node; undefined for what the walker knows (names, calls, wrappers). */
+  expr(node: Node, w: Walker): Expr | undefined;
+}
+
+export const UNKNOWN: Expr = { k: '?', why: 'local variable of unknown type' };
+
+const cutText = (s: string): string => {
+  const one = s.replace(/\s+/g, ' ');
+  return one.length > 80 ? `${one.slice(0, 77)}…` : one;
+};
+
+export class Walker {
+  private readonly locals = new Map<string, Expr>();
+  private flags = 0;
+  /** Inside a nested `function`: `this` is not the member's. */
+  foreignThis = false;
+  readonly calls: CallSite[] = [];
+
+  constructor(
+    private readonly dialect: Dialect,
+    /** Names that mean the receiver of the member: `self`, a Go receiver. */
+    private readonly selves: ReadonlySet<string> = new Set(),
+  ) {}
+
+  /** Binds a local or parameter; a name bound twice to different things becomes unknown. */
+  bind(name: string, e: Expr): void {
+    if (!name) return;
+    const old = this.locals.get(name);
+    this.locals.set(name, old && JSON.stringify(old) !== JSON.stringify(e) ? UNKNOWN : e);
+  }
+
+  /**
+   * Binds a declared local: to its declared type when written, else to what its value creates or
+   * returns when the value is a call or a creation, else unknown.
+   */
+  declare(name: string, type: string | undefined, value: Node | null | undefined): void {
+    const d = this.dialect;
+    this.bind(name, type ? paramExpr(type) : value && (d.calls.has(value.type) || d.creations?.has(value.type)) ? this.expr(value) : UNKNOWN);
+  }
+
+  /** A call of something that has no name (`fns[i]()`, `(a || b)()`): listed, never resolved. */
+  opaque(fn: Node, argc: number): Omit<CallSite, 'line'> {
+    return { kind: 'call', name: this.text(fn), argc, recv: { k: '?', why: 'the called value is an expression' } };
+  }
+
+  /** A name: the member's receiver, a local, or (unbound) a name for the resolver to look up. */
+  name(n: string): Expr {
+    if (this.selves.has(n)) return { k: 'this' };
+    return this.locals.get(n) ?? { k: 'id', n };
+  }
+
+  expr(node: Node): Expr {
+    const d = this.dialect;
+    const own = d.expr(node, this);
+    if (own) return own;
+    if (node.type === 'identifier') return this.name(node.text);
+    if (d.wrappers.has(node.type)) {
+      const inner = node.namedChildren[0];
+      return inner ? this.expr(inner) : { k: '?' };
+    }
+    if (d.calls.has(node.type)) {
+      const s = d.site(node, this);
+      return s && s.kind === 'call' && s.recv?.k !== '?' ? { k: 'call', ...(s.recv ? { o: s.recv } : {}), n: s.name, a: s.argc } : { k: '?', why: 'call result' };
+    }
+    return { k: '?', why: node.type.replace(/_/g, ' ') };
+  }
+
+  /** `this` as the member sees it. */
+  self(): Expr {
+    return this.foreignThis ? { k: '?', why: '`this` inside a nested function' } : { k: 'this' };
+  }
+
+  /** Receiver text as written, for display. */
+  text = (n: Node): string => cutText(n.text);
+
+  walk(node: Node): void {
+    const d = this.dialect;
+    if (d.skip.has(node.type)) return;
+    const lambda = d.lambdas.has(node.type);
+    const savedFlags = this.flags;
+    const savedThis = this.foreignThis;
+    if (lambda) {
+      this.flags |= IN_LAMBDA;
+      if (d.ownThis?.has(node.type)) this.foreignThis = true;
+    }
+    d.bind?.(node, this);
+    let s = d.site(node, this);
+    // `cb()` where cb is a local or parameter: a value, not a declaration to look up.
+    if (s && s.kind === 'call' && !s.recv && this.locals.has(s.name)) s = { ...s, recv: { k: '?', why: `${s.name} is a local variable or parameter` } };
+    if (s) {
+      const site: CallSite = { line: node.startPosition.row + 1, ...s };
+      this.calls.push(this.flags ? { ...site, flags: (site.flags ?? 0) | this.flags } : site);
+    }
+    for (const c of node.namedChildren) this.walk(c);
+    this.flags = savedFlags;
+    this.foreignThis = savedThis;
+  }
+}
+
+/** Collects the call sites of a member: parameters first (`params`), then the body. */
+export function collect(dialect: Dialect, body: Node | null | undefined, opts: { selves?: Iterable<string>; params?: ReadonlyArray<readonly [string, Expr]> } = {}): CallSite[] {
+  if (!body) return [];
+  const w = new Walker(dialect, new Set(opts.selves ?? []));
+  for (const [n, e] of opts.params ?? []) w.bind(n, e);
+  w.walk(body);
+  return w.calls;
+}
+
+/** A parameter's binding: its declared type, or unknown. */
+export const paramExpr = (type: string): Expr => (type ? { k: 't', t: type } : UNKNOWN);
+
+/**
+ * The calls a file's top-level code makes when the module loads (`main()` under
+ * `if __name__ == "__main__":`, `app.listen(…)`), as the module type's initializer `<module>`
+ * (as Java's `<clinit>` is the code that runs when a class loads). One walker over all `statements`, so a module-level
+ * variable binds as a local does; `declarations` are not walked (their members have their own
+ * calls). Undefined when the top level calls nothing.
+ */
+export function moduleInitializer(dialect: Dialect, statements: readonly Node[], declarations: Iterable<string>): MethodSymbol | undefined {
+  const w = new Walker({ ...dialect, skip: new Set([...dialect.skip, ...declarations]) });
+  for (const s of statements) w.walk(s);
+  if (!w.calls.length) return undefined;
+  const lines = w.calls.map((c) => c.line);
+  return { kind: 'initializer', name: '<module>', params: [], modifiers: [], annotations: [], line: Math.min(...lines), endLine: Math.max(...lines), hasBody: true, calls: w.calls };
+}

@@ -1,0 +1,239 @@
+/**
+ * The one access policy: every path a tool touches, given by the agent or found by a search or the
+ * code index, is judged here. First where it really leads (`..`, absolute paths, symbolic links,
+ * case), then by class:
+ *
+ *  - outside the project: refused (PERMISSION_DENIED), before a byte is read or written;
+ *  - secret (`agentBridge.excludeGlobs`): never read, searched, indexed or quoted in any answer or
+ *    error; a change to one needs a person's consent before the file is even opened;
+ *  - protected (`.git`, `.vscode`, CI and hook configuration, see protectedFiles.ts): readable
+ *    unless secret too, but a change always asks, whatever the approval mode;
+ *  - normal.
+ *
+ * A path is judged as given and where it leads, and the stricter class wins: `cfg -> .git/config`
+ * is protected, `notes.txt -> .env` is secret.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { translator } from '../l10n';
+import { resolveInProject, toRelative, type ProjectPath } from '../workspace/paths';
+import { ToolError } from '../protocol/errors';
+import type { Workspace } from '../workspace/workspace';
+import { PROTECTED_GLOBS } from './protectedFiles';
+import { EXCLUDE_GLOBS_SETTING, GlobSet, SecretGuard } from './secrets';
+
+export type AccessKind = 'normal' | 'protected' | 'secret';
+
+/** A path inside the project, resolved and classified. */
+export interface Access extends ProjectPath {
+  readonly kind: AccessKind;
+  /** The glob that made the path secret or protected. */
+  readonly rule?: string;
+  /** The project-relative path (as given, or where it leads) that matched `rule`. */
+  readonly matched?: string;
+}
+
+const PROTECTED = new GlobSet(PROTECTED_GLOBS);
+const DEFAULT_SECRETS = new SecretGuard();
+
+/** How long a list of the secret files' inodes is trusted, and how long making one may take. */
+const INODES_FRESH_MS = 30_000;
+const INODES_SCAN_MS = 2_000;
+const INODES_SCAN_ENTRIES = 200_000;
+
+/**
+ * What the project's files with more than one name (hard links) are, by inode (dev:ino): how many
+ * of their names were found in the project, and whether one of those names is secret or protected.
+ */
+interface LinkedNames {
+  readonly guard: SecretGuard;
+  readonly at: number;
+  readonly byId: ReadonlyMap<string, { names: number; secret: boolean; protected: boolean }>;
+  /** False when the walk ran out of time or entries: no hard-linked file can be cleared then. */
+  readonly complete: boolean;
+}
+
+const idOf = (st: fs.Stats): string => `${st.dev}:${st.ino}`;
+
+/** The file's stat when it is a regular file with more than one name (a hard link); else undefined. */
+function multiNamed(abs: string): fs.Stats | undefined {
+  try {
+    const st = fs.statSync(abs);
+    return st.isFile() && st.nlink > 1 ? st : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class AccessPolicy {
+  private linked: LinkedNames | undefined;
+  private scanning: Promise<LinkedNames> | undefined;
+
+  constructor(private readonly ws: Workspace) {}
+
+  /** The secret globs in force now (a setting may change between calls); the defaults when the workspace names none. */
+  get secrets(): SecretGuard {
+    return this.ws.secretGuard?.() ?? DEFAULT_SECRETS;
+  }
+
+  /** The class of a path known by one or more project-relative names (as given, and where it leads). */
+  classify(...rels: string[]): Pick<Access, 'kind' | 'rule' | 'matched'> {
+    const secrets = this.secrets;
+    for (const rel of rels) {
+      const rule = secrets.match(rel);
+      if (rule !== undefined) return { kind: 'secret', rule, matched: rel };
+    }
+    for (const rel of rels) {
+      const rule = PROTECTED.match(rel);
+      if (rule !== undefined) return { kind: 'protected', rule, matched: rel };
+    }
+    return { kind: 'normal' };
+  }
+
+  /** Resolves and classifies a path the agent sent; outside the project is PERMISSION_DENIED. */
+  async resolve(requested: string | undefined): Promise<Access> {
+    const where = await resolveInProject(this.ws, requested);
+    const real = toRelative(this.ws.root, where.abs);
+    return { ...where, ...(real === where.rel ? this.classify(real) : this.classify(where.rel, real)) };
+  }
+
+  /** Resolves a path for reading: a secret one is refused, naming the glob and the setting. */
+  async forRead(requested: string | undefined): Promise<Access> {
+    const access = await this.resolve(requested);
+    if (access.kind === 'secret') throw this.denial(access);
+    return access;
+  }
+
+  /**
+   * Whether a project-relative path that a search or a listing found must stay out of every answer.
+   * Such paths are found by walking the tree, not through the agent's input: only the secret globs
+   * apply (a walker that follows symbolic links checks each one with `resolve`).
+   */
+  hides(rel: string): boolean {
+    return this.secrets.isSecret(rel);
+  }
+
+  /**
+   * A regular file with more than one name (a hard link) is as strict as its strictest name: one
+   * name may be `.env` or `.git/config` while the agent asks for `notes.txt`. It is 'secret' (not
+   * shown) unless every one of its names was found in the project (not in node_modules, whose
+   * package managers link files from stores outside it) and none is secret; 'protected' when one
+   * is protected. Files with one name, nearly all, cost one stat.
+   */
+  async linkedKind(abs: string): Promise<AccessKind> {
+    const st = multiNamed(abs);
+    if (!st) return 'normal';
+    const known = await this.linkedNames();
+    const kind = this.judgeLinked(known, st);
+    // A name made since the last walk (not a secret one): walk again once before refusing.
+    const names = known.byId.get(idOf(st));
+    if (kind === 'secret' && !names?.secret && Date.now() - known.at > 1000) return this.judgeLinked(await this.linkedNames(true), st);
+    return kind;
+  }
+
+  async linksToSecret(abs: string): Promise<boolean> {
+    return (await this.linkedKind(abs)) === 'secret';
+  }
+
+  /** Synchronous form for search results: a hard-linked file is hidden unless a fresh walk clears it (one is started). */
+  hidesLinked(rel: string): boolean {
+    const st = multiNamed(path.join(this.ws.root, rel));
+    if (!st) return false;
+    const known = this.linked;
+    if (!known || known.guard !== this.secrets || Date.now() - known.at > INODES_FRESH_MS) {
+      void this.linkedNames();
+      return true;
+    }
+    return this.judgeLinked(known, st) === 'secret';
+  }
+
+  private judgeLinked(known: LinkedNames, st: fs.Stats): AccessKind {
+    const names = known.byId.get(idOf(st));
+    if (!known.complete || !names || names.names < st.nlink || names.secret) return 'secret';
+    return names.protected ? 'protected' : 'normal';
+  }
+
+  private linkedNames(fresh = false): Promise<LinkedNames> {
+    const guard = this.secrets;
+    const known = this.linked;
+    if (!fresh && known && known.guard === guard && Date.now() - known.at <= INODES_FRESH_MS) return Promise.resolve(known);
+    this.scanning ??= this.walkLinkedNames(guard).then(
+      (r) => {
+        this.linked = r;
+        this.scanning = undefined;
+        return r;
+      },
+      () => {
+        this.scanning = undefined;
+        return { guard, at: Date.now(), byId: new Map(), complete: false };
+      },
+    );
+    return this.scanning;
+  }
+
+  /** Walks the project (not node_modules, not through links), noting every file with more than one name. */
+  private async walkLinkedNames(guard: SecretGuard): Promise<LinkedNames> {
+    const root = this.ws.root;
+    const byId = new Map<string, { names: number; secret: boolean; protected: boolean }>();
+    const deadline = Date.now() + INODES_SCAN_MS;
+    let entries = 0;
+    const pending: string[] = [''];
+    while (pending.length) {
+      if (Date.now() > deadline || entries > INODES_SCAN_ENTRIES) return { guard, at: Date.now(), byId, complete: false };
+      const dir = pending.pop() as string;
+      let list: fs.Dirent[];
+      try {
+        list = await fs.promises.readdir(path.join(root, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      entries += list.length;
+      for (const e of list) {
+        const rel = dir ? `${dir}/${e.name}` : e.name;
+        if (e.isDirectory()) {
+          if (e.name !== 'node_modules') pending.push(rel);
+          continue;
+        }
+        if (!e.isFile()) continue;
+        let st: fs.Stats;
+        try {
+          st = fs.statSync(path.join(root, rel));
+        } catch {
+          continue; // gone meanwhile
+        }
+        if (st.nlink <= 1) continue;
+        const id = idOf(st);
+        const seen = byId.get(id) ?? { names: 0, secret: false, protected: false };
+        byId.set(id, { names: seen.names + 1, secret: seen.secret || guard.isSecret(rel), protected: seen.protected || PROTECTED.match(rel) !== undefined });
+      }
+    }
+    return { guard, at: Date.now(), byId, complete: true };
+  }
+
+  /** The refusal for reading a secret path: names the file, the glob and the setting (never the content). */
+  denial(access: Pick<Access, 'rel' | 'rule' | 'matched'>): ToolError {
+    const t = translator(this.ws.locale);
+    const shown = access.matched && access.matched !== access.rel ? `${access.rel} (→ ${access.matched})` : access.rel;
+    return new ToolError(
+      'PERMISSION_DENIED',
+      t(
+        '{0} matches "{1}" in {2}, so Agent Bridge does not show it to the agent. Remove that pattern from {2} to allow it.',
+        shown,
+        access.rule ?? '?',
+        EXCLUDE_GLOBS_SETTING,
+      ),
+    );
+  }
+}
+
+const policies = new WeakMap<Workspace, AccessPolicy>();
+
+/** The workspace's access policy: the only door to its files for every tool. */
+export function accessPolicy(ws: Workspace): AccessPolicy {
+  let policy = policies.get(ws);
+  if (!policy) {
+    policy = new AccessPolicy(ws);
+    policies.set(ws, policy);
+  }
+  return policy;
+}

@@ -1,0 +1,244 @@
+import * as z from 'zod';
+import { translator } from '../l10n';
+import { readProjectText } from '../workspace/files';
+import { ToolError } from '../protocol/errors';
+import { splitLines } from '../workspace/text';
+import { boolParam, intParam } from './params';
+import { defineTool } from './tool';
+import type { Workspace } from '../workspace/workspace';
+import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTreeNode } from '../code/index/callGraph';
+import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
+import type { CallSite } from '../code/model';
+import type { ResolvedCall } from '../code/java/resolver';
+import { ambiguity, methodInfo, numbered, shortName, SOURCE } from './codeAnswers';
+import { LspCallTree } from '../code/lsp/lspCalls';
+import type { LspSession } from '../code/lsp/lspLookup';
+import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
+import { notFound } from './readClass';
+import { readyCodeIntel } from '../code/intel/intel';
+
+/**
+ * call_chain: callers and/or callees of `ClassName.methodName` (every overload unless parameter
+ * types are given) as trees to `depth`, each node with class, method, file and the line of the
+ * call. Answered by static analysis of the sources ("parser"): calls through an interface or
+ * superclass go to that declaration; callers include calls made through a method the target
+ * overrides (marked "via supertype"); calls whose receiver type cannot be told are listed as
+ * unresolved, never guessed.
+ */
+
+const params = z.object({
+  method: z.string().trim().min(1, 'must not be empty'),
+  direction: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['callers', 'callees', 'both'])).default('both'),
+  depth: intParam().pipe(z.number().min(1).max(5)).default(1),
+  includeSource: boolParam().default(false),
+});
+
+export const MAX_SOURCE_LINES = 1500;
+const MAX_LINES_PER_METHOD = 120;
+
+interface TreeJson {
+  readonly className?: string;
+  readonly methodName?: string;
+  readonly signature?: string;
+  readonly path?: string;
+  readonly line?: number;
+  readonly external?: string;
+  readonly implicit?: boolean;
+  readonly anonymous?: boolean;
+  readonly callLine?: number;
+  readonly call?: string;
+  readonly virtual?: boolean;
+  readonly cycle?: boolean;
+  readonly repeated?: boolean;
+  readonly unresolved?: ReadonlyArray<{ readonly line: number; readonly call: string; readonly reason: string }>;
+  readonly children: readonly TreeJson[];
+}
+
+const unresolvedJson = (rs: readonly ResolvedCall[]) => rs.map((r) => ({ line: r.site.line, call: callText(r.site), reason: r.reason ?? 'unresolved' }));
+
+function toJson(n: CallTreeNode): TreeJson {
+  const m = n.method ? methodInfo(n.method) : undefined;
+  return {
+    ...(m ? { className: m.className, methodName: m.methodName, signature: m.signature, path: m.path, line: m.line } : {}),
+    ...(n.external ? { external: n.external } : {}),
+    ...(n.implicit ? { implicit: true } : {}),
+    ...(n.anonymous ? { anonymous: true } : {}),
+    ...(n.line !== undefined ? { callLine: n.line } : {}),
+    ...(n.call ? { call: n.call } : {}),
+    ...(n.virtual ? { virtual: true } : {}),
+    ...(n.cycle ? { cycle: true } : {}),
+    ...(n.repeated ? { repeated: true } : {}),
+    ...(n.unresolved ? { unresolved: unresolvedJson(n.unresolved) } : {}),
+    children: n.children.map(toJson),
+  };
+}
+
+function render(n: CallTreeNode, direction: 'callers' | 'callees', indent: string, out: string[]): void {
+  const where = n.method ? `${n.method.owner.path}:${n.method.method.line}` : '';
+  const why = n.anonymous ? 'anonymous subclass' : n.implicit ? 'implicit' : 'outside the project';
+  const name = n.method ? `\`${shortName(n.method)}\`` : `\`${n.external}\` (${why})`;
+  const at = n.line === undefined ? '' : direction === 'callees' ? ` · called at line ${n.line}: \`${n.call}\`` : ` · calls it at line ${n.line}: \`${n.call}\``;
+  const marks = `${n.virtual ? ' · via supertype' : ''}${n.cycle ? ' · ↻ cycle (already on this path)' : ''}${n.repeated ? ' · (expanded above)' : ''}`;
+  out.push(`${indent}- ${name}${where ? ` — ${where}` : ''}${at}${marks}`);
+  for (const u of n.unresolved ?? []) out.push(`${indent}  - unresolved: \`${callText(u.site)}\` at line ${u.site.line} — ${u.reason ?? 'unknown'}`);
+  for (const c of n.children) render(c, direction, `${indent}  `, out);
+}
+
+function collect(nodes: readonly CallTreeNode[], into: Map<string, MethodEntry>): void {
+  for (const n of nodes) {
+    if (n.method && !n.cycle && !n.repeated) into.set(`${n.method.owner.path}:${n.method.method.line}`, n.method);
+    collect(n.children, into);
+  }
+}
+
+async function sources(ws: Workspace, methods: Iterable<MethodEntry>): Promise<{ markdown: string[]; json: Record<string, string>; cut: boolean }> {
+  const markdown: string[] = [];
+  const json: Record<string, string> = {};
+  const files = new Map<string, string[]>();
+  let budget = MAX_SOURCE_LINES;
+  let cut = false;
+  for (const m of methods) {
+    if (budget <= 0) {
+      cut = true;
+      break;
+    }
+    let text = files.get(m.owner.path);
+    if (!text) files.set(m.owner.path, (text = splitLines((await readProjectText(ws, m.owner.path)).text)));
+    const from = m.method.line;
+    const to = Math.min(m.method.endLine, text.length, from + Math.min(budget, MAX_LINES_PER_METHOD) - 1);
+    if (to < m.method.endLine) cut = true;
+    budget -= to - from + 1;
+    const key = `${m.owner.path}:${from}`;
+    json[key] = text.slice(from - 1, to).join('\n');
+    markdown.push('', `#### ${shortName(m)} — ${key}`, '', numbered(text, from, to, fenceLanguage(m.owner.path)));
+  }
+  return { markdown, json, cut };
+}
+
+export const callChainTool = defineTool({
+  name: 'call_chain',
+  description:
+    'Callers and/or callees of a method or function (Java, Kotlin, TypeScript/JavaScript, Python, Go, C#: "ClassName.methodName", optionally with parameter types) as a tree to the given depth, with the file and line of every call. Static analysis of the sources.',
+  writes: false,
+  params,
+  async handler(p, ctx) {
+    const lsp = await viaLanguageServer(ctx, 'call_chain', (s) => viaServer(p, s));
+    const how = 'method set to ClassName.methodName with the fully qualified class name';
+    if (lsp.value) {
+      const v = lsp.value;
+      if ('classes' in v) throw new ToolError('NOT_FOUND', `No method matches ${p.method} in ${v.classes.map((c) => c.type.fqn).join(', ')}.`);
+      const owners = [...new Set(v.roots.map((m) => m.owner))];
+      if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE, ctx.workspace.locale);
+      return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
+    }
+    try {
+      const { index, graph } = await readyCodeIntel(ctx);
+      const q = graph.findMethods(p.method);
+      if (!q.matches.length) {
+        if (q.classes.length || !p.method.includes('.')) {
+          throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);
+        }
+        throw notFound(index, p.method.slice(0, p.method.lastIndexOf('.')));
+      }
+      const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
+      if (owners.length > 1 && !q.inherited) return ambiguity(p.method, owners as TypeEntry[], how, SOURCE, ctx.workspace.locale);
+      return answer(p, ctx.workspace, q.matches, q.inherited, parserTrees(graph, p.depth));
+    } catch (e) {
+      throw explainFallback(e, lsp.note);
+    }
+  },
+});
+
+type Tree = { nodes: CallTreeNode[]; truncated: boolean };
+type Direction = 'callers' | 'callees';
+
+/** Where the trees come from, and (parser only) the calls that might also reach the roots. */
+interface TreeSource {
+  readonly source: Source;
+  tree(direction: Direction, roots: MethodEntry[]): Tree;
+  possibleCallers?(roots: MethodEntry[]): Array<{ caller: MethodEntry; site: CallSite; reason: string }>;
+}
+
+const parserTrees = (graph: CallGraph, depth: number): TreeSource => ({
+  source: SOURCE,
+  tree: (dir, roots) => graph.tree(roots, dir, depth),
+  possibleCallers: (roots) => roots.flatMap((r) => graph.possibleCallers(r)),
+});
+
+/** The roots and their trees from the language server; `classes` when the class is known there but the method is not. */
+async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ roots: MethodEntry[]; trees: Record<Direction, Tree> } | { classes: TypeEntry[] } | undefined> {
+  const spec = parseMethodSpec(p.method);
+  let roots: MethodEntry[];
+  if (spec.className) {
+    const classes = await s.findClasses(spec.className);
+    if (!classes.length) return undefined;
+    const ctor = (owner: TypeEntry) => isConstructorName(spec.methodName, owner) || spec.methodName === 'constructor';
+    roots = classes.flatMap((owner) =>
+      owner.type.methods
+        .filter((m) => (ctor(owner) ? m.kind === 'constructor' : m.kind === 'method' && m.name === spec.methodName))
+        .filter((m) => !spec.params || paramsMatch(m, spec.params))
+        .map((method) => ({ owner, method })),
+    );
+    if (!roots.length) return { classes };
+  } else {
+    roots = await s.findFunctions(spec.methodName);
+    if (!roots.length) return undefined;
+  }
+  const trees: Partial<Record<Direction, Tree>> = {};
+  for (const dir of ['callees', 'callers'] as const) {
+    if (p.direction !== 'both' && p.direction !== dir) continue;
+    const t = await new LspCallTree(s).tree(roots, dir, p.depth);
+    if (!t) return undefined;
+    trees[dir] = t;
+  }
+  const empty: Tree = { nodes: [], truncated: false };
+  return { roots, trees: { callees: trees.callees ?? empty, callers: trees.callers ?? empty } };
+}
+
+async function answer(
+  p: z.output<typeof params>,
+  ws: Workspace,
+  roots: MethodEntry[],
+  inherited: boolean,
+  from: TreeSource,
+): Promise<{ result: string; structured: unknown }> {
+  const how = from.source === SOURCE ? "static analysis of the project's sources" : "the editor's call hierarchy provider";
+  const t = translator(ws.locale);
+  const out = [
+    t('## Call chain: {0}', p.method),
+    '',
+    `Source: ${from.source} (${how}) · direction ${p.direction} · depth ${p.depth}`,
+    `Matched ${roots.length} declaration(s)${inherited ? ' (inherited)' : ''}: ${roots.map((m) => `\`${shortName(m)}\` — ${m.owner.path}:${m.method.line}`).join('; ')}`,
+  ];
+  const structured: Record<string, unknown> = { source: from.source, method: p.method, direction: p.direction, depth: p.depth, matches: roots.map(methodInfo) };
+  const shown = new Map<string, MethodEntry>();
+  let truncated = false;
+  for (const dir of ['callees', 'callers'] as const) {
+    if (p.direction !== 'both' && p.direction !== dir) continue;
+    const tree = from.tree(dir, roots);
+    truncated ||= tree.truncated;
+    out.push('', dir === 'callees' ? t('### Callees') : t('### Callers'));
+    const count = tree.nodes.reduce((n, r) => n + r.children.length, 0);
+    if (!count && !tree.nodes.some((n) => n.unresolved?.length)) out.push('', dir === 'callees' ? t('_No calls._') : t('_No callers found in the project._'));
+    else for (const n of tree.nodes) render(n, dir, '', out);
+    structured[dir] = tree.nodes.map(toJson);
+    if (dir === 'callers') {
+      const possible = from.possibleCallers?.(roots) ?? [];
+      if (possible.length) {
+        out.push('', `${possible.length} call(s) named ${roots[0]?.method.name} could not be resolved and might also call it:`);
+        for (const x of possible.slice(0, 10)) out.push(`- \`${shortName(x.caller)}\` — ${x.caller.owner.path}:${x.site.line}: \`${callText(x.site)}\` (${x.reason})`);
+        structured.possibleCallers = possible.slice(0, 50).map((x) => ({ ...methodInfo(x.caller), callLine: x.site.line, call: callText(x.site), reason: x.reason }));
+      }
+    }
+    collect(tree.nodes, shown);
+  }
+  if (truncated) out.push('', `_Tree cut at ${400} nodes; ask for a smaller depth or one overload._`);
+  structured.truncated = truncated;
+  if (p.includeSource) {
+    const s = await sources(ws, shown.values());
+    out.push('', '### Sources', ...s.markdown);
+    if (s.cut) out.push('', `_Sources cut at ${MAX_SOURCE_LINES} lines in all (${MAX_LINES_PER_METHOD} per method); use read_method for the rest._`);
+    structured.sources = s.json;
+  }
+  return { result: out.join('\n'), structured };
+}

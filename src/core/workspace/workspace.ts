@@ -1,0 +1,123 @@
+/**
+ * The one interface between the core and an editor. The VS Code adapter implements it over the
+ * VS Code API; the Node adapter implements it over a real folder (tests, benchmarks, headless host).
+ * All paths here are absolute, native paths that the caller has already contained in `root`.
+ */
+import type { SecretGuard } from '../policy/secrets';
+
+export interface FileInfo {
+  readonly kind: 'file' | 'directory' | 'other';
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Nobody may write it (no write permission for its owner, or a read-only file system entry). */
+  readonly readonly?: boolean;
+}
+
+export interface Workspace {
+  /** Absolute, symlink-resolved path of the project root. */
+  readonly root: string;
+  /** A human name for the project (the folder's name by default). */
+  readonly name: string;
+  /** The language the developer reads (a BCP 47 tag such as 'en' or 'zh-cn'); tool results follow it. */
+  readonly locale?: string;
+
+  /** Text of an editor buffer that has unsaved changes, or undefined when the file is not open and dirty. */
+  dirtyText(absPath: string): string | undefined;
+  /**
+   * Raw bytes on disk. Rejects with an error whose `code` is 'ENOENT' when the file does not exist,
+   * and (security/safeRead.ts) 'ENOTREG' for anything but a regular file (a FIFO must never block
+   * the host), 'EFBIG' past MAX_FILE_BYTES, 'ESWAPPED' when the path led elsewhere once opened.
+   * `size` is the file's size from a `stat` just made, when the caller has one.
+   */
+  readBytes(absPath: string, size?: number): Promise<Uint8Array>;
+  /** Undefined when nothing exists at the path. Follows symlinks. */
+  stat(absPath: string): Promise<FileInfo | undefined>;
+  /** Resolves symlinks; for a path that does not exist, resolves its nearest existing ancestor and appends the rest. */
+  realpath(absPath: string): Promise<string>;
+
+  /** The secret-file globs in force (read per call: a setting may change); undefined: the defaults. */
+  secretGuard?(): SecretGuard | undefined;
+
+  /** Path of a ripgrep binary, or undefined to use the in-process search. */
+  ripgrepPath(): string | undefined;
+  /** Glob patterns (VS Code `files.exclude` / `search.exclude` syntax, relative to root) that search must skip. */
+  searchExcludes(): readonly string[];
+
+  /** The editor's language servers, when there is an editor (the VS Code adapter); absent elsewhere. */
+  readonly languageIntel?: LanguageIntel;
+}
+
+/**
+ * What an editor's language servers know, in plain data (no editor types): document and workspace
+ * symbols and the call hierarchy. Optional on a Workspace: without it, or when it answers nothing,
+ * the code tools use the extension's own parser. Positions are 0-based (line and UTF-16 character),
+ * as in the Language Server Protocol; paths are absolute. Every method may reject (no server, a
+ * server that did not answer in time): callers fall back to the parser then.
+ */
+export interface IntelPosition {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface IntelRange {
+  readonly start: IntelPosition;
+  readonly end: IntelPosition;
+}
+
+/** The LSP SymbolKind, by name. */
+export type IntelSymbolKind =
+  | 'File' | 'Module' | 'Namespace' | 'Package' | 'Class' | 'Method' | 'Property' | 'Field' | 'Constructor'
+  | 'Enum' | 'Interface' | 'Function' | 'Variable' | 'Constant' | 'String' | 'Number' | 'Boolean' | 'Array'
+  | 'Object' | 'Key' | 'Null' | 'EnumMember' | 'Struct' | 'Event' | 'Operator' | 'TypeParameter';
+
+/** A document symbol: one declaration and the declarations inside it. */
+export interface IntelSymbol {
+  readonly name: string;
+  readonly kind: IntelSymbolKind;
+  /** The server's extra text (often a signature or a type); may be empty. */
+  readonly detail?: string;
+  /** The whole declaration. */
+  readonly range: IntelRange;
+  /** The name. */
+  readonly selectionRange: IntelRange;
+  readonly children: readonly IntelSymbol[];
+}
+
+/** A workspace symbol: where a declaration is. */
+export interface IntelSymbolLocation {
+  readonly name: string;
+  readonly kind: IntelSymbolKind;
+  readonly containerName?: string;
+  readonly path: string;
+  readonly range: IntelRange;
+}
+
+/** A call hierarchy item. Pass the very object back to `incomingCalls` / `outgoingCalls`. */
+export interface IntelCallItem {
+  readonly name: string;
+  readonly kind: IntelSymbolKind;
+  /** The container (class) name for most servers. */
+  readonly detail?: string;
+  readonly path: string;
+  readonly range: IntelRange;
+  readonly selectionRange: IntelRange;
+}
+
+/** One edge: the other end, and the ranges of the calls (in the caller's file). */
+export interface IntelCall {
+  readonly item: IntelCallItem;
+  readonly fromRanges: readonly IntelRange[];
+}
+
+export interface LanguageIntel {
+  /** Declarations matching `query` across the workspace (servers match loosely: filter by name). */
+  workspaceSymbols(query: string): Promise<readonly IntelSymbolLocation[]>;
+  /** The file's symbol tree; empty when no server knows the file's language. */
+  documentSymbols(absPath: string): Promise<readonly IntelSymbol[]>;
+  /** Call hierarchy items at a position (usually one). */
+  prepareCallHierarchy(absPath: string, position: IntelPosition): Promise<readonly IntelCallItem[]>;
+  /** Callers of the item; `fromRanges` are in each caller's file. */
+  incomingCalls(item: IntelCallItem): Promise<readonly IntelCall[]>;
+  /** Callees of the item; `fromRanges` are in the item's own file. */
+  outgoingCalls(item: IntelCallItem): Promise<readonly IntelCall[]>;
+}

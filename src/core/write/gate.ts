@@ -1,0 +1,68 @@
+import type { Access } from '../policy/accessPolicy';
+import type { Encoding } from '../workspace/text';
+import type { LineRange } from '../edit/types';
+
+/** A notebook cell operation, so a host with a notebook API can apply it to an open notebook. */
+export interface NotebookCellEdit {
+  readonly mode: 'replace' | 'insert' | 'delete';
+  readonly index: number;
+  readonly source: string;
+  readonly cellType: 'code' | 'markdown';
+  readonly language: string;
+}
+
+/** A change a writing tool wants to make, before anyone has approved it. */
+export interface ProposedChange {
+  /** The tool call's id. */
+  readonly id: string;
+  readonly toolName: string;
+  /**
+   * Where the change goes, classified by the access policy: a protected or secret path is always
+   * shown to a person, whatever the approval mode, with a warning saying why.
+   */
+  readonly path: Access;
+  /** The text the change was computed from; undefined when the file does not exist yet. */
+  readonly original: string | undefined;
+  readonly proposed: string;
+  /** Encoding to write a new or disk-read file with (BOMs are kept). */
+  readonly encoding: Encoding;
+  readonly description?: string;
+  /** Lines of `proposed` the change touched: what "format the changed range" formats. */
+  readonly changedLines?: LineRange;
+  readonly notebookEdit?: NotebookCellEdit;
+}
+
+/** What was actually written once the change was approved. */
+export interface CommittedChange {
+  /** The file's text after the change, the developer's edits and formatting. */
+  readonly finalText: string;
+  /** The developer edited the proposal before approving it. */
+  readonly modifiedByUser: boolean;
+  readonly formatted: boolean;
+  /** False when the file had unsaved edits of the developer's: the change is in the buffer, not yet on disk. */
+  readonly saved: boolean;
+}
+
+/**
+ * The host's side of every write: show the change, get consent, apply, format, save. Throws
+ * ToolError USER_REJECTED when refused, CONFLICT when the file changed underneath, CANCELLED when
+ * the call was withdrawn. Nothing is written unless it resolves.
+ */
+export interface ChangeGate {
+  commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange>;
+  /**
+   * Asked before a writing tool so much as opens a secret file: resolves when a person allows the
+   * agent to propose a change to it (the change itself is still shown and approved after), throws
+   * USER_REJECTED or CANCELLED otherwise. Absent on a host with nobody to ask: such changes are
+   * refused unread.
+   */
+  allowSecretChange?(request: SecretChangeRequest, signal: AbortSignal): Promise<void>;
+}
+
+export interface SecretChangeRequest {
+  readonly id: string;
+  readonly toolName: string;
+  readonly path: Access;
+  /** The agent's own words for the change, if it gave any. */
+  readonly description?: string;
+}

@@ -1,0 +1,128 @@
+import { readProjectText, type ProjectText } from '../workspace/files';
+import { translator } from '../l10n';
+import { ToolError } from '../protocol/errors';
+import { encodeText } from '../workspace/text';
+import { accessPolicy, type Access } from '../policy/accessPolicy';
+import { EXCLUDE_GLOBS_SETTING } from '../policy/secrets';
+import type { ToolContext } from '../tools/tool';
+import type { CommittedChange, NotebookCellEdit } from './gate';
+import { withFileLock } from './lock';
+import { patchCounts, structuredPatchOf } from '../edit/patch';
+import type { Hunk, LineRange } from '../edit/types';
+
+/** What a writing tool decided, given the file's current text (undefined: the file does not exist). */
+export type WritePlan<X> =
+  | { readonly kind: 'write'; readonly proposed: string; readonly changedLines?: LineRange; readonly notebookEdit?: NotebookCellEdit; readonly extra: X }
+  /** Nothing to write (already applied, or identical): answered without asking anyone. */
+  | { readonly kind: 'unchanged'; readonly extra: X };
+
+export interface WriteOutcome<X> {
+  readonly path: Access;
+  readonly original: string | undefined;
+  readonly created: boolean;
+  readonly written: boolean;
+  readonly committed?: CommittedChange;
+  /** The text now in the file (or buffer). */
+  readonly finalText: string;
+  readonly structuredPatch: Hunk[];
+  readonly added: number;
+  readonly removed: number;
+  readonly extra: X;
+}
+
+async function currentText(ctx: ToolContext, target: Access): Promise<ProjectText | undefined> {
+  try {
+    // A secret target is read only here, after a person allowed the change (see planAndWrite).
+    return await readProjectText(ctx.workspace, target.rel, target, target.kind === 'secret');
+  } catch (e) {
+    if (e instanceof ToolError && e.code === 'NOT_FOUND') return undefined;
+    throw e;
+  }
+}
+
+/**
+ * A file that cannot be written back as it is, except for the edit, is refused before anything
+ * is planned: a read-only file, and bytes that do not survive decoding and encoding again (a
+ * Latin-1 or Shift-JIS file read as UTF-8 would have every other non-ASCII byte replaced).
+ */
+async function refuseUnwritable(ctx: ToolContext, current: ProjectText): Promise<void> {
+  const t = translator(ctx.workspace.locale);
+  if (current.bytes && !Buffer.from(encodeText(current.text, current.encoding)).equals(Buffer.from(current.bytes.buffer, current.bytes.byteOffset, current.bytes.byteLength))) {
+    throw new ToolError(
+      'BAD_REQUEST',
+      t('{0} is not valid {1} (it may be in a legacy encoding such as Latin-1 or Shift-JIS). Agent Bridge does not edit it: writing it back would change bytes outside the edit. Nothing was written.', current.path.rel, current.encoding === 'utf16le' || current.encoding === 'utf16be' ? 'UTF-16' : 'UTF-8'),
+    );
+  }
+  if (current.source === 'disk' && (await ctx.workspace.stat(current.path.abs))?.readonly) {
+    throw new ToolError('PERMISSION_DENIED', t('{0} is read-only; Agent Bridge does not change read-only files. Nothing was written.', current.path.rel));
+  }
+}
+
+/**
+ * The one path every writing tool takes: the path through the access policy (the dispatcher's
+ * resolution, when it made one), a person's consent first when the file is secret, then lock the
+ * file, read what the developer currently has, let the tool plan the change, and hand it to the
+ * host's gate for approval and writing. The patch is computed against what was really written.
+ */
+export async function planAndWrite<X>(
+  ctx: ToolContext,
+  toolName: string,
+  relativePath: string,
+  description: string | undefined,
+  plan: (current: ProjectText | undefined) => WritePlan<X>,
+): Promise<WriteOutcome<X>> {
+  const policy = accessPolicy(ctx.workspace);
+  let target = ctx.resolved?.get(relativePath) ?? (await policy.resolve(relativePath));
+  // Another name of the same file (a hard link) may be protected: an in-place save would change it.
+  if (target.kind === 'normal' && (await policy.linkedKind(target.abs)) === 'protected') {
+    target = { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel };
+  }
+  if (target.kind === 'secret') {
+    const t = translator(ctx.workspace.locale);
+    if (!ctx.changes?.allowSecretChange) {
+      throw new ToolError(
+        'PERMISSION_DENIED',
+        t('{0} is a secret file ("{1}" in {2}): a change to it needs a person\'s consent, and this host has nobody to ask. Nothing was read or written.', target.rel, target.rule ?? '?', EXCLUDE_GLOBS_SETTING),
+      );
+    }
+    await ctx.changes.allowSecretChange({ id: ctx.callId, toolName, path: target, description }, ctx.signal);
+  }
+  return withFileLock(target.abs, async () => {
+    const current = await currentText(ctx, target);
+    if (current) await refuseUnwritable(ctx, current);
+    const decided = plan(current);
+    const original = current?.text;
+    if (decided.kind === 'unchanged') {
+      return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, extra: decided.extra };
+    }
+    if (!ctx.changes) {
+      throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
+    }
+    const committed = await ctx.changes.commit(
+      {
+        id: ctx.callId,
+        toolName,
+        path: target,
+        original,
+        proposed: decided.proposed,
+        encoding: current?.encoding ?? 'utf8',
+        description,
+        changedLines: decided.changedLines,
+        notebookEdit: decided.notebookEdit,
+      },
+      ctx.signal,
+    );
+    const structuredPatch = structuredPatchOf(original ?? '', committed.finalText);
+    return {
+      path: target,
+      original,
+      created: current === undefined,
+      written: true,
+      committed,
+      finalText: committed.finalText,
+      structuredPatch,
+      ...patchCounts(structuredPatch),
+      extra: decided.extra,
+    };
+  });
+}
