@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { structuredPatch } from 'diff';
 import { applyEdits, applySearchReplace } from '../../src/core/edit/apply';
-import { indexLines, lineAt, lineNumberAt, minimalReplace } from '../../src/core/edit/lines';
+import { hasMixedEol, indexLines, lineAt, lineNumberAt, minimalReplace } from '../../src/core/edit/lines';
 import { patchCounts, structuredPatchOf } from '../../src/core/edit/patch';
 import { ToolError } from '../../src/core/protocol/errors';
 import { splitLines } from '../../src/core/workspace/text';
@@ -302,4 +302,9 @@ describe('minimalReplace (how an approved text is applied to an open document)',
     assert.deepEqual(minimalReplace('a\r\nb', 'a\nb'), { start: 1, end: 3, text: '\n' });
     assert.deepEqual(minimalReplace('a\nb\r\n', 'a\nC\r\n'), { start: 2, end: 3, text: 'C' });
   });
+});
+
+test('hasMixedEol: one kind of line ending is fine, two kinds are mixed', () => {
+  for (const t of ['', 'a', 'a\n', 'a\nb\n', 'a\r\nb\r\n', 'a\rb\r', '\r\n\r\n']) assert.equal(hasMixedEol(t), false, JSON.stringify(t));
+  for (const t of ['a\r\nb\n', 'a\nb\r\n', 'a\rb\n', 'a\r\nb\r', '\n\r']) assert.equal(hasMixedEol(t), true, JSON.stringify(t));
 });

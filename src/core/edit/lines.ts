@@ -152,3 +152,17 @@ export function minimalReplace(before: string, after: string): { start: number; 
   if (tail > 0 && before.charCodeAt(before.length - tail) === LF) tail--;
   return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
 }
+
+/** Whether a text ends its lines in more than one way (CRLF, LF, lone CR): an editor document cannot hold it as it is. */
+export function hasMixedEol(text: string): boolean {
+  let seen = '';
+  for (let i = text.search(/[\r\n]/); i >= 0 && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== CR && c !== LF) continue;
+    const kind = c === LF ? 'lf' : text.charCodeAt(i + 1) === LF ? 'crlf' : 'cr';
+    if (kind === 'crlf') i++;
+    if (seen && seen !== kind) return true;
+    seen = kind;
+  }
+  return false;
+}

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChangeGate, CommittedChange, ProposedChange, SecretChangeRequest } from '../../core/write/gate';
+import { hasMixedEol } from '../../core/edit/lines';
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
@@ -59,15 +60,28 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   private readonly pending = new Map<string, Pending>();
   /** Changes whose diff has been on screen: only those can be approved (no change lands unseen). */
   private readonly seen = new Set<string>();
-  /** The approved text of each decided proposal (the developer may have edited it), until written. */
+  /** The approved text of each approved proposal (the developer may have edited it), until written. */
   private readonly decided = new Map<string, string>();
+  /**
+   * Proposals the developer typed into. Only those are read back from their editor: a document
+   * normalizes what it loads (mixed line endings, a leading BOM), and that is not an edit.
+   */
+  private readonly edited = new Set<string>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
   private readonly store = new ProposalStore();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: Logger) {
-    this.disposables.push(ProposalStore.register(this.store), this.changeEmitter);
+    this.disposables.push(
+      ProposalStore.register(this.store),
+      this.changeEmitter,
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length === 0) return;
+        const id = this.idOf(e.document.uri);
+        if (id !== undefined) this.edited.add(id);
+      }),
+    );
   }
 
   list(): readonly PendingChangeView[] {
@@ -100,13 +114,21 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
     const uri = vscode.Uri.file(change.path.abs);
+    // A VS Code document holds one kind of line ending: writing through it would rewrite every
+    // line ending of the file, lines the diff never showed. Refused before anything is shown.
+    if (change.original !== undefined && !change.notebookEdit && hasMixedEol(change.original)) {
+      throw new ToolError('BAD_REQUEST', `${change.path.rel} has mixed line endings (CRLF and LF). The editor would rewrite every line ending when writing it, so Agent Bridge does not edit it in VS Code. Nothing was written. Ask the developer to normalize its line endings first.`);
+    }
     // Formatted before it is shown, so the diff is exactly what lands (nothing is reformatted after).
     const formatMode = vscode.workspace.getConfiguration(SECTION, uri).get<FormatMode>(Setting.format, 'changedRange');
     const shown = await formatProposal(this.store, change, formatMode, this.log, signal);
+    if (signal.aborted) throw new ToolError('CANCELLED', 'The call was withdrawn while its proposal was being prepared; nothing was written.');
     // A secret or protected file (.git, .vscode, CI configuration) is never written without asking,
     // whatever the mode; the mode itself comes from the user's own settings only.
     if (readApprovalMode() !== 'autoApprove' || change.path.kind !== 'normal') {
       await this.ask(change, shown, signal);
+    } else if (signal.aborted) {
+      throw new ToolError('CANCELLED', 'The call was withdrawn before the change was written; nothing was written.');
     }
     return this.write(change, uri, shown);
   }
@@ -226,10 +248,11 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const p = this.pending.get(id);
     if (!p) return;
     // Read the proposal (with the developer's edits) before its editor goes away.
-    const edited = this.store.currentText(p.right);
+    const edited = this.edited.has(id) ? this.store.currentText(p.right) : undefined;
     this.pending.delete(id);
     this.seen.delete(id);
-    this.decided.set(id, edited ?? p.shown);
+    this.edited.delete(id);
+    if (outcome.approved) this.decided.set(id, edited ?? p.shown);
     void this.closeDiff(p);
     this.refresh();
     p.decide(outcome);
@@ -262,9 +285,10 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const r = await writeText(uri, finalProposal, change.encoding, change.original);
     this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
     // The developer's own save actions (editor.formatOnSave, codeActionsOnSave, trimming) run as on
-    // any save of theirs. When they change the text, the answer's patch and finalText say so.
-    const changedOnSave = r.saved && r.finalText !== finalProposal;
-    if (changedOnSave) this.log.info(`${change.id}: your save actions changed ${change.path.rel} beyond the approved diff; the agent is told the saved text`);
+    // any save of theirs, and new lines take the document's line ending. When the saved text differs
+    // from the approved one, the answer's patch and finalText say what was saved.
+    const changedOnSave = r.saved && change.original !== undefined && r.finalText !== finalProposal;
+    if (changedOnSave) this.log.info(`${change.id}: the saved text of ${change.path.rel} differs from the approved one (your save actions, or the file's line ending applied to new lines); the agent is told the saved text`);
     return { ...r, formatted: formatted || changedOnSave, modifiedByUser };
   }
 

@@ -16,9 +16,10 @@ const WARM_UP_MS = 5000;
 
 /** The edits applied to a string, last first so earlier offsets stay valid; overlapping edits (a broken formatter) give up. */
 function applyEdits(doc: vscode.TextDocument, text: string, edits: readonly vscode.TextEdit[]): string | undefined {
+  // Last first; of two inserts at one place the later one goes in first, so they read in order.
   const spans = edits
-    .map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), text: e.newText }))
-    .sort((a, b) => b.start - a.start || b.end - a.end);
+    .map((e, i) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), text: e.newText, i }))
+    .sort((a, b) => b.start - a.start || b.end - a.end || b.i - a.i);
   let out = text;
   let limit = Number.POSITIVE_INFINITY;
   for (const s of spans) {
@@ -60,11 +61,16 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  */
 export async function formatProposal(store: ProposalStore, change: ProposedChange, mode: FormatMode, log: Logger, signal?: AbortSignal): Promise<string> {
   const proposed = change.proposed;
-  if (mode === 'off' || change.path.kind === 'secret' || change.notebookEdit || proposed.length > MAX_FORMAT_CHARS || proposed === change.original) return proposed;
+  if (signal?.aborted || mode === 'off' || change.path.kind === 'secret' || change.notebookEdit || proposed.length > MAX_FORMAT_CHARS || proposed === change.original) return proposed;
   const scratch = store.scratch(change.path.rel, proposed);
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   try {
-    const timeout = sleep(FORMAT_DEADLINE_MS).then(() => 'timeout' as const);
-    const aborted = new Promise<undefined>((resolve) => signal?.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), FORMAT_DEADLINE_MS)));
+    const aborted = new Promise<undefined>((resolve) => {
+      onAbort = () => resolve(undefined);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
     const formatted = await Promise.race([formatIn(scratch.uri, change, mode), timeout, aborted]);
     if (formatted === 'timeout') log.warn(`${change.id}: the formatter of ${change.path.rel} did not answer within ${FORMAT_DEADLINE_MS} ms; the proposal is shown as the agent sent it`);
     return typeof formatted === 'string' ? formatted : proposed;
@@ -72,6 +78,8 @@ export async function formatProposal(store: ProposalStore, change: ProposedChang
     log.warn(`${change.id}: formatting ${change.path.rel} failed (${err instanceof Error ? err.message : String(err)}); the proposal is shown as the agent sent it`);
     return proposed;
   } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
     scratch.dispose();
   }
 }

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 export const PROPOSAL_SCHEME = 'agent-bridge-proposal';
 export const ORIGINAL_SCHEME = 'agent-bridge-original';
 
-const key = (uri: vscode.Uri) => `${uri.path}?${uri.query}`;
+/** Path and query as one unambiguous key (ids are the agent's: `a?b` + `c` must not meet `a` + `b?c`). */
+const key = (uri: vscode.Uri) => JSON.stringify([uri.path, uri.query]);
 
 /**
  * Holds the two sides of every pending diff in memory. The proposed side is a writable file system,

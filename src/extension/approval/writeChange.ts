@@ -9,7 +9,7 @@ import { minimalReplace } from '../../core/edit/lines';
  * happened before it was shown). A document that had unsaved edits of the developer's is changed
  * in place but not saved, so their work is not written behind their back.
  *
- * `original` is the text the change was computed from (the disk's, or the unsaved buffer's).
+ * `original` is the text the change was computed from (undefined: the file is created).
  */
 export async function writeText(uri: vscode.Uri, text: string, encoding: Encoding, original: string | undefined): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
   const exists = original !== undefined;
@@ -17,18 +17,13 @@ export async function writeText(uri: vscode.Uri, text: string, encoding: Encodin
     const create = new vscode.WorkspaceEdit();
     create.createFile(uri, { overwrite: false, contents: encodeText(text, encoding) });
     if (!(await vscode.workspace.applyEdit(create))) throw new Error(`VS Code refused to create ${uri.fsPath}`);
+    // Created with exactly these bytes: nothing is left to edit or save.
+    return { finalText: text, saved: true };
   }
   const doc = await vscode.workspace.openTextDocument(uri);
   const wasDirty = doc.isDirty;
   const before = doc.getText();
-  if (exists && !wasDirty && before !== original) {
-    // The document cannot hold the file as it is: it normalizes mixed line endings when it opens,
-    // so an edit through it would rewrite every line ending of the file. Write the bytes instead
-    // (lossless; the open document reloads from disk, at the cost of this change's Undo).
-    await vscode.workspace.fs.writeFile(uri, encodeText(text, encoding));
-    return { finalText: text, saved: true };
-  }
-  if (exists && before !== text) {
+  if (before !== text) {
     const r = minimalReplace(before, text);
     const we = new vscode.WorkspaceEdit();
     we.replace(uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);

@@ -192,24 +192,28 @@ describe('Approval of agent changes', () => {
     }
   });
 
-  for (const open of [false, true]) {
-    it(`a file with mixed line endings keeps every other line's ending (${open ? 'open in an editor' : 'not open'})`, async () => {
-      const rel = `eol/mixed-${open}.txt`;
-      const bytes = 'a\r\nb\nc\r\nd\n';
-      write(rel, bytes);
-      if (open) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file(rel)), { preview: false });
-      const { id, answer } = await propose({ relativePath: rel, searchContent: 'c', replaceContent: 'C' });
-      await vscode.commands.executeCommand('agentBridge.approveChange', id);
-      const res = await answer;
-      assert.equal(data(res).success, true, String(data(res).error));
-      assert.equal(fs.readFileSync(file(rel), 'utf8'), 'a\r\nb\nC\r\nd\n', 'only the changed line differs, line endings and all');
-      assert.deepEqual(structured(res).structuredPatch, [{ oldStart: 1, oldLines: 4, newStart: 1, newLines: 4, lines: [' a', ' b', '-c', '+C', ' d'] }]);
-      if (open) {
-        await until(() => vscode.workspace.textDocuments.some((d) => d.uri.fsPath === file(rel) && d.getText().includes('C')), 'the open document to reload');
-        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-      }
-    });
-  }
+  it('a file with mixed line endings is refused before any diff: the editor would rewrite every line ending', async () => {
+    const bytes = 'a\r\nb\nc\r\nd\n';
+    write('eol/mixed.txt', bytes);
+    const res = await live.backend.call(rootCall('apply_change', { relativePath: 'eol/mixed.txt', searchContent: 'c', replaceContent: 'C' }));
+    assert.equal(data(res).code, 'BAD_REQUEST');
+    assert.match(String(data(res).error), /mixed line endings/);
+    assert.equal(live.api.pendingChanges.list().length, 0, 'no diff was opened');
+    assert.equal(fs.readFileSync(file('eol/mixed.txt'), 'utf8'), bytes);
+  });
+
+  it('a proposal the developer only looked at is not "modified by the user", even when its editor normalized it', async () => {
+    write('eol/lf.txt', 'a\nb\n');
+    const { id, answer } = await propose({ relativePath: 'eol/lf.txt', searchContent: 'b', replaceContent: 'B\r\nC' });
+    // The proposal's editor has loaded it (with one kind of line ending) before the decision.
+    assert.equal(await shownText(id), 'a\nB\nC\n');
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    assert.equal(r.modifiedByUser, false);
+    // The file's own line ending wins for the inserted lines, and the agent is told so.
+    assert.equal(fs.readFileSync(file('eol/lf.txt'), 'utf8'), 'a\nB\nC\n');
+    assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 3, lines: [' a', '-b', '+B', '+C'] }]);
+  });
 
   it('autoApprove writes without asking; Edit answers in spec 004 shape', async () => {
     const config = vscode.workspace.getConfiguration('agentBridge');
