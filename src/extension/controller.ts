@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Bridge, Outbox } from '../core/link/bridge';
-import type { BridgeConnection, ConnectionState } from '../core/link/connection';
-import type { Dispatcher } from '../core/link/dispatcher';
+import type { Outbox } from '../core/link/bridge';
+import type { ConnectionState } from '../core/link/connection';
+import type { Link } from '../core/link/startLink';
 import type { ChangeGate } from '../core/write/gate';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
@@ -16,9 +16,7 @@ import { VscodeWorkspace } from './vscodeWorkspace';
 const link = (): typeof import('./link') => require('./link') as typeof import('./link');
 
 interface Live {
-  readonly connection: BridgeConnection;
-  readonly dispatcher: Dispatcher;
-  readonly bridge: Bridge;
+  readonly link: Link;
   readonly unsubscribe: () => void;
 }
 
@@ -68,11 +66,11 @@ export class BridgeController implements vscode.Disposable {
   }
 
   get state(): ConnectionState {
-    return this.live?.connection.state ?? 'disconnected';
+    return this.live?.link.connection.state ?? 'disconnected';
   }
 
   get lastError(): string | undefined {
-    return this.live?.connection.lastError;
+    return this.live?.link.connection.lastError;
   }
 
   get serverUrl(): string | undefined {
@@ -90,19 +88,19 @@ export class BridgeController implements vscode.Disposable {
 
   /** The protocol the live link speaks (from the settings when there is no link). */
   get protocol(): 'v1' | 'v2' {
-    if (this.live) return this.live.connection.protocol;
+    if (this.live) return this.live.link.connection.protocol;
     const settings = readSettings(this.folders.current);
     return link().resolveProtocol(settings.serverUrl, settings.protocol);
   }
 
   /** `requestId` from the backend's CONNECTED (v1 multi-turn). */
   get requestId(): string | undefined {
-    return this.live?.connection.requestId;
+    return this.live?.link.connection.requestId;
   }
 
   /** Sends a message to the backend; false when the link is down. */
   send(message: ClientMessage): boolean {
-    return this.live?.connection.send(message) ?? false;
+    return this.live?.link.connection.send(message) ?? false;
   }
 
   /** (Re)connects with the current settings. Returns a reason when it cannot start. */
@@ -115,53 +113,52 @@ export class BridgeController implements vscode.Disposable {
     this.liveSettings = JSON.stringify(settings);
     if (this.workspaceValue?.folderUri !== folder.uri.toString()) this.workspaceValue = new VscodeWorkspace(folder);
     const workspace = this.workspaceValue;
-    const { ALL_TOOLS, Bridge, BridgeConnection, Dispatcher, Outbox, systemTrust, tokenAuth, journalDirFor, WriteJournal } = link();
+    const { ALL_TOOLS, startLink, Outbox, systemTrust, tokenAuth, journalDirFor, WriteJournal } = link();
     const journalKey = `${this.sessions.id}\n${workspace.root}`;
     if (this.journal?.key !== journalKey) {
       const journal = this.stateDir ? WriteJournal.forSession(journalDirFor(this.stateDir, workspace.root), this.sessions.id, this.log) : new WriteJournal(undefined, this.log);
       this.journal = { key: journalKey, journal };
     }
-    const dispatcher = new Dispatcher({
-      workspace,
-      tools: ALL_TOOLS,
-      log: this.log,
-      changes: this.changes,
-      writeRefusal: () =>
-        vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, so Agent Bridge only answers read-only tools.',
-      limits: readToolLimits,
-      journal: this.journal.journal,
-    });
     const tokens = this.tokens;
     const sessionId = this.sessions.id;
-    const connection = new BridgeConnection({
-      serverUrl: settings.serverUrl,
-      protocol: settings.protocol,
-      sessionId,
-      projectKey: settings.projectKey,
-      projectPath: workspace.root,
-      log: this.log,
-      ...(tokens ? tokenAuth(() => tokens.get()) : {}),
-      // Node's roots are not the OS store: a backend signed by a company CA would be refused without this.
-      trust: settings.systemCertificates ? () => systemTrust() : undefined,
-    });
     if (this.outbox?.sessionId !== sessionId) {
       this.outbox?.box.clear('the session changed');
       this.outbox = { sessionId, box: new Outbox(this.log, readResultRetentionMs) };
     }
-    const bridge = new Bridge(connection, dispatcher, { log: this.log, outbox: this.outbox.box });
-    const offState = connection.onState((s) => this.stateEmitter.fire(s));
-    const offMessage = connection.onMessage((m) => {
-      this.messageEmitter.fire(m);
-      // The bridge has already started this call; dispatch() joins it rather than running it again.
-      if (m.type === 'TOOL_CALL') void dispatcher.dispatch(m.call).then((result) => this.toolEmitter.fire({ call: m.call, result }));
+    const live = startLink({
+      dispatcher: {
+        workspace,
+        tools: ALL_TOOLS,
+        log: this.log,
+        changes: this.changes,
+        writeRefusal: () =>
+          vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, so Agent Bridge only answers read-only tools.',
+        limits: readToolLimits,
+        journal: this.journal.journal,
+      },
+      connection: {
+        serverUrl: settings.serverUrl,
+        protocol: settings.protocol,
+        sessionId,
+        projectKey: settings.projectKey,
+        projectPath: workspace.root,
+        ...(tokens ? tokenAuth(() => tokens.get()) : {}),
+        // Node's roots are not the OS store: a backend signed by a company CA would be refused without this.
+        trust: settings.systemCertificates ? () => systemTrust() : undefined,
+      },
+      outbox: this.outbox.box,
     });
+    const offState = live.connection.onState((s) => this.stateEmitter.fire(s));
+    const offMessage = live.connection.onMessage((m) => this.messageEmitter.fire(m));
+    // Kept after a teardown: calls cancelled by it still answer, and the chat must see them end.
+    live.onAnswer((call, result) => this.toolEmitter.fire({ call, result }));
     const unsubscribe = () => {
       offState();
       offMessage();
     };
-    this.live = { connection, dispatcher, bridge, unsubscribe };
+    this.live = { link: live, unsubscribe };
     try {
-      connection.connect();
+      live.connect();
     } catch (e) {
       this.teardown();
       return (e as Error).message;
@@ -187,9 +184,7 @@ export class BridgeController implements vscode.Disposable {
     const live = this.live;
     if (!live) return;
     this.live = undefined;
-    live.dispatcher.cancelAll('disconnected');
-    live.bridge.dispose();
-    live.connection.disconnect();
+    live.link.stop('disconnected');
     live.unsubscribe();
   }
 

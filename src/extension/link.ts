@@ -2,9 +2,9 @@
 // and code intelligence. The controller loads this module on the first connect, not at
 // activation: building the schemas and evaluating these modules is most of the bundle's start-up
 // cost, and activation blocks the extension host (see the activation row of `npm run bench`).
-export { Bridge, Outbox } from '../core/link/bridge';
-export { BridgeConnection, resolveProtocol } from '../core/link/connection';
-export { Dispatcher } from '../core/link/dispatcher';
+export { Outbox } from '../core/link/bridge';
+export { resolveProtocol } from '../core/link/connection';
+export { startLink } from '../core/link/startLink';
 export { systemTrust } from '../core/link/systemCa';
 export { tokenAuth } from '../core/link/token';
 export { ALL_TOOLS } from '../core/tools/registry';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Bridge } from '../core/link/bridge';
-import { BridgeConnection, type ConnectionTiming, type ProtocolSetting } from '../core/link/connection';
-import { Dispatcher } from '../core/link/dispatcher';
+import type { BridgeConnection, ConnectionTiming, ProtocolSetting } from '../core/link/connection';
+import type { Dispatcher } from '../core/link/dispatcher';
+import { startLink } from '../core/link/startLink';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ToolLimits } from '../core/policy/limiter';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/policy/secrets';
@@ -67,39 +67,36 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
   const sessionId = o.sessionId ?? randomUUID();
   const stateDir = o.stateDir === undefined ? defaultStateDir() : o.stateDir;
   const journal = stateDir ? WriteJournal.forSession(journalDirFor(stateDir, workspace.root), sessionId, log) : new WriteJournal(undefined, log);
-  const dispatcher = new Dispatcher({
-    workspace,
-    tools: ALL_TOOLS,
-    log,
-    // Nobody here can approve a change to a secret or protected file: the gate refuses those.
-    changes: o.autoApprove ? new DirectWriteGate() : undefined,
-    writeRefusal: () => (o.autoApprove ? undefined : HEADLESS_WRITE_REFUSAL),
-    limits: () => o.limits ?? {},
-    journal,
+  const link = startLink({
+    dispatcher: {
+      workspace,
+      tools: ALL_TOOLS,
+      log,
+      // Nobody here can approve a change to a secret or protected file: the gate refuses those.
+      changes: o.autoApprove ? new DirectWriteGate() : undefined,
+      writeRefusal: () => (o.autoApprove ? undefined : HEADLESS_WRITE_REFUSAL),
+      limits: () => o.limits ?? {},
+      journal,
+    },
+    connection: {
+      serverUrl: o.serverUrl,
+      protocol: o.protocol ?? 'auto',
+      sessionId,
+      projectKey: o.projectKey || workspace.name,
+      projectPath: workspace.root,
+      timing: o.timing,
+      ...tokenAuth(() => Promise.resolve(o.token)),
+      trust: o.systemCertificates === false ? undefined : () => systemTrust(),
+    },
+    outboxTtlMs: o.resultRetentionMs,
   });
-  const connection = new BridgeConnection({
-    serverUrl: o.serverUrl,
-    protocol: o.protocol ?? 'auto',
-    sessionId,
-    projectKey: o.projectKey || workspace.name,
-    projectPath: workspace.root,
-    log,
-    timing: o.timing,
-    ...tokenAuth(() => Promise.resolve(o.token)),
-    trust: o.systemCertificates === false ? undefined : () => systemTrust(),
-  });
-  const bridge = new Bridge(connection, dispatcher, { log, outboxTtlMs: o.resultRetentionMs });
-  connection.connect();
+  link.connect();
   return {
     workspace,
-    connection,
-    dispatcher,
+    connection: link.connection,
+    dispatcher: link.dispatcher,
     sessionId,
     secrets,
-    stop() {
-      dispatcher.cancelAll('host stopped');
-      bridge.dispose();
-      connection.disconnect();
-    },
+    stop: () => link.stop('host stopped'),
   };
 }

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { Bridge } from '../../src/core/link/bridge';
 import { BridgeConnection } from '../../src/core/link/connection';
 import { Dispatcher } from '../../src/core/link/dispatcher';
+import { startLink } from '../../src/core/link/startLink';
 import { silentLogger } from '../../src/core/log';
 import { defineTool } from '../../src/core/tools/tool';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
@@ -152,6 +153,32 @@ test('the headless host refuses writes unless started with --auto-approve', asyn
     assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'two\n');
   } finally {
     trusting.stop();
+    await backend.close();
+  }
+});
+
+test('startLink: every call runs once, and answer listeners learn each answer once, from the bridge', async () => {
+  let runs = 0;
+  const counted = defineTool({ name: 'counted', description: '', writes: false, params: z.object({ n: z.number() }), handler: async (p) => ({ result: `run ${++runs} for ${p.n}` }) });
+  const backend = await startDevBackend({ port: 0 });
+  const link = startLink({
+    dispatcher: { workspace: new NodeWorkspace(tree), tools: [counted], log: silentLogger },
+    connection: { serverUrl: backend.wsUrl(), protocol: 'auto', sessionId: 'link-1', projectKey: 'p', projectPath: tree },
+  });
+  const heard: Array<{ id: string; result: unknown }> = [];
+  link.onAnswer((call, result) => heard.push({ id: call.id, result: result.data.result }));
+  link.connect();
+  try {
+    await backend.waitForSession(undefined, 5000);
+    const answers = await Promise.all([1, 2, 3].map((n) => backend.callTool('counted', { n })));
+    assert.equal(runs, 3, 'each call ran exactly once');
+    assert.equal(heard.length, 3, 'each answer heard exactly once');
+    for (const a of answers) {
+      const data = a.data as { toolCallId: string; result: string };
+      assert.deepEqual(heard.filter((h) => h.id === data.toolCallId).map((h) => h.result), [data.result]);
+    }
+  } finally {
+    link.stop('test over');
     await backend.close();
   }
 });

@@ -1,7 +1,10 @@
 import type { BridgeConnection } from './connection';
 import type { Dispatcher } from './dispatcher';
 import type { Logger } from '../log';
-import { MAX_MESSAGE_BYTES, type ToolResultMessage } from '../protocol/messages';
+import { MAX_MESSAGE_BYTES, type ToolCall, type ToolResultMessage } from '../protocol/messages';
+
+/** Told of every call the bridge answered, with the answer as it was produced (before any cut to fit a frame). */
+export type AnswerListener = (call: ToolCall, result: ToolResultMessage) => void;
 
 export interface BridgeOptions {
   /**
@@ -145,6 +148,7 @@ export function fitToMessageLimit(message: ToolResultMessage, limit = MAX_MESSAG
 export class Bridge {
   private readonly outbox: Outbox;
   private readonly disposers: (() => void)[] = [];
+  private readonly answerListeners = new Set<AnswerListener>();
 
   constructor(
     private readonly connection: BridgeConnection,
@@ -154,7 +158,7 @@ export class Bridge {
     this.outbox = options.outbox ?? new Outbox(options.log, options.outboxTtlMs, options.outboxLimit);
     this.disposers.push(
       connection.onMessage((message) => {
-        if (message.type === 'TOOL_CALL') void this.answer(this.dispatcher.dispatch(message.call));
+        if (message.type === 'TOOL_CALL') void this.answer(message.call, this.dispatcher.dispatch(message.call));
       }),
       connection.onRejected((outcome) => {
         if (outcome.ok === 'ignored') {
@@ -170,6 +174,15 @@ export class Bridge {
     );
   }
 
+  /**
+   * Listens to every answer (the chat shows tool calls this way): the bridge is the one owner of
+   * the call's path, and nobody dispatches a call a second time to learn its result.
+   */
+  onAnswer(listener: AnswerListener): () => void {
+    this.answerListeners.add(listener);
+    return () => this.answerListeners.delete(listener);
+  }
+
   /** How many answers are waiting for the link. */
   get pending(): number {
     return this.outbox.size;
@@ -183,8 +196,15 @@ export class Bridge {
     for (const d of this.disposers) d();
   }
 
-  private async answer(result: Promise<ToolResultMessage>): Promise<void> {
+  private async answer(call: ToolCall, result: Promise<ToolResultMessage>): Promise<void> {
     const message = await result;
+    for (const listener of this.answerListeners) {
+      try {
+        listener(call, message);
+      } catch {
+        // A listener's failure is its own; the answer still goes out.
+      }
+    }
     // Serialized once: the size check and the frame share the text (a result can be megabytes).
     const text = JSON.stringify(message);
     // A UTF-16 code unit is at most 3 bytes of UTF-8, so short texts need no byte count.
