@@ -25,7 +25,7 @@ export interface ChatContext {
   send(message: object): void;
   /** Asks the IDE to run a tool and resolves with its raw TOOL_RESULT message. */
   callTool(toolName: string, params: Record<string, unknown>, opts?: CallToolOptions): Promise<Record<string, unknown>>;
-  /** Aborted when a newer request overrides this one (spec 001 §6.2) or the IDE disconnects. */
+  /** Aborted when a newer request overrides this one (docs/protocol.md §8.3) or the IDE disconnects. */
   readonly signal: AbortSignal;
   log(line: string): void;
 }

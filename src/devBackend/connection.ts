@@ -83,7 +83,7 @@ export class IdeConnection {
     return this.meta.webSocketSessionId;
   }
 
-  /** Greets the IDE (spec 001 §1.2); v1 gets the requestId it keeps for multi-turn. */
+  /** Greets the IDE (docs/protocol.md §2.4); v1 gets the requestId it keeps for multi-turn. */
   sendConnected(): void {
     this.send({
       type: 'CONNECTED',
@@ -131,7 +131,7 @@ export class IdeConnection {
   ): { readonly id: string; readonly done: Promise<Json> } {
     const shape = opts.shape ?? 'root';
     const timeoutMs = opts.timeoutMs ?? this.deps.toolTimeoutMs;
-    // Spec 000's id is `<tool>-<short id>-<epoch ms>`; the short id is random rather than the
+    // The id is `<tool>-<short id>-<epoch ms>` (docs/protocol.md §4.3); the short id is random rather than the
     // session's prefix so two calls in the same millisecond cannot collide (the IDE caches
     // answers by id, so a collision would return the wrong result).
     const id = shape === 'root' ? `${toolName}-${shortId()}-${Date.now()}` : `call-${shortId()}`;
@@ -141,7 +141,7 @@ export class IdeConnection {
             type: 'TOOL_CALL',
             toolCallId: id,
             toolName,
-            // Spec 002: the backend injects webSocketSessionId into the params it forwards.
+            // A v2 backend injects webSocketSessionId (docs/protocol.md §9.3) into the params it forwards.
             params: { ...params, webSocketSessionId: this.webSocketSessionId },
             webSocketSessionId: this.webSocketSessionId,
           }
@@ -252,13 +252,13 @@ export class IdeConnection {
     const data = message.data;
     if (!isObject(data)) {
       // 002's root-level TOOL_RESULT is the older form; the digest says results carry `data`.
-      this.sendError('INVALID_REQUEST', 'TOOL_RESULT must carry its fields inside "data" (spec 000).');
+      this.sendError('INVALID_REQUEST', 'TOOL_RESULT must carry its fields inside "data" (docs/protocol.md §4.2).');
       return;
     }
     const id = str(data.toolCallId) ?? str(data.callId);
     const call = id ? this.pending.get(id) : undefined;
     if (!id || !call) {
-      // Spec 000: an unknown id is logged and ignored (late answers after a timeout land here).
+      // docs/protocol.md §4.2: an unknown id is logged and ignored (late answers after a timeout land here).
       this.deps.log(`[tool] ⚠️ No pending tool call for toolCallId=${id ?? '(none)'}; TOOL_RESULT ignored`);
       return;
     }
@@ -293,7 +293,7 @@ export class IdeConnection {
     this.startChat(request);
   }
 
-  /** One request at a time per connection: a new one overrides the running one (spec 001 §6.2). */
+  /** One request at a time per connection: a new one overrides the running one (docs/protocol.md §8.3). */
   private startChat(request: ChatRequest): void {
     const previous = this.activeChat;
     if (previous) {

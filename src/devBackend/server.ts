@@ -1,5 +1,5 @@
 /**
- * A development agent backend: the WebSocket endpoints an IDE connects to (spec 000/001/002) and
+ * A development agent backend: the WebSocket endpoints an IDE connects to (docs/protocol.md §9.1) and
  * the HTTP tool API on the same loopback port. Everything lives in the returned object, with no
  * process globals, so tests can run several side by side.
  */
@@ -29,7 +29,7 @@ export interface DevBackendOptions {
   readonly host?: string;
   /** When set, IDEs must present it (CONNECT message or `Authorization: Bearer` on upgrade). */
   readonly token?: string;
-  /** How long a forwarded tool call waits for its TOOL_RESULT; spec 002 says 30 s. */
+  /** How long a forwarded tool call waits for its TOOL_RESULT; the protocol says 30 s (docs/protocol.md §9.3). */
   readonly toolTimeoutMs?: number;
   readonly log?: (line: string) => void;
   /** What answers AGENT_CHAT / ANALYZE; the default says there is no agent yet. */
@@ -89,7 +89,7 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
   const server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createServer(handler);
   const scheme = opts.tls ? 's' : '';
   // Up to twice the limit is received so an oversize message gets a clear MESSAGE_TOO_LARGE
-  // (spec 001 §6.1); anything bigger still is cut off by ws with close code 1009.
+  // (docs/protocol.md §4.4); anything bigger still is cut off by ws with close code 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES * 2 });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -126,7 +126,7 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
           ...(q.get('mode') ? { mode: q.get('mode') ?? '' } : {}),
           protocol,
           connectedAt: new Date().toISOString(),
-          // v1 multi-turn: reuse the client's requestId, else generate one (spec 001 §1.2).
+          // v1 multi-turn: reuse the client's requestId, else generate one (docs/protocol.md §2.4).
           ...(protocol === 'v1' ? { requestId: q.get('requestId') || `req-${randomUUID()}` } : {}),
         },
         !opts.token || bearer === opts.token,

@@ -1,5 +1,5 @@
 /**
- * The dev backend's HTTP side: spec 002's tool API (what Claude Code calls to reach the IDE),
+ * The dev backend's HTTP side: the tool API (docs/protocol.md §9.3) (what Claude Code calls to reach the IDE),
  * a session listing so a developer can find a webSocketSessionId for curl, and a health check.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -72,7 +72,7 @@ export function createHttpHandler(deps: ToolApiDeps): (req: IncomingMessage, res
   };
 }
 
-/** Spec 002 §4–8: forward one tool to the chosen IDE and answer with its TOOL_RESULT's data. */
+/** docs/protocol.md §9.3: forward one tool to the chosen IDE and answer with its TOOL_RESULT's data. */
 async function executeTool(req: IncomingMessage, deps: ToolApiDeps): Promise<[number, Json]> {
   const body = await readJsonBody(req);
   const tool = body.tool;

@@ -1,7 +1,7 @@
 /** The dev backend's side of a tool call: how it is sent, how it fails, and what is checked in its answer. */
 import { ToolResultSchema } from '../core/protocol/messages';
 
-/** 'root' is spec 000's TOOL_CALL (fields at the root, `toolCallId`); 'data' is spec 001's (`data.callId`). */
+/** The two TOOL_CALL shapes (docs/protocol.md §4.1): 'root' (fields at the root, `toolCallId`) and 'data' (`data.callId`). */
 export type ToolCallShape = 'root' | 'data';
 
 export interface CallToolOptions {

@@ -1,5 +1,5 @@
 // End to end, as a user: package the VSIX, install it into a real VS Code (code-server) the way a
-// user does, open a folder, and check through the dev backend's HTTP tool API (spec 002) that the
+// user does, open a folder, and check through the dev backend's HTTP tool API (docs/protocol.md §9.3) that the
 // installed extension connects on its own, answers, and asks before it writes: the approval is
 // given and refused by clicking the diff editor's title-bar buttons. A second window, with
 // Workspace Trust on and the folder untrusted, must refuse every write.

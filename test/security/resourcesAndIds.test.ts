@@ -188,7 +188,7 @@ test('an edit whose answer is over the message limit still answers valid JSON, s
   const root = tmp('ab-bigedit-');
   const l = await link(root);
   try {
-    // 12 MB on disk: an Edit of one line answers with the whole originalFile (spec 004).
+    // 12 MB on disk: an Edit of one line answers with the whole originalFile (docs/protocol.md §5.9).
     fs.writeFileSync(path.join(root, 'big.txt'), `first line\n${`${'z'.repeat(99)}\n`.repeat(120_000)}`);
     const r = await l.backend.callTool('Edit', { file_path: 'big.txt', old_string: 'first line', new_string: 'FIRST LINE' }, { timeoutMs: 60_000 });
     const data = r.data as { success: boolean; result: string };

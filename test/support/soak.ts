@@ -185,7 +185,7 @@ export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: S
       }
       if (r < 0.75) {
         const dir = path.posix.dirname(pick(files));
-        // text_search is the backend's name for the same project search (spec 002): both are exercised.
+        // text_search is the backend's name for the same project search (docs/protocol.md §5.3): both are exercised.
         return { tool: r < 0.65 ? 'grep_file' : 'text_search', params: { pattern: pick(PATTERNS), relativePath: dir, limit: 20, context_lines: 1 } };
       }
       return { tool: 'read_class', params: { className: pick(classes) } };

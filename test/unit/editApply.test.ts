@@ -143,7 +143,7 @@ describe('applySearchReplace', () => {
 describe('applyEdits (MultiEdit) and applyEdit (Edit)', () => {
   const utils = 'import os\n\n\n\ndef process():\n    return os.getcwd()\n';
 
-  test('edits apply in order, each on the result of the previous (spec 004 example)', () => {
+  test("edits apply in order, each on the result of the previous (the protocol sources' example)", () => {
     const r = applyEdits(utils, [
       { old_string: 'import os', new_string: 'import os\nimport sys' },
       { old_string: 'def process():', new_string: 'def process_data():' },
@@ -227,7 +227,7 @@ describe('planCreate', () => {
   });
 });
 
-describe('structuredPatchOf (spec 004 shapes)', () => {
+describe('structuredPatchOf (the shapes of docs/protocol.md §7.4)', () => {
   const original = '# Configuration\nDEBUG = False\nPORT = 8000\n';
   const edited = applyEdit(original, { old_string: 'DEBUG = False', new_string: 'DEBUG = True' }).newText;
 
@@ -237,7 +237,7 @@ describe('structuredPatchOf (spec 004 shapes)', () => {
     ]);
   });
 
-  test('Edit example, context 0: exactly the hunk printed in spec 004', () => {
+  test('Edit example, context 0: exactly the hunk the protocol sources print', () => {
     assert.deepEqual(structuredPatchOf(original, edited, 0), [
       { oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, lines: ['-DEBUG = False', '+DEBUG = True'] },
     ]);

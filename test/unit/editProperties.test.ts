@@ -23,7 +23,7 @@ const fileWithRegion = lines.chain((ls) =>
 const replacementLines = fc.array(line, { maxLength: 5 });
 const joinLf = (ls: readonly string[]) => ls.map((l) => l + '\n').join('');
 
-/** A tiny, strict applier of spec 004 hunks: every context and removed line must be where the hunk says. */
+/** A tiny, strict applier of structuredPatch hunks (docs/protocol.md §7.4): every context and removed line must be where the hunk says. */
 function applyHunks(old: readonly string[], hunks: readonly Hunk[]): string[] {
   const out: string[] = [];
   let pos = 0;

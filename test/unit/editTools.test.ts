@@ -128,7 +128,7 @@ test('writing tools cannot escape the project', async () => {
   assert.equal(fs.existsSync(path.join(path.dirname(root), 'escape2.txt')), false);
 });
 
-test('Replace returns spec 004 data for create and update', async () => {
+test('Replace returns its protocol data for create and update', async () => {
   const { call, root } = setup({ 'u.py': "def hello():\n    print('Hello, World!')\n" });
   const created = resultOf(await call('Replace', { file_path: 'n.py', content: 'x = 1\n' }));
   assert.deepEqual(created, { type: 'create', filePath: path.join(root, 'n.py'), content: 'x = 1\n', structuredPatch: [] });
@@ -137,7 +137,7 @@ test('Replace returns spec 004 data for create and update', async () => {
   assert.deepEqual(updated.structuredPatch, [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' def hello():', "-    print('Hello, World!')", "+    print('Hello, Updated World!')"] }]);
 });
 
-test('Edit returns spec 004 data (the config.py example)', async () => {
+test('Edit returns its protocol data (the config.py example)', async () => {
   const { call, root } = setup({ 'config.py': '# Configuration\nDEBUG = False\nPORT = 8000\n' });
   const r = resultOf(await call('Edit', { file_path: 'config.py', old_string: 'DEBUG = False', new_string: 'DEBUG = True' }));
   assert.deepEqual(r, {

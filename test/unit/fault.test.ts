@@ -8,7 +8,7 @@
  *
  * The protocol has no acknowledgements, so an answer written into the socket in the instant the
  * backend dies can be lost in transit. A backend that got no answer for a call retries it with the
- * same toolCallId after the reconnect (spec 003 §8), and the host answers a retry from its cache
+ * same toolCallId after the reconnect (docs/protocol.md §4.3), and the host answers a retry from its cache
  * without running the call again. The test does exactly that, and checks that a retry never
  * writes a second time.
  */

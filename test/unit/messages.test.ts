@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_MESSAGE_BYTES, parseServerMessage, toolFailure, toolSuccess, ToolResultSchema } from '../../src/core/protocol/messages';
 
-test('TOOL_CALL in the root shape of spec 000 parses with its id key', () => {
+test('TOOL_CALL in the root shape parses with its id key', () => {
   const out = parseServerMessage(JSON.stringify({
     type: 'TOOL_CALL', toolCallId: 'grep_file-1', toolName: 'grep_file',
     params: { pattern: 'TODO', projectKey: 'p' }, webSocketSessionId: 'ws-1',
@@ -17,7 +17,7 @@ test('TOOL_CALL in the root shape of spec 000 parses with its id key', () => {
   assert.equal(call.params.pattern, 'TODO');
 });
 
-test('TOOL_CALL in the data shape of spec 001 parses with callId', () => {
+test('TOOL_CALL in the data shape parses with callId', () => {
   const out = parseServerMessage(JSON.stringify({
     type: 'TOOL_CALL', data: { callId: 'call-456', toolName: 'read_class', params: { className: 'X' }, projectPath: '/p' },
   }));

@@ -91,7 +91,7 @@ function replaceAll(text: string, edit: EditSpec, names: EditNames, t: Translate
 
 function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boolean, t: Translate): { text: string; report: Omit<EditReport, 'editIndex'> } {
   if (edit.old_string === '') {
-    // Spec 004's MultiEdit creates a file with a first edit whose old_string is empty.
+    // MultiEdit (docs/protocol.md §5.10) creates a file with a first edit whose old_string is empty.
     if (isFirst && isEmptyText(text)) {
       const created = text + edit.new_string;
       return { text: created, report: { occurrences: 1, strategy: 'exact', newRange: { startLine: 1, endLine: lineNumberAt(created, created.length) } } };
@@ -113,7 +113,7 @@ function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boole
 
 /**
  * MultiEdit: the edits in order, each on the result of the ones before, all or nothing. A failing
- * edit throws its error prefixed "Error in edit k of n:" (spec 004's wording) and nothing is applied.
+ * edit throws its error prefixed "Error in edit k of n:" (the wording of docs/protocol.md §5.10) and nothing is applied.
  * With a single edit this is the Edit tool, and its errors carry no prefix.
  */
 export function applyEdits(original: string, edits: readonly EditSpec[], path = 'the file', t: Translate = ENGLISH): EditsResult {

@@ -52,7 +52,7 @@ function formatting(text: string): FormattingOptions {
 }
 
 /**
- * Applies a cell edit to a notebook's JSON text. Cell numbers are 0-based (spec 004); an insert
+ * Applies a cell edit to a notebook's JSON text. Cell numbers are 0-based (docs/protocol.md §5.11); an insert
  * goes before `index` (== cell count appends). Only the target cell's text changes in the file:
  * the edit is made on the raw JSON (jsonc-parser), so other cells keep their bytes, big integers,
  * `1.0`, escapes and line endings. Returns the new text and the edit in a form a notebook API can

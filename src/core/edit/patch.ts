@@ -1,5 +1,5 @@
 /**
- * spec 004's `structuredPatch`: hunks of a line diff between the old and new text of an edit.
+ * `structuredPatch` (docs/protocol.md §7.4): hunks of a line diff between the old and new text of an edit.
  *
  * Lines are compared logically: terminators are not part of a line, so a CRLF file diffs like an LF
  * one and hunk lines never carry '\r' or '\n'. Hunks only have ' ', '-', '+' lines; the diff
@@ -17,7 +17,7 @@ function joinLines(lines: readonly string[], terminated: boolean): string {
 
 /**
  * The hunks turning `oldText` into `newText`, with `context` unchanged lines around each change
- * (3, as `diff -u` and git; spec 004's examples are hand-trimmed and show fewer). Line numbers are
+ * (3, as `diff -u` and git; the protocol sources' examples are hand-trimmed and show fewer). Line numbers are
  * 1-based; as in the `diff` package, a hunk that only adds lines has oldLines 0 and oldStart the old
  * line it goes before.
  *

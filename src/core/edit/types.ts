@@ -72,7 +72,7 @@ export interface AlreadyApplied {
 
 export type ApplyResult = Applied | AlreadyApplied;
 
-/** One edit of the Edit / MultiEdit tools (spec 004), with their wire names. */
+/** One edit of the Edit / MultiEdit tools (docs/protocol.md §5.10), with their wire names. */
 export interface EditSpec {
   readonly old_string: string;
   readonly new_string: string;
@@ -81,7 +81,7 @@ export interface EditSpec {
 
 /** What one edit of a successful MultiEdit did (line numbers in the text right after that edit). */
 export interface EditReport {
-  /** 1-based, as spec 004's `editIndex`. */
+  /** 1-based, as `editIndex` in docs/protocol.md §5.10. */
   readonly editIndex: number;
   readonly occurrences: number;
   readonly strategy: MatchStrategy;
@@ -93,7 +93,7 @@ export interface EditsResult {
   readonly edits: readonly EditReport[];
 }
 
-/** spec 004's Hunk: unified-diff lines without terminators, prefixed ' ', '-' or '+'. */
+/** A hunk of `structuredPatch` (docs/protocol.md §7.4): unified-diff lines without terminators, prefixed ' ', '-' or '+'. */
 export interface Hunk {
   readonly oldStart: number;
   readonly oldLines: number;

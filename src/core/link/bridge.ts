@@ -99,7 +99,7 @@ export class Outbox {
 }
 
 /**
- * The edit tools answer with a JSON document in `result` (spec 004 shapes): cut as text it would
+ * The edit tools answer with a JSON document in `result` (docs/protocol.md §5.8–§5.10): cut as text it would
  * no longer parse. Such a result keeps its small fields and has each long string or list replaced
  * by a note of its size, plus `truncated: true`. Undefined when `text` is not a JSON object.
  */

@@ -66,7 +66,7 @@ export function resolveProtocol(serverUrl: string, setting: ProtocolSetting): Pr
   return new URL(serverUrl).pathname.replace(/\/+$/, '').endsWith('/ws/analyze') ? 'v1' : 'v2';
 }
 
-/** The handshake URL of spec 001 §1.1 (v1) or 002 §1 (v2), keeping any query the user put in the setting. */
+/** The handshake URL of v1 or v2 (docs/protocol.md §2.1), keeping any query the user put in the setting. */
 export function buildConnectUrl(o: Pick<ConnectionOptions, 'serverUrl' | 'protocol' | 'sessionId' | 'projectKey' | 'projectPath'>): URL {
   const url = new URL(o.serverUrl);
   if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {

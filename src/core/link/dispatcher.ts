@@ -19,7 +19,7 @@ export interface DispatcherOptions {
   /** Asked before any writing tool runs: a reason to refuse, or undefined to allow. */
   readonly writeRefusal?: () => string | undefined;
   /**
-   * How many bytes of answers are kept for replay (003 §8 idempotency); an answer over
+   * How many bytes of answers are kept for replay (docs/protocol.md §4.3 idempotency); an answer over
    * REPLAY_KEEP_BYTES is not kept (a repeated read runs again; a write's outcome is in `journal`).
    */
   readonly replayCacheBytes?: number;

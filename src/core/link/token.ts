@@ -4,7 +4,7 @@ import type { ConnectionOptions } from './connection';
 export type TokenSource = () => Promise<string | undefined>;
 
 /**
- * Token auth (spec 001 §7.1): when a token is set, the handshake carries `Authorization: Bearer`
+ * Token auth (docs/protocol.md §2.2): when a token is set, the handshake carries `Authorization: Bearer`
  * and the first message is `CONNECT {data:{token}}`. Read on every (re)connect, so a new token
  * applies on the next attempt. No token: neither is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * A write is never applied twice (spec 003 §8 idempotency), however many calls come between and
+ * A write is never applied twice (docs/protocol.md §4.3 idempotency), however many calls come between and
  * across a restart of the host with the same session: every writing call's id is written down,
  * with the tool and a hash of its params, before the tool runs ('started') and with its outcome
  * after ('done'). A resent id then gets the first outcome again; one that names another tool or
@@ -50,7 +50,7 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Routing fields a backend adds to params (spec 002 injects `webSocketSessionId`, which changes with
+ * Routing fields a backend adds to params (a v2 backend injects `webSocketSessionId`, docs/protocol.md §9.3, which changes with
  * every connection): not part of what the call asks, so a resend after a reconnect is the same call.
  */
 const ROUTING_KEYS: ReadonlySet<string> = new Set(['webSocketSessionId', 'projectKey', 'projectPath', 'sessionId']);

@@ -10,7 +10,7 @@ export interface ToolLimits {
   readonly timeoutMs: number;
 }
 
-/** 8 at once, 64 waiting, 25 s: under the backend's 30 s forwarding timeout (spec 002). */
+/** 8 at once, 64 waiting, 25 s: under the backend's 30 s forwarding timeout (docs/protocol.md §4.4). */
 export const DEFAULT_LIMITS: ToolLimits = { maxConcurrent: 8, maxQueued: 64, timeoutMs: 25_000 };
 
 /** Fills in and clamps limits from settings or flags (a nonsense value falls back to the default). */

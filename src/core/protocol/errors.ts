@@ -1,4 +1,4 @@
-/** Error codes a TOOL_RESULT may carry (spec README: 003's list plus three of our own). */
+/** Error codes a TOOL_RESULT may carry (docs/protocol.md §4.5: the sources' list plus three of our own). */
 export const TOOL_ERROR_CODES = [
   'BAD_REQUEST',
   'VALIDATION_FAILED',
@@ -25,7 +25,7 @@ export class ToolError extends Error {
   }
 }
 
-/** Chat-level error codes the backend may send in an ERROR message (spec 001 §4.1, §6). */
+/** Chat-level error codes the backend may send in an ERROR message (docs/protocol.md §8.4). */
 export const BACKEND_ERROR_CODES = [
   'PROJECT_NOT_FOUND',
   'INVALID_REQUEST',

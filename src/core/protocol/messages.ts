@@ -1,11 +1,11 @@
 /**
- * The wire contract with the agent backend (../shared/spec/README.md). Every message that enters
+ * The wire contract with the agent backend (docs/protocol.md). Every message that enters
  * the extension goes through `parseServerMessage`; every message it sends is built from these types.
  */
 import * as z from 'zod';
 import { TOOL_ERROR_CODES } from './errors';
 
-/** Largest single message either side may send (spec 001 §6.1). */
+/** Largest single message either side may send (docs/protocol.md §4.4). */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** Longest tool-call id kept, logged or answered as a call: longer ones are refused (BAD_REQUEST), never stored. */
 export const MAX_ID_CHARS = 256;
@@ -27,7 +27,7 @@ export const ConnectedSchema = z.object({
 export const PingSchema = z.object({ type: z.literal('PING'), data: z.looseObject({ timestamp: optNum }).optional() });
 export const PongSchema = z.object({ type: z.literal('PONG'), data: z.looseObject({ timestamp: optNum }).optional() });
 
-/** Progress of the agent's work (spec 001 §3.3). */
+/** Progress of the agent's work (docs/protocol.md §8.2). */
 export const ThinkingSchema = z.object({
   type: z.literal('THINKING'),
   data: z.looseObject({
@@ -62,14 +62,14 @@ export const AgentResponseSchema = z.object({
     .optional(),
 });
 
-/** A chat-level error from the backend (spec 001 §3.6, §4). */
+/** A chat-level error from the backend (docs/protocol.md §8.2). */
 export const ServerErrorSchema = z.object({
   type: z.literal('ERROR'),
   data: z.looseObject({ requestId: optStr, message: optStr, code: optStr, details: z.unknown().optional() }).optional(),
 });
 
 /**
- * A tool call in either shape: fields at the root (spec 000) or inside `data` (spec 001).
+ * A tool call in either shape: fields at the root or inside `data` (docs/protocol.md §4.1).
  * Root-level fields win when both are present; the id is `toolCallId` or `callId`.
  */
 const ToolCallFields = z.looseObject({
@@ -174,7 +174,7 @@ function parseToolCall(json: object): ParseOutcome {
   // Find an id even in a malformed call, so the backend gets an answer instead of a 30 s timeout.
   const loose = json as Record<string, unknown>;
   const data = (typeof loose.data === 'object' && loose.data !== null ? loose.data : {}) as Record<string, unknown>;
-  // Root fields win over `data`'s (spec README): the id is the first of root toolCallId, root
+  // Root fields win over `data`'s (docs/protocol.md §4.1): the id is the first of root toolCallId, root
   // callId, data toolCallId, data callId that is there.
   const idKey = (['toolCallId', 'callId'] as const).find((k) => loose[k] !== undefined) ?? (['toolCallId', 'callId'] as const).find((k) => data[k] !== undefined) ?? 'toolCallId';
   const rawId = loose[idKey] !== undefined ? loose[idKey] : data[idKey];
@@ -212,7 +212,7 @@ function parseToolCall(json: object): ParseOutcome {
 
 // ---------------------------------------------------------------- IDE → server
 
-/** A tool's answer. Every field sits in `data` (spec 000); the id is echoed under the key the call used. */
+/** A tool's answer. Every field sits in `data` (docs/protocol.md §4.2); the id is echoed under the key the call used. */
 export const ToolResultSchema = z.object({
   type: z.literal('TOOL_RESULT'),
   data: z.object({
@@ -229,19 +229,19 @@ export const ToolResultSchema = z.object({
 });
 export type ToolResultMessage = z.infer<typeof ToolResultSchema>;
 
-/** v2 chat request (spec 002 §2). */
+/** v2 chat request (docs/protocol.md §8.1). */
 export const AgentChatSchema = z.object({
   type: z.literal('AGENT_CHAT'),
   data: z.object({ sessionId: str, projectKey: str, message: str }),
 });
 
-/** v1 analysis request (spec 001 §3.1). */
+/** v1 analysis request (docs/protocol.md §8.1). */
 export const AnalyzeSchema = z.object({
   type: z.literal('ANALYZE'),
   data: z.object({ requestId: z.string().nullable(), message: str, projectKey: str, projectPath: str, mode: optStr }),
 });
 
-/** Token auth, sent first when a token is configured (spec 001 §7.1). */
+/** Token auth, sent first when a token is configured (docs/protocol.md §2.2). */
 export const ConnectSchema = z.object({ type: z.literal('CONNECT'), data: z.object({ token: str }) });
 
 export type ClientMessage =

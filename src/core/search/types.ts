@@ -22,7 +22,7 @@ export interface SearchOptions {
 }
 
 /**
- * A search gives up after this long: the backend stops waiting after 30 s (spec 002), so it is
+ * A search gives up after this long: the backend stops waiting after 30 s (docs/protocol.md §4.4), so it is
  * better to answer a clear TIMEOUT before that than to keep a CPU busy for nobody.
  */
 export const SEARCH_TIME_BUDGET_MS = 25_000;

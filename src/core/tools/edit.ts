@@ -7,7 +7,7 @@ import { filePathFields, targetOf } from './filePathParam';
 import { boolParam } from './params';
 import { defineTool, jsonOutput } from './tool';
 
-/** spec 004 "Edit" (FileEditTool): one old/new string, unique unless replace_all. */
+/** "Edit" (FileEditTool, docs/protocol.md §5.9): one old/new string, unique unless replace_all. */
 export const editTool = defineTool({
   name: 'Edit',
   description: 'Replace old_string with new_string in a file (every occurrence with replace_all), after the developer approves the diff.',

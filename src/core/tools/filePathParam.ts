@@ -3,7 +3,7 @@ import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 
 /**
- * The edit tools of spec 004 name their file `file_path` (often absolute, as the agent that wrote
+ * The edit tools (docs/protocol.md §5.8–§5.11) name their file `file_path` (often absolute, as the agent that wrote
  * them does); `relativePath`, as the other tools say, is accepted too. Containment applies either way.
  */
 export const filePathFields = {

@@ -7,7 +7,7 @@ import { defineTool, type ToolContext, type ToolOutput } from './tool';
 const orDefault = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema);
 
 /**
- * The params of grep_file (spec 000) and text_search (same engine). `projectKey` and
+ * The params of grep_file (docs/protocol.md §5.2) and text_search (same engine). `projectKey` and
  * `webSocketSessionId` may ride along in params: the object drops them.
  */
 export const searchParams = z.object({

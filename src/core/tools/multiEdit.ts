@@ -10,7 +10,7 @@ import { defineTool, jsonOutput } from './tool';
 const edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: boolParam().optional() });
 const cut = (s: string) => (s.length > 100 ? s.slice(0, 100) : s);
 
-/** spec 004 "MultiEdit": several edits on one file, in order, all or nothing. */
+/** "MultiEdit" (docs/protocol.md §5.10): several edits on one file, in order, all or nothing. */
 export const multiEditTool = defineTool({
   name: 'MultiEdit',
   description: 'Apply several old/new string edits to one file in order, all or nothing, after the developer approves the diff.',

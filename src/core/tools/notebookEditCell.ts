@@ -6,7 +6,7 @@ import { ToolError } from '../protocol/errors';
 import { intParam } from './params';
 import { defineTool, jsonOutput } from './tool';
 
-/** spec 004 "NotebookEditCell": replace, insert or delete one cell of a Jupyter notebook. */
+/** "NotebookEditCell" (docs/protocol.md §5.11): replace, insert or delete one cell of a Jupyter notebook. */
 export const notebookEditCellTool = defineTool({
   name: 'NotebookEditCell',
   description: 'Replace, insert or delete a cell (0-based cell_number) of an .ipynb notebook, after the developer approves the diff.',

@@ -4,7 +4,7 @@ import { splitLines } from '../workspace/text';
 import { filePathFields, targetOf } from './filePathParam';
 import { defineTool, jsonOutput } from './tool';
 
-/** spec 004 "Replace" (FileWriteTool): create a file or overwrite it whole. */
+/** "Replace" (FileWriteTool, docs/protocol.md §5.8): create a file or overwrite it whole. */
 export const replaceTool = defineTool({
   name: 'Replace',
   description: 'Create a file, or replace its whole content, after the developer approves the diff.',

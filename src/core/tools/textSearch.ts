@@ -1,7 +1,7 @@
 import { defineTool } from './tool';
 import { runSearch, searchParams } from './grepFile';
 
-/** text_search: the backend's name for a project-wide grep (spec 002); the same params and engine as grep_file. */
+/** text_search: the backend's name for a project-wide grep (docs/protocol.md §5.3); the same params and engine as grep_file. */
 export const textSearchTool = defineTool({
   name: 'text_search',
   description:

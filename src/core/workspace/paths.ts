@@ -29,7 +29,7 @@ export function toRelative(root: string, abs: string): string {
 /**
  * Resolves a path the agent sent against the project root. Relative paths, `..` segments, absolute
  * paths and symlinks are all followed to where they really lead; anything outside the root is
- * refused with PERMISSION_DENIED before a single byte is read or written (spec 003 §8.4).
+ * refused with PERMISSION_DENIED before a single byte is read or written (docs/protocol.md §6.1).
  */
 export async function resolveInProject(ws: Workspace, requested: string | undefined): Promise<ProjectPath> {
   const t = translator(ws.locale);

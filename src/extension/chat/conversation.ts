@@ -1,7 +1,7 @@
 /**
  * One conversation with the agent backend: turns the developer's message into AGENT_CHAT (v2) or
  * ANALYZE (v1), and the backend's THINKING / TOOL_CALL / AGENT_RESPONSE / COMPLETE / ERROR into
- * transcript entries. One request at a time (spec 001 §6.2), abandoned locally on Stop, on the
+ * transcript entries. One request at a time (docs/protocol.md §8.3), abandoned locally on Stop, on the
  * 5-minute analysis timeout (§6.3), or when the link drops. No `vscode` import, so it is unit-testable.
  */
 import type { ConnectionState } from '../../core/link/connection';

@@ -46,7 +46,7 @@ export function webviewStrings(): Strings {
   };
 }
 
-/** A sentence per chat error code of the spec (001 §4.1, §6), saying what happened and what to do. */
+/** A sentence per chat error code (docs/protocol.md §8.4), saying what happened and what to do. */
 export function explainError(code: string): string {
   const t = vscode.l10n.t;
   const known: Record<BackendErrorCode, string> = {

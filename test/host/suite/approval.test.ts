@@ -215,7 +215,7 @@ describe('Approval of agent changes', () => {
     assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 3, lines: [' a', '-b', '+B', '+C'] }]);
   });
 
-  it('autoApprove writes without asking; Edit answers in spec 004 shape', async () => {
+  it('autoApprove writes without asking; Edit answers in its protocol shape', async () => {
     const config = vscode.workspace.getConfiguration('agentBridge');
     await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Global);
     try {

@@ -35,7 +35,7 @@ describe('Agent Bridge against a loopback backend', () => {
     assert.equal(data.error, undefined);
   });
 
-  it('the data-shaped TOOL_CALL of spec 001 is answered with callId echoed', async () => {
+  it('the data-shaped TOOL_CALL is answered with callId echoed', async () => {
     const res = await live.backend.call({ type: 'TOOL_CALL', data: { callId: 'call-v1-1', toolName: 'read_file', params: { relativePath: 'notes.txt' }, projectPath: '/x' } });
     const data = res.data as Record<string, unknown>;
     assert.equal(data.callId, 'call-v1-1');
