@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { connectedBackend, rootCall, until } from './backend';
@@ -118,9 +119,14 @@ describe('Agent Bridge against a loopback backend', () => {
     assert.match(missing.error as string, /pattern/);
   });
 
-  it('the same toolCallId is answered with the first answer', async () => {
-    const msg = rootCall('read_file', { relativePath: 'notes.txt' });
+  it('the same toolCallId is answered with the first answer, not run again', async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'replay.txt');
+    fs.writeFileSync(file, 'first version\n');
+    const msg = rootCall('read_file', { relativePath: 'replay.txt' });
     const first = await live.backend.call(msg);
+    assert.match(String((first.data as Record<string, unknown>).result), /first version/);
+    // Run again, the call would now read the second version: a replay still says the first.
+    fs.writeFileSync(file, 'second version\n');
     const second = await live.backend.call(msg);
     assert.deepEqual(second, first);
   });
