@@ -32,6 +32,13 @@ export interface VarSymbol {
 /**
  * The receiver of a call, kept as a small expression tree so it can be typed once the index is
  * complete. Locals and parameters are already bound to their declared types at extraction.
+ *
+ * The keys are one letter on purpose: every call site of every file carries one of these trees in
+ * the on-disk index cache, so each key is written once per node, and in a large project the keys
+ * would otherwise be a good part of the cache's bytes. The letters: k kind; n name; t type (source text); o the object a member is read
+ * from; a, b operands (for `call`, a is the argument count); g the arguments; q the qualifier of
+ * `Outer.this`; c, j, i, n of a lambda parameter: the call, the argument position, the parameter
+ * position and the parameter count. Changing a key changes CACHE_VERSION (index/codeIndex.ts).
  */
 export type Expr =
   | { readonly k: 'id'; readonly n: string } // a name that is no local: field, type or package
