@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { readProjectText } from '../../src/core/workspace/files';
+import { readProjectText } from '../../src/core/policy/projectText';
 import { ToolError } from '../../src/core/protocol/errors';
 import { accessPolicy } from '../../src/core/policy/accessPolicy';
 import { PROTECTED_GLOBS } from '../../src/core/policy/protectedFiles';

@@ -1,7 +1,7 @@
 import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
-import type { NotebookCellEdit } from '../write/gate';
+import type { NotebookCellEdit } from './types';
 
 /** The parts of an .ipynb (nbformat 4) this tool reads and writes; everything else is kept as is. */
 interface Cell {

@@ -109,3 +109,12 @@ export interface EditNames {
   readonly search: string;
   readonly replace: string;
 }
+
+/** A notebook cell operation, so a host with a notebook API can apply it to an open notebook. */
+export interface NotebookCellEdit {
+  readonly mode: 'replace' | 'insert' | 'delete';
+  readonly index: number;
+  readonly source: string;
+  readonly cellType: 'code' | 'markdown';
+  readonly language: string;
+}

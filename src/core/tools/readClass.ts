@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as z from 'zod';
 import { translator, type Translate } from '../l10n';
-import { readProjectText } from '../workspace/files';
+import { readProjectText } from '../policy/projectText';
 import { resolveInProject } from '../workspace/paths';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readProjectText } from '../workspace/files';
+import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { fenceFor, languageOf, splitLines } from '../workspace/text';
 import { translator } from '../l10n';

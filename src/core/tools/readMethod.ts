@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { translator } from '../l10n';
-import { readProjectText } from '../workspace/files';
+import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
 import { defineTool } from './tool';

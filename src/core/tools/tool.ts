@@ -1,23 +1,10 @@
 import type { z } from 'zod';
-import type { Workspace } from '../workspace/workspace';
 import type { Logger } from '../log';
-import type { ChangeGate } from '../write/gate';
-import type { Access } from '../policy/accessPolicy';
+import type { WriteContext } from '../write/write';
 
 /** What a tool handler gets besides its params. */
-export interface ToolContext {
-  readonly workspace: Workspace;
-  readonly callId: string;
-  /** Aborted when the call is cancelled or times out; long work should stop when it fires. */
-  readonly signal: AbortSignal;
+export interface ToolContext extends WriteContext {
   readonly log: Logger;
-  /** Where writing tools send their changes for approval and writing; absent where nothing may be written. */
-  readonly changes?: ChangeGate;
-  /**
-   * The paths of `paths(params)`, resolved and classified by the access policy, by the value
-   * given: the tool reads and writes exactly these.
-   */
-  readonly resolved?: ReadonlyMap<string, Access>;
 }
 
 /** A successful tool answer: `result` is the string the agent reads; `structured` the same facts for machines. */

@@ -1,15 +1,7 @@
 import type { Access } from '../policy/accessPolicy';
 import type { Encoding } from '../workspace/text';
-import type { LineRange } from '../edit/types';
+import type { LineRange, NotebookCellEdit } from '../edit/types';
 
-/** A notebook cell operation, so a host with a notebook API can apply it to an open notebook. */
-export interface NotebookCellEdit {
-  readonly mode: 'replace' | 'insert' | 'delete';
-  readonly index: number;
-  readonly source: string;
-  readonly cellType: 'code' | 'markdown';
-  readonly language: string;
-}
 
 /** A change a writing tool wants to make, before anyone has approved it. */
 export interface ProposedChange {

@@ -1,14 +1,30 @@
-import { readProjectText, type ProjectText } from '../workspace/files';
+import { readProjectText, type ProjectText } from '../policy/projectText';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { encodeText } from '../workspace/text';
 import { accessPolicy, type Access } from '../policy/accessPolicy';
 import { EXCLUDE_GLOBS_SETTING } from '../policy/secrets';
-import type { ToolContext } from '../tools/tool';
-import type { CommittedChange, NotebookCellEdit } from './gate';
+import type { Workspace } from '../workspace/workspace';
+import type { ChangeGate, CommittedChange } from './gate';
+import type { NotebookCellEdit } from '../edit/types';
 import { withFileLock } from './lock';
 import { patchCounts, structuredPatchOf } from '../edit/patch';
 import type { Hunk, LineRange } from '../edit/types';
+
+/** What the write path needs of a call (a tool's context is one). */
+export interface WriteContext {
+  readonly workspace: Workspace;
+  readonly callId: string;
+  /** Aborted when the call is cancelled or times out; long work should stop when it fires. */
+  readonly signal: AbortSignal;
+  /** Where writing tools send their changes for approval and writing; absent where nothing may be written. */
+  readonly changes?: ChangeGate;
+  /**
+   * The paths of `paths(params)`, resolved and classified by the access policy, by the value
+   * given: the tool reads and writes exactly these.
+   */
+  readonly resolved?: ReadonlyMap<string, Access>;
+}
 
 /** What a writing tool decided, given the file's current text (undefined: the file does not exist). */
 export type WritePlan<X> =
@@ -30,7 +46,7 @@ export interface WriteOutcome<X> {
   readonly extra: X;
 }
 
-async function currentText(ctx: ToolContext, target: Access): Promise<ProjectText | undefined> {
+async function currentText(ctx: WriteContext, target: Access): Promise<ProjectText | undefined> {
   try {
     // A secret target is read only here, after a person allowed the change (see planAndWrite).
     return await readProjectText(ctx.workspace, target.rel, target, target.kind === 'secret');
@@ -45,7 +61,7 @@ async function currentText(ctx: ToolContext, target: Access): Promise<ProjectTex
  * is planned: a read-only file, and bytes that do not survive decoding and encoding again (a
  * Latin-1 or Shift-JIS file read as UTF-8 would have every other non-ASCII byte replaced).
  */
-async function refuseUnwritable(ctx: ToolContext, current: ProjectText): Promise<void> {
+async function refuseUnwritable(ctx: WriteContext, current: ProjectText): Promise<void> {
   const t = translator(ctx.workspace.locale);
   if (current.bytes && !Buffer.from(encodeText(current.text, current.encoding)).equals(Buffer.from(current.bytes.buffer, current.bytes.byteOffset, current.bytes.byteLength))) {
     throw new ToolError(
@@ -65,7 +81,7 @@ async function refuseUnwritable(ctx: ToolContext, current: ProjectText): Promise
  * host's gate for approval and writing. The patch is computed against what was really written.
  */
 export async function planAndWrite<X>(
-  ctx: ToolContext,
+  ctx: WriteContext,
   toolName: string,
   relativePath: string,
   description: string | undefined,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { CommittedChange, NotebookCellEdit } from '../../core/write/gate';
+import type { NotebookCellEdit } from '../../core/edit/types';
+import type { CommittedChange } from '../../core/write/gate';
 import { encodeText, type Encoding } from '../../core/workspace/text';
 import { minimalReplace } from '../../core/edit/lines';
 

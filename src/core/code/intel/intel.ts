@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { ToolError } from '../../protocol/errors';
-import type { ToolContext } from '../../tools/tool';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex } from '../index/codeIndex';
@@ -32,7 +31,7 @@ const announced = new WeakSet<CodeIndex>();
  * The index, built. The first call starts the build; a call that would wait longer than `waitMs`
  * gets a TIMEOUT saying how far indexing is, while the build goes on for the next call.
  */
-export async function readyCodeIntel(ctx: ToolContext): Promise<CodeIntel> {
+export async function readyCodeIntel(ctx: { readonly workspace: Workspace; readonly signal: AbortSignal }): Promise<CodeIntel> {
   const intel = codeIntelFor(ctx.workspace);
   if (intel.index.isReady) return intel;
   const settings = codeIndexSettings();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { readProjectText } from '../../workspace/files';
+import { readProjectText } from '../../policy/projectText';
 import { accessPolicy } from '../../policy/accessPolicy';
 import { ToolError } from '../../protocol/errors';
 import type { Workspace } from '../../workspace/workspace';

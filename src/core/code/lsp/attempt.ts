@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { ToolError } from '../../protocol/errors';
-import type { ToolContext } from '../../tools/tool';
+import type { Logger } from '../../log';
+import type { Workspace } from '../../workspace/workspace';
 import { LspSession } from './lspLookup';
 
 /**
@@ -21,7 +22,7 @@ export interface LspAttempt<T> {
   readonly note?: string;
 }
 
-export async function viaLanguageServer<T>(ctx: ToolContext, tool: string, run: (s: LspSession) => Promise<T | undefined>, budgetMs = LSP_BUDGET_MS): Promise<LspAttempt<T>> {
+export async function viaLanguageServer<T>(ctx: { readonly workspace: Workspace; readonly log: Logger }, tool: string, run: (s: LspSession) => Promise<T | undefined>, budgetMs = LSP_BUDGET_MS): Promise<LspAttempt<T>> {
   const intel = ctx.workspace.languageIntel;
   if (!intel) return {};
   const session = new LspSession(ctx.workspace, intel, ctx.log);

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { readProjectText } from '../../workspace/files';
+import { readProjectText } from '../../policy/projectText';
 import { splitLines } from '../../workspace/text';
 import type { IntelCall, IntelCallItem, IntelRange } from '../../workspace/workspace';
 import { MAX_TREE_NODES, type CallTreeNode } from '../index/callGraph';

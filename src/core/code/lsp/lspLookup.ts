@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { readProjectText } from '../../workspace/files';
+import { readProjectText } from '../../policy/projectText';
 import type { Logger } from '../../log';
 import { resolveInProject, toRelative } from '../../workspace/paths';
 import { accessPolicy } from '../../policy/accessPolicy';

@@ -1,9 +1,9 @@
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
-import { accessPolicy, type Access } from '../policy/accessPolicy';
-import { MAX_FILE_BYTES } from '../policy/safeRead';
-import { decodeText, isBinary, type Encoding } from './text';
-import type { Workspace } from './workspace';
+import { accessPolicy, type Access } from './accessPolicy';
+import { MAX_FILE_BYTES } from './safeRead';
+import { decodeText, isBinary, type Encoding } from '../workspace/text';
+import type { Workspace } from '../workspace/workspace';
 
 export interface ProjectText {
   readonly path: Access;
