@@ -4,11 +4,11 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readSmallText } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
+import { NameMatcher } from './globs';
 import {
   excludeMatcher,
   GitignoreMatcher,
   IGNORE_FILES,
-  NameMatcher,
   splitIgnoreFile,
   type IgnoreFileName,
   type IgnoreVerdict,

@@ -1,14 +1,14 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { readSmallText } from '../policy/safeRead';
+import { escapeGlob, GlobError, globToRegExp } from './globs';
 
 /**
  * Which files a search considers, written once for both engines.
  *
  * ripgrep decides with its `globset` and `ignore` crates; the in-process fallback must decide the
- * same, so this module re-implements the parts ripgrep uses with the flags we pass it:
- *  - glob syntax and matching of ripgrep 13's `globset` (gitignore flavour: `*` and `?` do not
- *    cross '/', `**` only as a whole path component, `[...]`/`[!...]` classes, `{a,b}`, `\` escapes);
+ * same, so this module re-implements the parts ripgrep uses with the flags we pass it (the glob
+ * syntax and matching of `globset` is in globs.ts):
  *  - gitignore lines exactly as `GitignoreBuilder::add_line` reads them (comments, trailing spaces,
  *    `!` whitelists, leading '/' anchors, trailing '/' = folders only, no slash = any depth, `x/**`
  *    = only what is inside x), last matching line wins;
@@ -16,215 +16,6 @@ import { readSmallText } from '../policy/safeRead';
  *    matching line decides, per kind; then `.rgignore` beats `.ignore` beats `.gitignore`), and the
  *    lowest-precedence "explicit" rules (`--ignore-file`).
  */
-
-// ---------------------------------------------------------------------------------------------
-// Globs
-
-type Token =
-  | { readonly k: 'lit'; readonly c: string }
-  | { readonly k: 'any' }
-  | { readonly k: 'star' }
-  | { readonly k: 'rprefix' }
-  | { readonly k: 'rsuffix' }
-  | { readonly k: 'rzero' }
-  | { readonly k: 'class'; readonly negated: boolean; readonly ranges: ReadonlyArray<readonly [number, number]> }
-  | { readonly k: 'alt'; readonly branches: readonly Token[][] };
-
-export class GlobError extends Error {}
-
-/** Parses a glob like globset 0.4 (ripgrep 13) with literal_separator and backslash_escape on. */
-function parseGlob(glob: string): Token[] {
-  const chars = Array.from(glob);
-  let pos = 0;
-  let prev: string | undefined;
-  let cur: string | undefined;
-  const stack: Token[][] = [[]];
-  const bump = (): string | undefined => {
-    prev = cur;
-    cur = chars[pos++];
-    return cur;
-  };
-  const peek = (): string | undefined => chars[pos];
-  const top = (): Token[] => stack[stack.length - 1] as Token[];
-  const push = (t: Token): void => {
-    top().push(t);
-  };
-
-  const parseStar = (): void => {
-    const before = prev;
-    if (peek() !== '*') {
-      push({ k: 'star' });
-      return;
-    }
-    bump();
-    if (top().length === 0) {
-      const next = peek();
-      if (next !== undefined && next !== '/') {
-        push({ k: 'star' });
-        push({ k: 'star' });
-      } else {
-        push({ k: 'rprefix' });
-        bump();
-      }
-      return;
-    }
-    if (before !== '/') {
-      if (stack.length <= 1 || (before !== ',' && before !== '{')) {
-        push({ k: 'star' });
-        push({ k: 'star' });
-        return;
-      }
-    }
-    let isSuffix: boolean;
-    const next = peek();
-    if (next === undefined) {
-      bump();
-      isSuffix = true;
-    } else if ((next === ',' || next === '}') && stack.length >= 2) {
-      isSuffix = true;
-    } else if (next === '/') {
-      bump();
-      isSuffix = false;
-    } else {
-      push({ k: 'star' });
-      push({ k: 'star' });
-      return;
-    }
-    const popped = top().pop();
-    if (popped?.k === 'rprefix') push({ k: 'rprefix' });
-    else if (popped?.k === 'rsuffix') push({ k: 'rsuffix' });
-    else push({ k: isSuffix ? 'rsuffix' : 'rzero' });
-  };
-
-  const parseClass = (): void => {
-    const ranges: Array<[number, number]> = [];
-    let negated = false;
-    if (peek() === '!' || peek() === '^') {
-      bump();
-      negated = true;
-    }
-    let first = true;
-    let inRange = false;
-    for (;;) {
-      const c = bump();
-      if (c === undefined) throw new GlobError(`unclosed character class in glob '${glob}'`);
-      if (c === ']') {
-        if (first) ranges.push([0x5d, 0x5d]);
-        else break;
-      } else if (c === '-') {
-        if (first) ranges.push([0x2d, 0x2d]);
-        else if (inRange) {
-          const r = ranges[ranges.length - 1] as [number, number];
-          r[1] = 0x2d;
-          if (r[1] < r[0]) throw new GlobError(`invalid range in glob '${glob}'`);
-          inRange = false;
-        } else inRange = true;
-      } else {
-        const cp = c.codePointAt(0) as number;
-        if (inRange) {
-          const r = ranges[ranges.length - 1] as [number, number];
-          r[1] = cp;
-          if (r[1] < r[0]) throw new GlobError(`invalid range in glob '${glob}'`);
-        } else ranges.push([cp, cp]);
-        inRange = false;
-      }
-      first = false;
-    }
-    if (inRange) ranges.push([0x2d, 0x2d]);
-    push({ k: 'class', negated, ranges });
-  };
-
-  for (let c = bump(); c !== undefined; c = bump()) {
-    switch (c) {
-      case '?':
-        push({ k: 'any' });
-        break;
-      case '*':
-        parseStar();
-        break;
-      case '[':
-        parseClass();
-        break;
-      case '{':
-        if (stack.length > 1) throw new GlobError(`nested alternate groups are not allowed in glob '${glob}'`);
-        stack.push([]);
-        break;
-      case '}': {
-        const branches: Token[][] = [];
-        while (stack.length >= 2) branches.push(stack.pop() as Token[]);
-        push({ k: 'alt', branches });
-        break;
-      }
-      case ',':
-        if (stack.length <= 1) push({ k: 'lit', c: ',' });
-        else stack.push([]);
-        break;
-      case '\\': {
-        const next = bump();
-        if (next === undefined) throw new GlobError(`dangling '\\' in glob '${glob}'`);
-        push({ k: 'lit', c: next });
-        break;
-      }
-      default:
-        push({ k: 'lit', c });
-    }
-  }
-  if (stack.length > 1) throw new GlobError(`unclosed alternate group in glob '${glob}'`);
-  return stack[0] as Token[];
-}
-
-function escapeChar(c: string): string {
-  return /^[A-Za-z0-9_]$/.test(c) ? c : `\\u{${(c.codePointAt(0) as number).toString(16)}}`;
-}
-
-function tokensToRegex(tokens: readonly Token[]): string {
-  let re = '';
-  for (const t of tokens) {
-    switch (t.k) {
-      case 'lit':
-        re += escapeChar(t.c);
-        break;
-      case 'any':
-        re += '[^/]';
-        break;
-      case 'star':
-        re += '[^/]*';
-        break;
-      case 'rprefix':
-        re += '(?:/?|[^\\n]*/)';
-        break;
-      case 'rsuffix':
-        re += '/[^\\n]*';
-        break;
-      case 'rzero':
-        re += '(?:/|/[^\\n]*/)';
-        break;
-      case 'class':
-        re += `[${t.negated ? '^' : ''}${t.ranges
-          .map(([a, b]) => (a === b ? `\\u{${a.toString(16)}}` : `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`))
-          .join('')}]`;
-        break;
-      case 'alt': {
-        const parts = t.branches.map((b) => tokensToRegex(b)).filter((p) => p !== '');
-        if (parts.length > 0) re += `(?:${parts.join('|')})`;
-        break;
-      }
-    }
-  }
-  return re;
-}
-
-/** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
-export function globToRegExp(glob: string): RegExp {
-  const tokens = parseGlob(glob);
-  const body = tokens.length === 1 && tokens[0]?.k === 'rprefix' ? '[^\\n]*' : tokensToRegex(tokens);
-  return new RegExp(`^${body}$`, 'u');
-}
-
-/** Escapes a literal path so that it can be put inside a glob. */
-export function escapeGlob(literal: string): string {
-  return literal.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Gitignore rules
@@ -403,15 +194,4 @@ export function normalizeExcludes(globs: readonly string[]): string[] {
 /** The exclusion globs as one matcher (root-relative paths): a match means the entry is skipped. */
 export function excludeMatcher(excludeGlobs: readonly string[]): GitignoreMatcher {
   return new GitignoreMatcher(excludeGlobs);
-}
-
-/** File-name globs of a file type as one matcher over names. */
-export class NameMatcher {
-  private readonly res: RegExp[];
-  constructor(globs: readonly string[]) {
-    this.res = globs.map((g) => globToRegExp(g));
-  }
-  test(name: string): boolean {
-    return this.res.some((re) => re.test(name));
-  }
 }

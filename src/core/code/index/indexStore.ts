@@ -1,0 +1,288 @@
+import { createReadStream } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as readline from 'node:readline';
+import * as path from 'node:path';
+import type { Logger } from '../../log';
+import { toRelative } from '../../workspace/paths';
+import { accessPolicy } from '../../policy/accessPolicy';
+import { decodeText, isBinary } from '../../workspace/text';
+import type { Workspace } from '../../workspace/workspace';
+import { extractFileJson, languageForPath, listSourceFiles } from '../languages/registry';
+import type { FileSymbols } from '../model';
+import { defaultWorkerCount, ParsePool, workerScript } from '../parse/parsePool';
+
+/**
+ * The code index's records, one per source file: its declarations and call sites, parsed once
+ * (lazily, on first use), kept fresh file by file, and cached on disk keyed by each file's mtime
+ * and size so a restart reparses only what changed. `CodeIndex` (codeIndex.ts) answers lookups
+ * over them.
+ */
+
+export interface IndexProgress {
+  readonly phase: 'listing' | 'parsing' | 'ready';
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface CodeIndexOptions {
+  /** Where `ready()` loads the cache from and saves it to (a file the extension owns). */
+  readonly cacheFile?: string;
+  readonly log?: Logger;
+  /** Lists project-relative source paths; default: a walk of the root (see `listSourceFiles`). */
+  readonly listFiles?: (ws: Workspace) => Promise<string[]>;
+  /** Larger files (generated code) are not indexed. Default 2 MB. */
+  readonly maxFileBytes?: number;
+  /** Parse workers for a build of many files; 0: parse on the main thread. Default min(cores − 1, 4), at least 1. */
+  readonly workers?: number;
+  /** The parse workers' script; default `workerScript()` (tests give a broken one to see the fallback). */
+  readonly workerScript?: string;
+}
+
+interface Job {
+  readonly rel: string;
+  readonly text?: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+  /** The symbols' JSON, when a parse worker made it. */
+  readonly json?: string;
+}
+
+export interface FileRecord {
+  /** -1 when the text came from an unsaved editor buffer: never trusted from the cache. */
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly symbols: FileSymbols;
+}
+
+export const CACHE_FORMAT = 'agent-bridge-code-index';
+/** Bump whenever what the extractors produce changes: older caches are then ignored. */
+export const CACHE_VERSION = 4;
+const YIELD_EVERY_MS = 25;
+const READ_AHEAD = 16;
+/** Fewer files to parse than this: the main thread does it (starting a worker costs more). */
+const MIN_FILES_FOR_WORKERS = 64;
+
+/** The per-file records and their lifecycle: build, updates, disk cache. */
+export class IndexStore {
+  protected readonly files = new Map<string, FileRecord>();
+  private building: Promise<void> | undefined;
+  private listeners = new Set<(p: IndexProgress) => void>();
+  /** Bumped on every change; resolvers and call graphs cache per generation. */
+  generation = 0;
+  progress: IndexProgress = { phase: 'listing', done: 0, total: 0 };
+  isReady = false;
+  /** The last build: files parsed, files taken from the cache, milliseconds. */
+  lastBuild: { parsed: number; cached: number; ms: number } | undefined;
+
+  constructor(
+    readonly ws: Workspace,
+    private readonly options: CodeIndexOptions = {},
+  ) {}
+
+  /** Builds the index on first call (loading the cache first when configured); later calls return at once. */
+  ready(onProgress?: (p: IndexProgress) => void): Promise<void> {
+    if (onProgress) this.listeners.add(onProgress);
+    this.building ??= this.build().finally(() => {
+      this.listeners.clear();
+    });
+    this.building.catch(() => {
+      this.building = undefined;
+    });
+    return this.building;
+  }
+
+  private report(p: IndexProgress): void {
+    this.progress = p;
+    for (const l of this.listeners) l(p);
+  }
+
+  private async build(): Promise<void> {
+    const log = this.options.log;
+    const started = Date.now();
+    if (this.options.cacheFile) {
+      try {
+        const n = await this.loadFile(this.options.cacheFile);
+        log?.debug(`code index: ${n} cached files loaded from ${this.options.cacheFile}`);
+      } catch {
+        // no cache yet, or unreadable: parse everything
+      }
+    }
+    this.report({ phase: 'listing', done: 0, total: 0 });
+    const list = await (this.options.listFiles ?? ((ws) => listSourceFiles(ws.root)))(this.ws);
+    const wanted = new Set(list);
+    for (const rel of [...this.files.keys()]) if (!wanted.has(rel)) this.files.delete(rel);
+    let parsed = 0;
+    let lastYield = Date.now();
+    let lastReport = 0;
+    // Parse workers when there is enough to parse to pay for starting them (each loads the wasm).
+    const workers = this.options.workers ?? defaultWorkerCount();
+    const pool = list.length - this.files.size >= MIN_FILES_FOR_WORKERS ? ParsePool.start(workers, this.options.workerScript ?? workerScript()) : undefined;
+    // Files are read (and, with workers, parsed) ahead, but stored in list order: the same index either way.
+    const ahead = pool ? READ_AHEAD * workers * 2 : READ_AHEAD;
+    const jobs = new Map<number, Promise<Job>>();
+    const startJob = (i: number): void => {
+      const rel = list[i];
+      if (rel === undefined || jobs.has(i)) return;
+      const read = this.readIfChanged(rel);
+      jobs.set(i, pool ? read.then((r) => (r.text === undefined || !pool.alive ? r : pool.parse(r.rel, r.text).then((json) => ({ ...r, json }), () => r))) : read);
+    };
+    try {
+      for (let i = 0; i < list.length; i++) {
+        for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
+        const r = await (jobs.get(i) as Promise<Job>);
+        jobs.delete(i);
+        if (r.text !== undefined) {
+          if (r.json !== undefined) this.files.set(r.rel, { mtimeMs: r.mtimeMs, size: r.size, symbols: JSON.parse(r.json) as FileSymbols });
+          else await this.store(r.rel, r.text, r.mtimeMs, r.size);
+          parsed++;
+        } else if (r.mtimeMs === 0) {
+          // Gone, unreadable, secret or leading outside: a record from the cache must not stay.
+          this.files.delete(r.rel);
+        }
+        const now = Date.now();
+        if (now - lastYield > YIELD_EVERY_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          lastYield = Date.now();
+        }
+        if (now - lastReport > 100) {
+          this.report({ phase: 'parsing', done: i + 1, total: list.length });
+          lastReport = now;
+        }
+      }
+    } finally {
+      await pool?.close();
+    }
+    this.changed();
+    this.isReady = true;
+    this.report({ phase: 'ready', done: list.length, total: list.length });
+    this.lastBuild = { parsed, cached: list.length - parsed, ms: Date.now() - started };
+    log?.info(`code index: ${list.length} files (${parsed} parsed, ${list.length - parsed} from cache) in ${Date.now() - started} ms`);
+    if (this.options.cacheFile && parsed > 0) await this.save(this.options.cacheFile).catch((e: unknown) => log?.warn(`code index: cache not saved: ${String(e)}`));
+  }
+
+  /**
+   * Reads the file unless the record in hand has the same mtime and size. The access policy comes
+   * first: a file that leads outside the project (a symbolic link) or is secret is never read, and
+   * answers as gone (mtimeMs 0).
+   */
+  private async readIfChanged(rel: string): Promise<{ rel: string; text?: string; mtimeMs: number; size: number }> {
+    const policy = accessPolicy(this.ws);
+    const access = await policy.resolve(rel).catch(() => undefined);
+    if (!access || access.kind === 'secret' || (await policy.linksToSecret(access.abs))) return { rel, mtimeMs: 0, size: 0 };
+    const abs = access.abs;
+    const dirty = this.ws.dirtyText(abs);
+    if (dirty !== undefined) return { rel, text: dirty, mtimeMs: -1, size: dirty.length };
+    const info = await this.ws.stat(abs).catch(() => undefined);
+    if (!info || info.kind !== 'file' || info.size > (this.options.maxFileBytes ?? 2_000_000)) return { rel, mtimeMs: 0, size: 0 };
+    const old = this.files.get(rel);
+    if (old && old.mtimeMs === info.mtimeMs && old.size === info.size) return { rel, mtimeMs: info.mtimeMs, size: info.size };
+    try {
+      const bytes = await this.ws.readBytes(abs);
+      if (isBinary(bytes)) return { rel, mtimeMs: 0, size: 0 };
+      return { rel, text: decodeText(bytes).text, mtimeMs: info.mtimeMs, size: info.size };
+    } catch {
+      return { rel, mtimeMs: 0, size: 0 };
+    }
+  }
+
+  private async store(rel: string, text: string, mtimeMs: number, size: number): Promise<void> {
+    try {
+      const json = await extractFileJson(rel, text);
+      if (json === undefined) return;
+      this.files.set(rel, { mtimeMs, size, symbols: JSON.parse(json) as FileSymbols });
+    } catch (e) {
+      this.options.log?.warn(`code index: ${rel} not indexed: ${String(e)}`);
+    }
+  }
+
+  /** Every change goes through here; `CodeIndex` drops its lookup tables too. */
+  protected changed(): void {
+    this.generation++;
+  }
+
+  protected relOf(p: string): string {
+    return path.isAbsolute(p) ? toRelative(this.ws.root, p) : p.split(path.sep).join('/');
+  }
+
+  /** Reparses one file (after a save, an edit, a create); a file that is gone is removed. */
+  async update(file: string): Promise<void> {
+    const rel = this.relOf(file);
+    if (!languageForPath(rel)) return;
+    const r = await this.readIfChanged(rel);
+    if (r.text !== undefined) await this.store(rel, r.text, r.mtimeMs, r.size);
+    else if (r.mtimeMs === 0) this.files.delete(rel);
+    else return;
+    this.changed();
+  }
+
+  remove(file: string): void {
+    if (this.files.delete(this.relOf(file))) this.changed();
+  }
+
+  /**
+   * The cache, one JSON value per line (a header, then `[path, mtimeMs, size, symbols]` per file)
+   * so that neither writing nor reading it needs one string the size of a big project's index.
+   */
+  private *cacheLines(): Iterable<string> {
+    yield JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION });
+    for (const [rel, rec] of this.files) if (rec.mtimeMs >= 0) yield JSON.stringify([rel, rec.mtimeMs, rec.size, rec.symbols]);
+  }
+
+  /** The whole cache as one string (small projects, tests); `save()` streams it instead. */
+  serialize(): string {
+    return [...this.cacheLines()].join('\n') + '\n';
+  }
+
+  /** Takes records from cache lines; each is reused only while its file's mtime and size still match. Returns how many. */
+  load(text: string | Iterable<string>): number {
+    let n = 0;
+    let header = false;
+    for (const line of typeof text === 'string' ? text.split('\n') : text) {
+      if (!line) continue;
+      if (!header) {
+        const h = JSON.parse(line) as { format?: unknown; version?: unknown };
+        if (h.format !== CACHE_FORMAT || h.version !== CACHE_VERSION) return 0;
+        header = true;
+        continue;
+      }
+      const [rel, mtimeMs, size, symbols] = JSON.parse(line) as [string, number, number, FileSymbols];
+      if (!this.files.has(rel)) {
+        this.files.set(rel, { mtimeMs, size, symbols });
+        n++;
+      }
+    }
+    if (n) this.changed();
+    return n;
+  }
+
+  /** Reads a cache file written by `save()`, line by line. */
+  async loadFile(file: string): Promise<number> {
+    const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+    const all: string[] = [];
+    for await (const line of lines) all.push(line);
+    return this.load(all);
+  }
+
+  async save(file: string): Promise<void> {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    const out = await fs.open(tmp, 'w');
+    try {
+      let chunk: string[] = [];
+      let size = 0;
+      for (const line of this.cacheLines()) {
+        chunk.push(line);
+        size += line.length;
+        if (size > 1 << 20) {
+          await out.write(chunk.join('\n') + '\n');
+          chunk = [];
+          size = 0;
+        }
+      }
+      if (chunk.length) await out.write(chunk.join('\n') + '\n');
+    } finally {
+      await out.close();
+    }
+    await fs.rename(tmp, file);
+  }
+}

@@ -1,0 +1,248 @@
+import type { EngineRequest, ResultSink } from './types';
+
+/**
+ * ripgrep's `--json` output, read as it streams: split into lines (holding at most one, and not
+ * even that one when its first bytes show it is not needed), then turned into per-file results
+ * for the sink, with the context lines around each kept match. The spawning and the command line
+ * are in ripgrep.ts.
+ */
+
+type LineKind = 'begin' | 'match' | 'context' | 'end' | 'other';
+
+interface LineConsumer {
+  /** Whether a line of this kind must be parsed; when false it is only counted (`skipped`). */
+  wants(kind: LineKind): boolean;
+  line(buf: Buffer): void;
+  skipped(kind: LineKind): void;
+}
+
+const HEAD = 24;
+
+const PREFIXES: ReadonlyArray<readonly [Buffer, LineKind]> = (
+  [
+    ['{"type":"match"', 'match'],
+    ['{"type":"context"', 'context'],
+    ['{"type":"begin"', 'begin'],
+    ['{"type":"end"', 'end'],
+  ] as const
+).map(([prefix, kind]) => [Buffer.from(prefix, 'latin1'), kind] as const);
+
+/** The kind of a JSON line from its first bytes (rg writes `type` first in these four messages). */
+function kindOf(head: Buffer): LineKind {
+  for (const [prefix, kind] of PREFIXES) {
+    if (head.length >= prefix.length && head.compare(prefix, 0, prefix.length, 0, prefix.length) === 0) return kind;
+  }
+  return 'other';
+}
+
+/**
+ * Splits a byte stream into lines without ever holding more than one line, and without even
+ * holding that one when its first bytes show it is not needed (a match beyond the limit can be a
+ * multi-megabyte minified line: it is counted, not stored).
+ */
+export class JsonLineReader {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private mode: 'undecided' | 'keep' | 'skip' = 'undecided';
+  private kind: LineKind = 'other';
+
+  constructor(private readonly consumer: LineConsumer) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? chunk.length : nl;
+      if (end > start && this.mode !== 'skip') {
+        this.parts.push(chunk.subarray(start, end));
+        this.size += end - start;
+      }
+      if (this.mode === 'undecided' && (this.size >= HEAD || (nl !== -1 && this.size > 0))) this.decide();
+      if (nl === -1) return;
+      this.finishLine();
+      start = nl + 1;
+    }
+  }
+
+  end(): void {
+    if (this.mode === 'undecided' && this.size > 0) this.decide();
+    this.finishLine();
+  }
+
+  private decide(): void {
+    const first = this.parts[0] as Buffer;
+    this.kind = kindOf(first.length >= HEAD ? first : Buffer.concat(this.parts, Math.min(this.size, HEAD)));
+    if (this.consumer.wants(this.kind)) {
+      this.mode = 'keep';
+    } else {
+      this.mode = 'skip';
+      this.parts = [];
+      this.size = 0;
+    }
+  }
+
+  private finishLine(): void {
+    if (this.mode === 'keep' && this.size > 0) {
+      this.consumer.line(this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size));
+    } else if (this.mode === 'skip') {
+      this.consumer.skipped(this.kind);
+    }
+    this.parts = [];
+    this.size = 0;
+    this.mode = 'undecided';
+    this.kind = 'other';
+  }
+}
+
+// --- JSON message access (rg's --json format; checked, never trusted blindly) ----------------
+
+type Json = Record<string, unknown>;
+
+function asObject(v: unknown): Json | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+/** `{"text": "..."}` or `{"bytes": "<base64>"}` → raw bytes or text. */
+function dataText(v: unknown): { text: string; bytes?: Buffer } | undefined {
+  const o = asObject(v);
+  if (!o) return undefined;
+  if (typeof o.text === 'string') return { text: o.text };
+  if (typeof o.bytes === 'string') {
+    const bytes = Buffer.from(o.bytes, 'base64');
+    return { text: bytes.toString('utf8'), bytes };
+  }
+  return undefined;
+}
+
+function normalizePath(p: string): string {
+  let s = p.replace(/\\/g, '/');
+  while (s.startsWith('./')) s = s.slice(2);
+  return s;
+}
+
+/** Byte offset within a line → UTF-16 offset. */
+function utf16Offset(line: { text: string; bytes?: Buffer }, byteOffset: number): number {
+  if (byteOffset <= 0) return 0;
+  const bytes = line.bytes ?? Buffer.from(line.text, 'utf8');
+  if (bytes.length === line.text.length) return byteOffset; // pure ASCII
+  return bytes.subarray(0, byteOffset).toString('utf8').length;
+}
+
+interface PendingMatch {
+  readonly line: number;
+  readonly column: number;
+  readonly text: string;
+  readonly before: string[];
+  readonly after: string[];
+}
+
+interface FileState {
+  readonly path: string;
+  readonly detail: boolean;
+  count: number;
+  readonly matches: PendingMatch[];
+  /** Kept matches still collecting after-context. */
+  pending: PendingMatch[];
+  /** The last `contextLines` lines seen (before-context of the next match). */
+  readonly recent: Array<{ line: number; text: string }>;
+}
+
+/** Turns rg's JSON messages into per-file results for the sink. */
+export class RgJsonConsumer implements LineConsumer {
+  sawSummary = false;
+  private file: FileState | undefined;
+
+  constructor(
+    private readonly req: EngineRequest,
+    private readonly sink: ResultSink,
+  ) {}
+
+  private needsLines(f: FileState): boolean {
+    return f.detail && (f.matches.length < this.req.perFileLimit || f.pending.length > 0);
+  }
+
+  wants(kind: LineKind): boolean {
+    const f = this.file;
+    if (kind === 'match' || kind === 'context') return f === undefined || this.needsLines(f);
+    return true;
+  }
+
+  skipped(kind: LineKind): void {
+    if (kind === 'match' && this.file) this.file.count++;
+  }
+
+  line(buf: Buffer): void {
+    const msg = asObject(JSON.parse(buf.toString('utf8')));
+    if (!msg) return;
+    const data = asObject(msg.data);
+    switch (msg.type) {
+      case 'begin': {
+        const p = dataText(data?.path);
+        if (!p) return;
+        const filePath = normalizePath(p.text);
+        this.file = {
+          path: filePath,
+          detail: this.sink.wantDetails(filePath),
+          count: 0,
+          matches: [],
+          pending: [],
+          recent: [],
+        };
+        return;
+      }
+      case 'match':
+      case 'context':
+        if (data) this.onLine(data, msg.type === 'match');
+        return;
+      case 'end': {
+        const f = this.file;
+        this.file = undefined;
+        if (!f || !data) return;
+        const binary = data.binary_offset;
+        if (binary !== null && binary !== undefined) return; // a binary file: dropped entirely
+        if (f.count > 0) this.sink.addFile({ path: f.path, count: f.count, matches: f.matches });
+        return;
+      }
+      case 'summary':
+        this.sawSummary = true;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onLine(data: Json, isMatch: boolean): void {
+    const f = this.file;
+    if (!f) return;
+    if (isMatch) f.count++;
+    const lineNo = typeof data.line_number === 'number' ? data.line_number : undefined;
+    const raw = dataText(data.lines);
+    if (lineNo === undefined || !raw || !f.detail) return;
+    const text = raw.text.endsWith('\n') ? raw.text.slice(0, -1) : raw.text;
+    const ctx = this.req.contextLines;
+
+    if (f.pending.length > 0) {
+      for (const p of f.pending) {
+        if (lineNo > p.line && lineNo <= p.line + ctx) p.after.push(text);
+      }
+      f.pending = f.pending.filter((p) => lineNo < p.line + ctx);
+    }
+    if (isMatch && f.matches.length < this.req.perFileLimit) {
+      const first = Array.isArray(data.submatches) ? asObject(data.submatches[0]) : undefined;
+      const start = typeof first?.start === 'number' ? first.start : 0;
+      const m: PendingMatch = {
+        line: lineNo,
+        column: utf16Offset(raw, start) + 1,
+        text,
+        before: f.recent.filter((r) => r.line >= lineNo - ctx && r.line < lineNo).map((r) => r.text),
+        after: [],
+      };
+      f.matches.push(m);
+      if (ctx > 0) f.pending.push(m);
+    }
+    if (ctx > 0) {
+      f.recent.push({ line: lineNo, text });
+      if (f.recent.length > ctx) f.recent.shift();
+    }
+  }
+}
