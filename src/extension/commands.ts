@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalGate } from './approval/approvalGate';
+import { askReason } from './approval/pendingView';
 import { registerSetToken, type TokenStore } from './auth';
 import type { BridgeController } from './controller';
 import { stateText } from './statusBar';
@@ -35,8 +36,9 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
         void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));
         return;
       }
-      const why = typeof reason === 'string' ? reason : await vscode.window.showInputBox({ title: vscode.l10n.t('Reject change'), prompt: vscode.l10n.t('Tell the agent why (optional)') });
-      await approvals.reject(target, why);
+      // Escape in the reason box cancels the rejection; an empty reason rejects without one.
+      const why = typeof reason === 'string' ? reason : await askReason();
+      if (why !== undefined) await approvals.reject(target, why);
     }),
     vscode.commands.registerCommand('agentBridge.chooseFolder', async () => {
       const folders = vscode.workspace.workspaceFolders ?? [];

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/link/connection';
 import type { ChangeQueue } from './approval/changeQueue';
 import { ApprovalGate } from './approval/approvalGate';
+import { PendingChangesView } from './approval/pendingView';
 import { TokenStore } from './auth';
 import { registerCodeIntel } from './codeIntel';
 import { registerCommands } from './commands';
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     tokens,
     controller,
     new StatusBar(controller),
+    new PendingChangesView(approvals),
     registerCodeIntel(context, log, () => controller.workspace),
     ...registerCommands(controller, channel, approvals, tokens),
     ...chat.disposables,

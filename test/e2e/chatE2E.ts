@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { createScriptedAgent } from '../../src/devBackend/scriptedAgent';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
-import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
+import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, runFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const resultsDir = path.join(repoRoot, 'test-results');
@@ -95,8 +95,24 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
         await card.waitFor({ timeout: TIMEOUT });
         assert.match((await card.locator('.added').textContent()) ?? '', /^\+1$/);
         await shot('approval');
+        // The notification points to the diff and has no buttons of its own to go stale.
+        const toast = page.locator('.notification-toast', { hasText: 'src/app/Greeter.java' });
+        await toast.waitFor({ timeout: TIMEOUT });
+        assert.equal(await toast.locator('.monaco-button').count(), 0, 'no Approve/Reject buttons in the notification');
+        // The Pending Changes view lists it, with its counts; the status bar counts it.
+        await runFromPalette(page, 'Agent Bridge: Focus on Pending Changes View');
+        const row = page.locator('.pane-body .monaco-list-row', { hasText: 'Greeter.java' });
+        await row.waitFor({ timeout: TIMEOUT });
+        assert.match((await row.textContent()) ?? '', /\+1 −0/);
+        await page.locator('.statusbar-item', { hasText: /^\s*1\s*$/ }).first().waitFor({ timeout: TIMEOUT });
+        await row.hover();
+        await shot('pending-view');
+        await focusChatTab(page);
         await card.locator('button.approve').click();
         await waitForAnswers(page, 2);
+        // Decided from the card: the notification closed itself and the view is empty.
+        await toast.waitFor({ state: 'detached', timeout: TIMEOUT });
+        assert.equal(await row.count(), 0, 'the view no longer lists the change');
         await chat().locator('.entry.answer', { hasText: 'the change was written' }).waitFor({ timeout: TIMEOUT });
         const after = fs.readFileSync(path.join(folder, 'src/app/Greeter.java'), 'utf8');
         assert.notEqual(after, before);
@@ -189,7 +205,9 @@ function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<stri
         assert.ok(openChat, 'the welcome view has an Open Chat link');
         await openFromActivityBar(page, openChat);
         await chat().locator('.conn.connected').waitFor({ timeout: TIMEOUT });
-        await page.locator('.part.sidebar .title-label', { hasText: zhNls['view.chatLauncher.name'] }).first().waitFor({ timeout: TIMEOUT });
+        // The container holds two views (the chat launcher and Pending Changes): each has a pane header.
+        await page.locator('.part.sidebar .pane-header', { hasText: zhNls['view.chatLauncher.name'] }).first().waitFor({ timeout: TIMEOUT });
+        await page.locator('.part.sidebar .pane-header', { hasText: zhNls['view.pendingChanges.name'] }).first().waitFor({ timeout: TIMEOUT });
         await page.locator('.tabs-container .tab', { hasText: zh('Agent Chat') }).first().waitFor({ timeout: TIMEOUT });
         assert.equal(await chat().locator('html').getAttribute('lang'), 'zh-cn');
         assert.equal(await chat().locator('textarea.input').getAttribute('placeholder'), zh('Ask the agent… (Enter to send, Shift+Enter for a new line)'));

@@ -178,17 +178,19 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // Not awaited: a decision taken while the diff is still opening closes its tab, and the open
     // command may then never settle.
     void this.showDiff(change.id);
-    void this.notify(view);
+    this.notify(view, decision);
     const outcome = await decision;
     signal.removeEventListener('abort', onAbort);
     if (!outcome.approved) throw outcome.error;
   }
 
-  private async notify(view: PendingChangeView): Promise<void> {
+  /**
+   * A notification that says a change waits, and closes itself when the change is decided (from
+   * the diff, the chat card, the Pending Changes view or the keyboard): no stale buttons pile up in
+   * the Notification Center. Deciding happens where the diff is; the notification only points there.
+   */
+  private notify(view: PendingChangeView, decided: Promise<unknown>): void {
     const t = vscode.l10n.t;
-    const approve = t('Approve');
-    const reject = t('Reject');
-    const showDiff = t('Show Diff');
     const counts = `(+${view.added} −${view.removed})`;
     const message = view.created
       ? t('Agent Bridge: the agent wants to create {0} {1}', view.relativePath, counts)
@@ -196,13 +198,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // The description is the agent's text: quoted and named as such, never as Agent Bridge's own words.
     const full = view.description ? t('{0}. The agent says: “{1}”', message, clip(view.description, 300)) : message;
     // Protected files configure tools that run code (git hooks, fsmonitor, editor settings): say so.
-    const picked = view.guarded
-      ? await vscode.window.showWarningMessage(`${full} ${guardedWarning(view.guarded)}`, approve, reject, showDiff)
-      : await vscode.window.showInformationMessage(full, approve, reject, showDiff);
-    if (!this.pending.has(view.id)) return;
-    if (picked === approve) await this.approve(view.id);
-    else if (picked === reject) await this.reject(view.id);
-    else if (picked === showDiff) await this.showDiff(view.id);
+    const title = view.guarded ? `${full} ${guardedWarning(view.guarded)}` : `${full} ${t('Review it in its diff.')}`;
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => decided.catch(() => undefined));
   }
 
   async showDiff(id: string): Promise<void> {
@@ -233,6 +230,22 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       return;
     }
     this.log.info(`${id}: approved by the developer`);
+    this.decide(id, { approved: true });
+  }
+
+  /** Whether the change's diff has been on screen (Approve All says how many were not). */
+  wasSeen(id: string): boolean {
+    return this.seen.has(id) || this.onScreen(id);
+  }
+
+  /**
+   * Approves a change the developer approved from a list (Approve All, after a modal naming every
+   * file). Never a secret or protected file: those are approved only in front of their diff.
+   */
+  approveListed(id: string): void {
+    const p = this.pending.get(id);
+    if (!p || p.view.guarded) return;
+    this.log.info(`${id}: approved by the developer from the list of pending changes${this.wasSeen(id) ? '' : ' (diff not opened)'}`);
     this.decide(id, { approved: true });
   }
 

@@ -102,6 +102,19 @@ describe('Approval of agent changes', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('the Pending Changes view acts only on rows it made: a forged row approves nothing', async () => {
+    write('view/one.txt', 'one\n');
+    const { id, answer } = await propose({ relativePath: 'view/one.txt', searchContent: 'one', replaceContent: 'uno' });
+    // Another extension (or a command link) passing something that looks like a row.
+    await vscode.commands.executeCommand('agentBridge.approvePending', { change: { id } });
+    await vscode.commands.executeCommand('agentBridge.approvePending', id);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(live.api.pendingChanges.list().some((c) => c.id === id), 'still pending');
+    assert.equal(fs.readFileSync(file('view/one.txt'), 'utf8'), 'one\n');
+    await vscode.commands.executeCommand('agentBridge.rejectChange', id, '');
+    assert.equal(data(await answer).code, 'USER_REJECTED');
+  });
+
   it('what lands is the proposal as the developer edited it', async () => {
     write('edited/c.txt', 'alpha\nbeta\n');
     const { id, answer } = await propose({ relativePath: 'edited/c.txt', searchContent: 'beta', replaceContent: 'BETA' });

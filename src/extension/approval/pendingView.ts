@@ -1,0 +1,138 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ApprovalGate } from './approvalGate';
+import { guardedWarning } from './approvalGate';
+import type { PendingChangeView } from './changeQueue';
+
+export const PENDING_VIEW_ID = 'agentBridge.pendingChanges';
+
+/**
+ * One row of the view. Commands invoked from the view get this object back; only rows this view
+ * made are acted on, so another extension cannot approve a change by passing an id of its own.
+ */
+class PendingRow {
+  constructor(readonly change: PendingChangeView) {}
+}
+
+/**
+ * "Pending Changes": every proposal that waits for the developer, with +/− counts and the agent's
+ * description, in one place. Click opens the diff; the row's buttons approve or reject; the title
+ * bar approves or rejects all. A status bar item counts them.
+ */
+export class PendingChangesView implements vscode.TreeDataProvider<PendingRow>, vscode.Disposable {
+  private readonly rows = new WeakSet<PendingRow>();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly count = vscode.window.createStatusBarItem('agentBridge.pendingCount', vscode.StatusBarAlignment.Left, 49);
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly approvals: ApprovalGate) {
+    this.count.name = vscode.l10n.t('Agent Bridge: pending changes');
+    this.count.command = `${PENDING_VIEW_ID}.focus`;
+    const view = vscode.window.createTreeView(PENDING_VIEW_ID, { treeDataProvider: this });
+    this.disposables = [
+      view,
+      this.count,
+      this.changeEmitter,
+      approvals.onDidChange(() => {
+        this.changeEmitter.fire();
+        this.renderCount(view);
+      }),
+      vscode.commands.registerCommand('agentBridge.openPendingDiff', (row: unknown) => this.act(row, (id) => approvals.showDiff(id))),
+      vscode.commands.registerCommand('agentBridge.approvePending', (row: unknown) => this.act(row, (id) => approvals.approve(id))),
+      vscode.commands.registerCommand('agentBridge.rejectPending', (row: unknown) =>
+        this.act(row, async (id) => {
+          const reason = await askReason();
+          if (reason !== undefined) await approvals.reject(id, reason);
+        }),
+      ),
+      vscode.commands.registerCommand('agentBridge.approveAll', () => this.approveAll()),
+      vscode.commands.registerCommand('agentBridge.rejectAll', () => this.rejectAll()),
+    ];
+    this.renderCount(view);
+  }
+
+  getChildren(row?: PendingRow): PendingRow[] {
+    if (row) return [];
+    return this.approvals.list().map((change) => {
+      const r = new PendingRow(change);
+      this.rows.add(r);
+      return r;
+    });
+  }
+
+  getTreeItem(row: PendingRow): vscode.TreeItem {
+    const c = row.change;
+    const t = vscode.l10n.t;
+    const item = new vscode.TreeItem(path.posix.basename(c.relativePath), vscode.TreeItemCollapsibleState.None);
+    const folder = path.posix.dirname(c.relativePath);
+    item.description = `+${c.added} −${c.removed}${folder !== '.' ? ` · ${folder}` : ''}`;
+    item.iconPath = new vscode.ThemeIcon(c.guarded ? 'warning' : c.created ? 'diff-added' : 'diff-modified');
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendText(c.created ? t('New file {0} (+{1})', c.relativePath, c.added) : t('{0} (+{1} −{2})', c.relativePath, c.added, c.removed));
+    if (c.description) tip.appendMarkdown('\n\n').appendText(t('The agent says: “{0}”', c.description));
+    if (c.guarded) tip.appendMarkdown('\n\n').appendText(guardedWarning(c.guarded));
+    item.tooltip = tip;
+    item.contextValue = c.guarded ? 'pendingChange.guarded' : 'pendingChange';
+    item.command = { command: 'agentBridge.openPendingDiff', title: t('Open Diff'), arguments: [row] };
+    item.accessibilityInformation = { label: `${c.relativePath}, +${c.added} −${c.removed}${c.guarded ? `, ${guardedWarning(c.guarded)}` : ''}` };
+    return item;
+  }
+
+  private async act(row: unknown, run: (id: string) => Promise<void>): Promise<void> {
+    if (!(row instanceof PendingRow) || !this.rows.has(row)) return;
+    await run(row.change.id);
+  }
+
+  private renderCount(view: vscode.TreeView<PendingRow>): void {
+    const n = this.approvals.list().length;
+    view.badge = n ? { value: n, tooltip: vscode.l10n.t('{0} changes wait for your approval', n) } : undefined;
+    view.message = n ? undefined : vscode.l10n.t('No change is waiting for your approval.');
+    if (!n) {
+      this.count.hide();
+      return;
+    }
+    this.count.text = `$(diff) ${n}`;
+    this.count.tooltip = vscode.l10n.t('{0} changes wait for your approval', n);
+    this.count.accessibilityInformation = { label: vscode.l10n.t('{0} changes wait for your approval', n) };
+    this.count.show();
+  }
+
+  /**
+   * Approves every waiting change except secret and protected files (those are decided one by
+   * one, in front of their diff), after a modal that lists them and says which diffs were never
+   * opened: the developer consents to exactly that list.
+   */
+  private async approveAll(): Promise<void> {
+    const t = vscode.l10n.t;
+    const all = this.approvals.list();
+    const plain = all.filter((c) => !c.guarded);
+    if (!plain.length) {
+      void vscode.window.showInformationMessage(all.length ? t('Agent Bridge: the waiting changes touch secret or protected files; decide each in its diff.') : t('Agent Bridge: no change is waiting for approval.'));
+      return;
+    }
+    const unseen = plain.filter((c) => !this.approvals.wasSeen(c.id)).length;
+    const lines = plain.map((c) => `${c.relativePath} (+${c.added} −${c.removed})`).join('\n');
+    const notes = [unseen ? t('You have not opened the diff of {0} of them.', unseen) : '', all.length > plain.length ? t('{0} changes to secret or protected files stay waiting.', all.length - plain.length) : ''].filter(Boolean).join(' ');
+    const approve = t('Approve {0}', plain.length);
+    const picked = await vscode.window.showWarningMessage(t('Approve these {0} changes?', plain.length), { modal: true, detail: `${lines}${notes ? `\n\n${notes}` : ''}` }, approve);
+    if (picked !== approve) return;
+    for (const c of plain) this.approvals.approveListed(c.id);
+  }
+
+  private async rejectAll(): Promise<void> {
+    if (!this.approvals.list().length) return;
+    const reason = await askReason();
+    if (reason === undefined) return;
+    for (const c of this.approvals.list()) await this.approvals.reject(c.id, reason);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The optional reason a rejection tells the agent; undefined when the developer cancelled (nothing is rejected). */
+export async function askReason(): Promise<string | undefined> {
+  return vscode.window.showInputBox({ title: vscode.l10n.t('Reject change'), prompt: vscode.l10n.t('Tell the agent why (optional)'), ignoreFocusOut: true });
+}
