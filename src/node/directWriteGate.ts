@@ -7,8 +7,27 @@ import { decodeText, encodeText } from '../core/workspace/text';
 
 /** How long after the rename the replaced original is watched for a write from a writer that had it open. */
 const LATE_WRITER_MS = 30;
+/**
+ * After that, the replaced original is still watched this long in the background: a writer that
+ * opened it before the rename but was descheduled longer than LATE_WRITER_MS appends to a file
+ * nobody reads any more. What it appends there is moved to the end of the new file.
+ */
+const LATE_APPEND_WATCH_MS = 1500;
+const LATE_APPEND_POLL_MS = 50;
 
 const OPEN_ORIGINAL = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+/** Appending back a racing writer's bytes: never through a link that replaced the file meanwhile. */
+const OPEN_APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+async function appendNoFollow(abs: string, bytes: Buffer): Promise<void> {
+  const handle = await fsp.open(abs, OPEN_APPEND);
+  try {
+    if (!(await handle.stat()).isFile()) return;
+    await handle.write(bytes);
+  } finally {
+    await handle.close();
+  }
+}
 
 async function readFrom(handle: fsp.FileHandle): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -87,7 +106,12 @@ export class DirectWriteGate implements ChangeGate {
       } finally {
         await fsp.rm(tmp, { force: true });
       }
-      if (original && before) await this.keepRacingWrites(original, before, Buffer.from(encodeText(change.proposed, change.encoding)), abs, rel, info?.mode);
+      if (original && before) {
+        await this.keepRacingWrites(original, before, Buffer.from(encodeText(change.proposed, change.encoding)), abs, rel, info?.mode);
+        // Kept open a while longer, for a late appender; the watch closes it.
+        void watchLateAppends(original, before.length, abs);
+        original = undefined;
+      }
     } finally {
       await original?.close();
     }
@@ -121,10 +145,35 @@ export class DirectWriteGate implements ChangeGate {
       // writer that had it open) go after it too.
       await new Promise((r) => setTimeout(r, LATE_WRITER_MS));
       const late = await readFrom(placed);
-      if (late.length > now.length) await fsp.appendFile(abs, late.subarray(now.length));
+      if (late.length > now.length) await appendNoFollow(abs, late.subarray(now.length));
     } finally {
       await placed?.close();
     }
     throw new ToolError('CONFLICT', `${rel} changed while the change was being written; the other writer's text was kept and nothing of this change was written. Read it again and retry.`);
+  }
+}
+
+/**
+ * Watches the replaced original (kept open) for bytes appended after the rename by a writer that
+ * had it open, and appends them to the file now at `abs`, so nothing is lost (its lines may land
+ * after ones written to the new file meanwhile). Closes the handle when done.
+ */
+async function watchLateAppends(original: fsp.FileHandle, size: number, abs: string): Promise<void> {
+  try {
+    const end = Date.now() + LATE_APPEND_WATCH_MS;
+    let seen = size;
+    while (Date.now() < end) {
+      await new Promise((r) => setTimeout(r, LATE_APPEND_POLL_MS).unref());
+      const now = (await original.stat()).size;
+      if (now <= seen) continue;
+      const extra = Buffer.alloc(now - seen);
+      const { bytesRead } = await original.read(extra, 0, extra.length, seen);
+      await appendNoFollow(abs, extra.subarray(0, bytesRead));
+      seen += bytesRead;
+    }
+  } catch {
+    // The file went away or cannot be appended to: nothing more to keep.
+  } finally {
+    await original.close().catch(() => undefined);
   }
 }

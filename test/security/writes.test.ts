@@ -94,6 +94,24 @@ test('an external writer racing the edits never loses a line (40 edits against a
   assert.match(final, new RegExp(`^counter ${applied}\\n`), 'every success landed');
 });
 
+test('a writer that had the file open and writes long after the replace loses nothing', async () => {
+  const p = project();
+  const file = path.join(p.root, 'slow.log');
+  fs.writeFileSync(file, 'counter 0\n');
+  // Opened before the edit, written well after it (a writer descheduled for a while).
+  const fd = fs.openSync(file, 'a');
+  try {
+    const r = await p.call('apply_change', { relativePath: 'slow.log', searchContent: 'counter 0', replaceContent: 'counter 1' });
+    assert.equal(r.success, true, String(r.error));
+    await new Promise((res) => setTimeout(res, 300));
+    fs.writeSync(fd, 'late line\n');
+  } finally {
+    fs.closeSync(fd);
+  }
+  await new Promise((res) => setTimeout(res, 400));
+  assert.equal(fs.readFileSync(file, 'utf8'), 'counter 1\nlate line\n');
+});
+
 test('NotebookEditCell changes only its cell: other cells keep big integers, 1.0, escapes and CRLF', async () => {
   const p = project();
   const raw = [
