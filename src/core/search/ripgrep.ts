@@ -163,3 +163,46 @@ function runProcess(
     });
   });
 }
+
+export interface RipgrepTextOptions {
+  readonly cwd: string;
+  /** The run is killed past this long (default 5 s). */
+  readonly timeoutMs?: number;
+  /** Output past this many bytes kills the run (default 4 MB). */
+  readonly maxBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs ripgrep for a small text answer (a list of files, say): its stdout when it exits with 0
+ * (found) or 1 (nothing found); undefined when it cannot run, fails, is cancelled, runs past the
+ * deadline or writes more than the byte bound. Callers treat undefined as "ask another way".
+ */
+export function runRipgrepText(rgPath: string, args: readonly string[], o: RipgrepTextOptions): Promise<string | undefined> {
+  const maxBytes = o.maxBytes ?? 4 * 1024 * 1024;
+  return new Promise((resolve) => {
+    if (o.signal?.aborted) return resolve(undefined);
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let settled = false;
+    const child = spawn(rgPath, args, { cwd: o.cwd, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+    const finish = (value: string | undefined): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+      if (child.exitCode === null) child.kill();
+      resolve(value);
+    };
+    const onAbort = (): void => finish(undefined);
+    const timer = setTimeout(() => finish(undefined), o.timeoutMs ?? 5000);
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (c: Buffer) => {
+      bytes += c.length;
+      if (bytes > maxBytes) return finish(undefined);
+      chunks.push(c);
+    });
+    child.on('error', () => finish(undefined));
+    child.on('close', (code) => finish(code === 0 || code === 1 ? Buffer.concat(chunks).toString('utf8') : undefined));
+  });
+}

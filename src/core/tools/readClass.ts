@@ -190,7 +190,7 @@ export const readClassTool = defineTool({
     try {
       const intel = codeIntelFor(ctx.workspace);
       if (!intel.index.isReady) {
-        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath);
+        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
         if (quick?.length) {
           // Answered from the files that declare it; the index is still built, for the next calls.
           void readyCodeIntel(ctx).catch(() => undefined);

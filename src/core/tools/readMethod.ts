@@ -66,7 +66,7 @@ export const readMethodTool = defineTool({
       if (!codeIntelFor(ctx.workspace).index.isReady) {
         // Before the index is ready: the method of a class found in the files that declare it
         // (see quick.ts). Inherited methods and ambiguous owners wait for the index.
-        const matches = (await quickTypes(ctx.workspace, p.className, p.relativePath))?.flatMap(pick) ?? [];
+        const matches = (await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal))?.flatMap(pick) ?? [];
         if (matches.length && new Set(matches.map((m) => m.owner.type.fqn + m.owner.path)).size === 1) {
           void readyCodeIntel(ctx).catch(() => undefined);
           return answer(ctx.workspace, p, matches, false, SOURCE);

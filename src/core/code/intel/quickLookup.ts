@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { readProjectText } from '../../policy/projectText';
 import { accessPolicy } from '../../policy/accessPolicy';
 import { ToolError } from '../../protocol/errors';
+import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import type { TypeEntry } from '../index/codeIndex';
 import { extractFile, isIndexedPath, languageForPath, LANGUAGES, listSourceFiles } from '../languages/registry';
@@ -23,7 +23,7 @@ import type { FileSymbols, LanguageId } from '../model';
  * see whole (Go declares types in `type ( … )` groups; TypeScript and Python modules are named
  * after files), or nothing found (the index then explains, with similar names).
  */
-export async function quickTypes(ws: Workspace, className: string, relativePath?: string): Promise<TypeEntry[] | undefined> {
+export async function quickTypes(ws: Workspace, className: string, relativePath?: string, signal?: AbortSignal): Promise<TypeEntry[] | undefined> {
   const name = className.trim().replace(/<.*$/s, '').replace(/\$/g, '.').replace(/\.(java|kt)$/, '');
   const parts = name.split('.');
   const simple = parts[parts.length - 1] ?? '';
@@ -41,7 +41,7 @@ export async function quickTypes(ws: Workspace, className: string, relativePath?
     const hits = await typesIn(ws, all.filter((rel) => [...wanted].some((w) => rel === w || rel.endsWith(`/${w}`))), (t) => t.fqn === name);
     if (hits.length === 1) return hits;
   }
-  const files = await filesDeclaring(ws, simple);
+  const files = await filesDeclaring(ws, simple, signal);
   if (!files?.length) return undefined;
   const hits = await typesIn(ws, files, (t) => t.name === simple && (parts.length === 1 || t.fqn === name || t.fqn.endsWith(`.${name}`)));
   return hits.length ? hits : undefined;
@@ -55,7 +55,7 @@ const DECLARATION_KEYWORDS = '(?:class|interface|enum|record|struct|object)';
  * Project-relative paths of the indexed files whose text declares a type named `simple`, found by
  * ripgrep with the index's own file rules; undefined when ripgrep cannot be used.
  */
-async function filesDeclaring(ws: Workspace, simple: string): Promise<string[] | undefined> {
+async function filesDeclaring(ws: Workspace, simple: string, signal?: AbortSignal): Promise<string[] | undefined> {
   const rg = ws.ripgrepPath();
   if (!rg || !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(simple)) return undefined;
   const globs = LANGUAGES.filter((l) => SEARCHABLE.has(l.id)).flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));
@@ -65,14 +65,8 @@ async function filesDeclaring(ws: Workspace, simple: string): Promise<string[] |
     '--no-ignore', '-g', '!node_modules/', ...globs,
     '-e', `\\b${DECLARATION_KEYWORDS}\\s+${simple.replace(/\$/g, '\\$')}\\b`, '--', '.',
   ];
-  const out = await new Promise<string | undefined>((resolve) => {
-    const child = spawn(rg, args, { cwd: ws.root, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    child.on('error', () => resolve(undefined));
-    // 0: found, 1: nothing found, 2: an error (then the index answers)
-    child.on('close', (code) => resolve(code === 0 || code === 1 ? Buffer.concat(chunks).toString('utf8') : undefined));
-  });
+  // Bounded in time and bytes like every search; undefined (an error, too slow, too much): the index answers.
+  const out = await runRipgrepText(rg, args, { cwd: ws.root, timeoutMs: 5000, maxBytes: 4 * 1024 * 1024, ...(signal ? { signal } : {}) });
   if (out === undefined) return undefined;
   return out
     .split('\0')
