@@ -18,7 +18,7 @@ import {
   compareNames,
   type EngineRequest,
   type FileResult,
-  type RawMatch,
+  type LineMatch,
   type ResultSink,
 } from './types';
 
@@ -158,7 +158,7 @@ parentPort.on('message', (msg) => {
 
 interface WorkerReply {
   readonly id: number;
-  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: RawMatch[] }>;
+  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[] }>;
   readonly error?: string;
 }
 

@@ -36,10 +36,11 @@ export const MAX_FILE_SIZE = 20 * 1024 * 1024;
 export const MAX_DISPLAY_LINE = 400;
 
 /**
- * One matching line as an engine reports it. `text`, `before` and `after` are the raw lines without
- * their `\n` (a `\r` of a CRLF file is still there: the collector strips it, for both engines alike).
+ * One matching line. Engines report the raw lines without their `\n` (a `\r` of a CRLF file is
+ * still there); the collector strips that `\r` for both engines alike, and the final result holds
+ * the same shape.
  */
-export interface RawMatch {
+export interface LineMatch {
   /** 1-based line number. */
   readonly line: number;
   /** 1-based column of the first match on the line, in UTF-16 code units (VS Code's convention). */
@@ -58,7 +59,7 @@ export interface FileResult {
   /** Number of matching lines in the file (all of them, however many were kept). */
   readonly count: number;
   /** The first matching lines of the file in line order (at most `perFileLimit`); empty when details were not wanted. */
-  readonly matches: readonly RawMatch[];
+  readonly matches: readonly LineMatch[];
 }
 
 /** Where engines deliver results. Files may arrive in any order; binary files are never delivered. */
@@ -91,15 +92,6 @@ export interface EngineRequest {
    */
   readonly explicitIgnore: readonly string[];
   readonly maxFileSize: number;
-}
-
-/** One matching line in the final result. */
-export interface LineMatch {
-  readonly line: number;
-  readonly column: number;
-  readonly text: string;
-  readonly before: readonly string[];
-  readonly after: readonly string[];
 }
 
 export interface FileMatches {
