@@ -2,7 +2,7 @@ import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
 import { isJdkStub } from '../java/jdkStubs';
 import { arityFits } from '../java/javaTypes';
 import { IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type MethodSymbol } from '../model';
-import { NameResolver } from '../java/nameResolver';
+import { NameResolver } from './nameResolver';
 import { JavaResolver, isAnonymous, type ResolvedCall } from '../java/resolver';
 import { erasedSimple, splitTopLevel } from '../java/typeRef';
 

@@ -16,7 +16,7 @@ import { extractTypeScript } from './typescript';
 /**
  * The languages the code index understands, by file extension. Adding a language means a grammar
  * in `parser.ts`, an extractor producing `FileSymbols`, and a line here. Java call sites are
- * resolved by `resolver.ts`, every other language's by `nameResolver.ts`.
+ * resolved by `java/resolver.ts`, every other language's by `index/nameResolver.ts`.
  */
 export interface LanguageSupport {
   readonly id: LanguageId;

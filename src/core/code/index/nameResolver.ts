@@ -1,7 +1,7 @@
-import type { CodeIndex, MethodEntry, TypeEntry } from '../index/codeIndex';
+import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
 import type { CallSite, Expr } from '../model';
 import { ProjectModules, SCRIPT, type Lang, type Meaning } from './projectModules';
-import type { ResolvedCall } from './resolver';
+import type { ResolvedCall } from '../java/resolver';
 
 /**
  * Call resolution for every language but Java, by following names, never by guessing: a call is

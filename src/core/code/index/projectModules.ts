@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { CodeIndex, MethodEntry, TypeEntry } from '../index/codeIndex';
+import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
 import type { FileSymbols, LanguageId } from '../model';
 
 /**
