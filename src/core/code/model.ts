@@ -5,8 +5,10 @@
  */
 import * as path from 'node:path';
 
-/** The parser's languages (`tsx` is TypeScript with JSX: a grammar of its own). */
-export type LanguageId = 'java' | 'kotlin' | 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'csharp';
+import type { LanguageId } from './languages/table';
+
+/** The parser's languages, from the language table (languages/table.ts). */
+export type { LanguageId };
 
 /**
  * `struct`: Go and C# structs; `type`: a TypeScript type alias; `object`: a Kotlin `object`;

@@ -7,7 +7,7 @@ import { extractCSharp } from './csharp';
 import { extractGo } from './golang';
 import { extractJava } from './java';
 import { extractKotlin } from './kotlin';
-import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './extensions';
+import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './table';
 import type { FileSymbols, LanguageId } from '../model';
 import { withTree } from '../parse/parser';
 import { extractPython } from './python';

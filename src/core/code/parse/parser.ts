@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Tree } from 'web-tree-sitter';
-import type { LanguageId } from '../model';
+import { perLanguage, type LanguageId } from '../languages/table';
 // `require`, not `import`: esbuild then bundles web-tree-sitter's CommonJS build. Its ES module
 // build calls createRequire(import.meta.url), which is undefined in our CommonJS bundle.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -26,22 +26,13 @@ export type Parser = InstanceType<typeof TreeSitter.Parser>;
  * `node scripts/fetch-grammars.mjs` fills); node_modules (tests, running from the repo).
  */
 
-/** Grammar file of each language. Add a language here and in `languages.ts`. */
-export const GRAMMAR_FILES: Readonly<Record<LanguageId, string>> = {
-  java: 'tree-sitter-java.wasm',
-  kotlin: 'tree-sitter-kotlin.wasm',
-  typescript: 'tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-tsx.wasm',
-  javascript: 'tree-sitter-javascript.wasm',
-  python: 'tree-sitter-python.wasm',
-  go: 'tree-sitter-go.wasm',
-  csharp: 'tree-sitter-c-sharp.wasm',
-};
+/** Grammar file of each language (from the language table). */
+export const GRAMMAR_FILES: Readonly<Record<LanguageId, string>> = perLanguage((l) => l.grammar);
 
 /** The npm package each grammar file comes from, when it is not `@vscode/tree-sitter-wasm`. */
-export const GRAMMAR_PACKAGES: Readonly<Record<string, string>> = {
-  'tree-sitter-kotlin.wasm': '@tree-sitter-grammars/tree-sitter-kotlin',
-};
+export const GRAMMAR_PACKAGES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(perLanguage((l) => l)).flatMap((l): [string, string][] => (l.grammarPackage ? [[l.grammar, l.grammarPackage]] : [])),
+);
 export const RUNTIME_WASM = 'web-tree-sitter.wasm';
 
 let configuredDir: string | undefined;
