@@ -107,10 +107,10 @@ export class DirectWriteGate implements ChangeGate {
         await fsp.rm(tmp, { force: true });
       }
       if (original && before) {
-        await this.keepRacingWrites(original, before, Buffer.from(encodeText(change.proposed, change.encoding)), abs, rel, info?.mode);
-        // Kept open a while longer, for a late appender; the watch closes it.
-        void watchLateAppends(original, before.length, abs);
+        // From here the original belongs to keepRacingWrites: it stays open for late writers.
+        const kept = original;
         original = undefined;
+        await this.keepRacingWrites(kept, before, Buffer.from(encodeText(change.proposed, change.encoding)), abs, rel, info?.mode);
       }
     } finally {
       await original?.close();
@@ -124,13 +124,24 @@ export class DirectWriteGate implements ChangeGate {
    * appender switches to the new file at the rename), and the call answers CONFLICT.
    */
   private async keepRacingWrites(original: fsp.FileHandle, before: Buffer, mine: Buffer, abs: string, rel: string, mode: number | undefined): Promise<void> {
-    let theirs = await readFrom(original);
-    if (theirs.equals(before)) {
-      // A writer that opened the file just before the rename writes a moment later: look once more.
-      await new Promise((r) => setTimeout(r, LATE_WRITER_MS));
+    let theirs: Buffer;
+    try {
       theirs = await readFrom(original);
-      if (theirs.equals(before)) return;
+      if (theirs.equals(before)) {
+        // A writer that opened the file just before the rename writes a moment later: look once more.
+        await new Promise((r) => setTimeout(r, LATE_WRITER_MS));
+        theirs = await readFrom(original);
+      }
+    } catch (e) {
+      await original.close().catch(() => undefined);
+      throw e;
     }
+    if (theirs.equals(before)) {
+      // Kept open a while longer, for a writer descheduled past that look; the watch closes it.
+      void watchLateAppends(original, before.length, abs);
+      return;
+    }
+    void watchLateAppends(original, theirs.length, abs);
     let placed: fsp.FileHandle | undefined;
     try {
       placed = await fsp.open(abs, OPEN_ORIGINAL);
@@ -146,6 +157,9 @@ export class DirectWriteGate implements ChangeGate {
       await new Promise((r) => setTimeout(r, LATE_WRITER_MS));
       const late = await readFrom(placed);
       if (late.length > now.length) await appendNoFollow(abs, late.subarray(now.length));
+      // And later ones, from a writer that had our file open: watched like the original.
+      void watchLateAppends(placed, late.length, abs);
+      placed = undefined;
     } finally {
       await placed?.close();
     }

@@ -11,6 +11,10 @@ import { connectedBackend, proposalTabs, rootCall, until } from './backend';
  */
 describe('Approval of agent changes', () => {
   const live = connectedBackend();
+  // A test that fails mid-way must not leave its proposal waiting for the next one.
+  afterEach(async () => {
+    for (const c of live.api.pendingChanges.list()) await live.api.pendingChanges.reject(c.id, 'test cleanup');
+  });
   const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
   const file = (rel: string) => path.join(root(), rel);
   const write = (rel: string, text: string) => {
@@ -161,6 +165,13 @@ describe('Approval of agent changes', () => {
   }
 
   it('formats a new file before its diff is shown, and writes exactly what the diff showed', async () => {
+    // A proposal waits only so long for a language's formatter to start (formatProposal.ts); start
+    // TypeScript's first, as a developer's open TypeScript project would have it running.
+    const warm = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'const  a=1;\n' });
+    for (let start = Date.now(); Date.now() - start < 25_000; await new Promise((r) => setTimeout(r, 250))) {
+      const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', warm.uri, { tabSize: 2, insertSpaces: true });
+      if (edits?.length) break;
+    }
     const { id, answer } = await propose({ relativePath: 'fmt/util.ts', searchContent: '', replaceContent: 'export function add(a:number,b:number){return a+b}\n' });
     const shown = await shownText(id);
     assert.match(shown, /export function add\(a: number, b: number\) \{/, 'the diff shows the formatted text');
