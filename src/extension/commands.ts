@@ -40,6 +40,11 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
       const why = typeof reason === 'string' ? reason : await askReason();
       if (why !== undefined) await approvals.reject(target, why);
     }),
+    // The proposal side is read-only until the developer asks to change it (from its diff's title bar).
+    vscode.commands.registerCommand('agentBridge.editProposal', async (arg?: unknown) => {
+      const id = arg instanceof vscode.Uri ? approvals.idOf(arg) : approvals.current();
+      if (id) await approvals.editProposal(id);
+    }),
     vscode.commands.registerCommand('agentBridge.chooseFolder', async () => {
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders.length < 2) {

@@ -88,8 +88,12 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       run: async () => {
         const before = fs.readFileSync(path.join(folder, 'src/app/Greeter.java'), 'utf8');
         await send(page, '/edit src/app/Greeter.java');
-        // The diff opens in front of the chat, as it would for the developer; come back to the chat.
+        // The diff opens beside the chat without taking the focus: what the developer types next
+        // still goes into the chat box, never into the proposal.
         await page.locator('.tabs-container .tab', { hasText: 'Agent proposal' }).first().waitFor({ timeout: TIMEOUT });
+        await page.keyboard.type('zzz');
+        assert.equal(await chat().locator('textarea.input').inputValue(), 'zzz', 'the keys stayed in the chat');
+        await chat().locator('textarea.input').fill('');
         await focusChatTab(page);
         const card = chat().locator('.card', { hasText: 'src/app/Greeter.java' });
         await card.waitFor({ timeout: TIMEOUT });

@@ -63,8 +63,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   /** The approved text of each approved proposal (the developer may have edited it), until written. */
   private readonly decided = new Map<string, string>();
   /**
-   * Proposals the developer typed into. Only those are read back from their editor: a document
-   * normalizes what it loads (mixed line endings, a leading BOM), and that is not an edit.
+   * Proposals the developer typed into. Only those are read back from their editor, and only after
+   * they chose Edit Proposal: a document normalizes what it loads (mixed line endings, a leading
+   * BOM), and a change that reached a read-only proposal otherwise is not theirs.
    */
   private readonly edited = new Set<string>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -177,7 +178,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     this.log.info(`${change.toolName} ${change.id}: waiting for approval of ${change.path.rel} (+${counts.added} -${counts.removed})`);
     // Not awaited: a decision taken while the diff is still opening closes its tab, and the open
     // command may then never settle.
-    void this.showDiff(change.id);
+    // In the background: the developer may be typing in the chat or an editor, and their keys must
+    // stay there (the proposal is read-only until they choose Edit Proposal, too).
+    void this.showDiff(change.id, { background: true });
     this.notify(view, decision);
     const outcome = await decision;
     signal.removeEventListener('abort', onAbort);
@@ -202,14 +205,20 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => decided.catch(() => undefined));
   }
 
-  async showDiff(id: string): Promise<void> {
+  /**
+   * Opens the change's diff. Asked for by the developer (Open Diff), it takes focus; opened because
+   * a proposal arrived (`background`), it opens beside what they work in and leaves the focus there.
+   */
+  async showDiff(id: string, how: { readonly background?: boolean } = {}): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return;
     const t = vscode.l10n.t;
     const title = p.view.created ? t('{0} ↔ Agent proposal (new file)', p.view.relativePath) : t('{0} ↔ Agent proposal', p.view.relativePath);
-    // From the chat tab, the diff opens beside it so the conversation stays in view.
-    const fromWebview = vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
-    const options: vscode.TextDocumentShowOptions = { preview: false, ...(fromWebview ? { viewColumn: vscode.ViewColumn.Beside } : {}) };
+    // From the chat tab (or, in the background, from any editor), the diff opens beside it so what
+    // the developer works in stays in view.
+    const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+    const beside = active?.input instanceof vscode.TabInputWebview || (how.background === true && active !== undefined);
+    const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: how.background === true, ...(beside ? { viewColumn: vscode.ViewColumn.Beside } : {}) };
     await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
     if (this.pending.has(id)) this.seen.add(id);
   }
@@ -231,6 +240,14 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     }
     this.log.info(`${id}: approved by the developer`);
     this.decide(id, { approved: true });
+  }
+
+  /** Edit Proposal: the proposal side becomes editable (it is read-only until the developer asks), and its diff comes to the front. */
+  async editProposal(id: string): Promise<void> {
+    const p = this.pending.get(id);
+    if (!p || !this.store.makeEditable(p.right)) return;
+    this.log.info(`${id}: the developer chose to edit the proposal`);
+    await this.showDiff(id);
   }
 
   /** Whether the change's diff has been on screen (Approve All says how many were not). */
@@ -261,7 +278,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const p = this.pending.get(id);
     if (!p) return;
     // Read the proposal (with the developer's edits) before its editor goes away.
-    const edited = this.edited.has(id) ? this.store.currentText(p.right) : undefined;
+    const edited = this.edited.has(id) && this.store.isEditable(p.right) ? this.store.currentText(p.right) : undefined;
     this.pending.delete(id);
     this.seen.delete(id);
     this.edited.delete(id);

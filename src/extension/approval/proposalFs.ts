@@ -12,7 +12,8 @@ const key = (uri: vscode.Uri) => JSON.stringify([uri.path, uri.query]);
  * read-only snapshot of the text the change was computed from.
  */
 export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
-  private readonly files = new Map<string, { data: Uint8Array; mtime: number }>();
+  /** Each pending proposal's text; `editable` once the developer chose Edit Proposal (read-only until then). */
+  private readonly files = new Map<string, { data: Uint8Array; mtime: number; editable?: boolean }>();
   private readonly originals = new Map<string, string>();
   private readonly scratches = new Map<string, string>();
   private readonly changeEmitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -70,7 +71,9 @@ export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocu
   stat(uri: vscode.Uri): vscode.FileStat {
     const f = this.files.get(key(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
-    return { type: vscode.FileType.File, ctime: f.mtime, mtime: f.mtime, size: f.data.byteLength };
+    // Read-only until the developer asks to edit it: keys typed by mistake (the proposal opened while
+    // they were typing elsewhere) cannot change what would be written.
+    return { type: vscode.FileType.File, ctime: f.mtime, mtime: f.mtime, size: f.data.byteLength, ...(f.editable ? {} : { permissions: vscode.FilePermission.Readonly }) };
   }
 
   readFile(uri: vscode.Uri): Uint8Array {
@@ -79,9 +82,26 @@ export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocu
     return f.data;
   }
 
+  /** Lets the developer edit a proposal (Edit Proposal); false when it is no longer pending. */
+  makeEditable(uri: vscode.Uri): boolean {
+    const f = this.files.get(key(uri));
+    if (!f) return false;
+    if (!f.editable) {
+      this.files.set(key(uri), { ...f, editable: true, mtime: Date.now() });
+      this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    }
+    return true;
+  }
+
+  isEditable(uri: vscode.Uri): boolean {
+    return this.files.get(key(uri))?.editable === true;
+  }
+
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    if (!this.files.has(key(uri))) throw vscode.FileSystemError.NoPermissions('Only pending proposals can be edited.');
-    this.files.set(key(uri), { data: content, mtime: Date.now() });
+    const f = this.files.get(key(uri));
+    if (!f) throw vscode.FileSystemError.NoPermissions('Only pending proposals can be edited.');
+    if (!f.editable) throw vscode.FileSystemError.NoPermissions('Choose Edit Proposal to change the agent\'s proposal.');
+    this.files.set(key(uri), { data: content, mtime: Date.now(), editable: true });
     this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 

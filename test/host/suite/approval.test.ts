@@ -24,12 +24,16 @@ describe('Approval of agent changes', () => {
   const data = (m: Record<string, unknown>) => m.data as Record<string, unknown>;
   const structured = (m: Record<string, unknown>) => JSON.parse(String(data(m).result)) as Record<string, unknown>;
 
-  /** Sends a call and waits until its proposal is pending and its diff is open. */
-  async function propose(params: Record<string, unknown>, tool = 'apply_change') {
+  /**
+   * Sends a call and waits until its proposal is pending and its diff is open. The diff opens in
+   * the background; `front` then brings it in front, as the developer clicking it would.
+   */
+  async function propose(params: Record<string, unknown>, tool = 'apply_change', front = true) {
     const msg = rootCall(tool, params);
     const answer = live.backend.call(msg);
     const ownTab = () => proposalTabs().some((t) => (t.input as vscode.TabInputTextDiff).modified.query === msg.toolCallId);
     await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
+    if (front) await live.api.pendingChanges.showDiff(msg.toolCallId);
     return { id: msg.toolCallId, answer };
   }
 
@@ -119,14 +123,45 @@ describe('Approval of agent changes', () => {
     assert.equal(data(await answer).code, 'USER_REJECTED');
   });
 
+  it('a proposal opens without taking the focus, and is read-only until Edit Proposal', async () => {
+    write('focus/f.txt', 'alpha\n');
+    const scratch = await vscode.workspace.openTextDocument({ content: '' });
+    await vscode.window.showTextDocument(scratch);
+    const { id, answer } = await propose({ relativePath: 'focus/f.txt', searchContent: 'alpha', replaceContent: 'ALPHA' }, 'apply_change', false);
+    assert.equal(vscode.window.activeTextEditor?.document, scratch, 'the focus stayed where the developer types');
+    // The developer keeps typing: the keys land where they were typing, not in the proposal.
+    await vscode.commands.executeCommand('type', { text: 'zzz' });
+    assert.equal(scratch.getText(), 'zzz');
+    assert.equal(await shownText(id), 'ALPHA\n');
+    // Even a change that reaches the read-only proposal some other way (an extension's edit) is not
+    // what lands: only a proposal the developer chose to edit is read back.
+    const tab = proposalTabs().find((t) => (t.input as vscode.TabInputTextDiff).modified.query === id)!;
+    const right = (tab.input as vscode.TabInputTextDiff).modified;
+    const we = new vscode.WorkspaceEdit();
+    we.insert(right, new vscode.Position(0, 0), 'typed by mistake ');
+    await vscode.workspace.applyEdit(we);
+    await live.api.pendingChanges.showDiff(id);
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    assert.equal(r.modifiedByUser, false);
+    assert.equal(fs.readFileSync(file('focus/f.txt'), 'utf8'), 'ALPHA\n');
+    await vscode.window.showTextDocument(scratch);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('what lands is the proposal as the developer edited it', async () => {
     write('edited/c.txt', 'alpha\nbeta\n');
     const { id, answer } = await propose({ relativePath: 'edited/c.txt', searchContent: 'beta', replaceContent: 'BETA' });
     const tab = proposalTabs().find((t) => (t.input as vscode.TabInputTextDiff).modified.path.endsWith('edited/c.txt'))!;
-    const doc = await vscode.workspace.openTextDocument((tab.input as vscode.TabInputTextDiff).modified);
+    const right = (tab.input as vscode.TabInputTextDiff).modified;
+    await vscode.commands.executeCommand('agentBridge.editProposal', right);
+    const doc = await vscode.workspace.openTextDocument(right);
     const we = new vscode.WorkspaceEdit();
     we.insert(doc.uri, new vscode.Position(2, 0), 'gamma (added by the developer)\n');
-    assert.ok(await vscode.workspace.applyEdit(we));
+    // The proposal's editor learns it became writable a moment later.
+    let accepted = false;
+    for (let start = Date.now(); !accepted && Date.now() - start < 5000; await new Promise((r) => setTimeout(r, 50))) accepted = await vscode.workspace.applyEdit(we);
+    assert.ok(accepted, 'an editable proposal accepts the edit');
     await vscode.commands.executeCommand('agentBridge.approveChange', id);
     const r = structured(await answer);
     assert.equal(r.modifiedByUser, true);
