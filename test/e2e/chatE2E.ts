@@ -122,6 +122,12 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
         assert.notEqual(after, before);
         assert.match(after, /\/\/ Reviewed with the Agent Bridge dev backend\.\n?$/);
         assert.equal(await chat().locator('.card').count(), 0, 'the card is gone once decided');
+        // The landed change shows as a compact diff in its tool row, not as the tool's JSON.
+        const edit = chat().locator('.entry.tool.succeeded', { hasText: 'apply_change' }).last();
+        await edit.locator('summary').click();
+        await edit.locator('.tool-diff .diff-line.add', { hasText: 'Reviewed with the Agent Bridge dev backend' }).waitFor({ timeout: TIMEOUT });
+        assert.equal(await edit.locator('pre.tool-output').count(), 0, 'no raw JSON');
+        await shot('approved-diff');
       },
     },
     {

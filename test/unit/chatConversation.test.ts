@@ -45,16 +45,18 @@ function setup(opts: { protocol?: 'v1' | 'v2'; state?: ConnectionState; timeoutM
   const transcript = new Transcript(store, 'sess-1', 0);
   const posted: Entry[] = [];
   const busy: boolean[] = [];
+  const withdrawn: string[][] = [];
   const conv = new Conversation(link, () => ({ sessionId: 'sess-1', projectKey: 'shop', projectPath: '/w/shop' }), transcript, texts, {
     onEntry: (e) => posted.push(e),
     onBusy: (b) => busy.push(b),
+    onWithdraw: (ids) => withdrawn.push([...ids]),
   }, opts.timeoutMs);
   const server = (raw: object): void => {
     const parsed = parseServerMessage(JSON.stringify(raw));
     assert.equal(parsed.ok, true, JSON.stringify(parsed));
     if (parsed.ok === true) conv.onServerMessage(parsed.message as ServerMessage);
   };
-  return { conv, sent, link, store, transcript, posted, busy, server, kinds: () => transcript.entries.map((e) => e.kind) };
+  return { conv, sent, link, store, transcript, posted, busy, withdrawn, server, kinds: () => transcript.entries.map((e) => e.kind) };
 }
 
 test('v2 sends AGENT_CHAT with session and project; v1 sends ANALYZE with the CONNECTED requestId', () => {
@@ -208,4 +210,43 @@ test('the transcript is stored per session, survives a reload, is bounded, and a
   assert.equal(s.store.get(transcriptKey('sess-1')), undefined);
   assert.equal(again.entries.length, 0);
   s.conv.dispose();
+});
+
+test('a write in the chat: a landed change is a compact diff with its review time; a rejection is the developer decision, not a failure', () => {
+  const s = setup();
+  s.conv.send('/edit a.ts');
+  const row = (id: string) => {
+    s.server({ type: 'TOOL_CALL', toolCallId: id, toolName: 'apply_change', params: { relativePath: 'a.ts' } });
+    return { id, idKey: 'toolCallId' as const, toolName: 'apply_change', params: { relativePath: 'a.ts' } };
+  };
+  const landed = JSON.stringify({ path: 'a.ts', structuredPatch: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' keep', '-old', '+new'] }], saved: true });
+  s.conv.onToolFinished(row('w1'), { type: 'TOOL_RESULT', data: { toolCallId: 'w1', success: true, result: landed, executionTime: 40, approvalWaitMs: 23_000 } });
+  const ok = s.transcript.get('tool-w1');
+  assert.ok(ok?.kind === 'tool');
+  assert.equal(ok.status, 'succeeded');
+  assert.deepEqual([ok.ms, ok.waitMs, ok.output], [40, 23_000, undefined], 'the work and the review apart; no raw JSON');
+  assert.deepEqual(ok.diff, { path: 'a.ts', added: 1, removed: 1, lines: ['@@ -1 +1 @@', ' keep', '-old', '+new'], more: 0 });
+  assert.ok(EntrySchema.safeParse(ok).success, 'within the webview contract');
+  s.conv.onToolFinished(row('w2'), { type: 'TOOL_RESULT', data: { toolCallId: 'w2', success: false, code: 'USER_REJECTED', error: 'The developer rejected the change to a.ts. Reason: keep it', executionTime: 5, approvalWaitMs: 4000 } });
+  const no = s.transcript.get('tool-w2');
+  assert.ok(no?.kind === 'tool' && no.status === 'rejected' && no.code === undefined && /keep it/.test(no.error ?? ''));
+  s.conv.onToolFinished(row('w3'), { type: 'TOOL_RESULT', data: { toolCallId: 'w3', success: false, code: 'CANCELLED', error: 'withdrawn', executionTime: 5 } });
+  assert.equal((s.transcript.get('tool-w3') as { status?: string }).status, 'cancelled');
+  s.conv.onToolFinished(row('w4'), { type: 'TOOL_RESULT', data: { toolCallId: 'w4', success: false, code: 'CONFLICT', error: 'changed', executionTime: 5 } });
+  const bad = s.transcript.get('tool-w4');
+  assert.ok(bad?.kind === 'tool' && bad.status === 'failed' && bad.code === 'CONFLICT');
+});
+
+test('Stop withdraws the changes the stopped turn asked for (the tool calls it started), and only then', () => {
+  const s = setup();
+  s.conv.send('/edit a.ts');
+  s.server({ type: 'TOOL_CALL', toolCallId: 'r1', toolName: 'read_file', params: { relativePath: 'a.ts' } });
+  s.server({ type: 'TOOL_CALL', toolCallId: 'w1', toolName: 'apply_change', params: { relativePath: 'a.ts' } });
+  s.conv.stop();
+  assert.deepEqual(s.withdrawn, [['r1', 'w1']]);
+  // A turn that ends on its own withdraws nothing.
+  s.conv.send('/grep x');
+  s.server({ type: 'TOOL_CALL', toolCallId: 'g1', toolName: 'grep_file', params: { pattern: 'x' } });
+  s.server({ type: 'COMPLETE', data: { result: 'done' } });
+  assert.equal(s.withdrawn.length, 1);
 });

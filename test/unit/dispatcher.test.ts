@@ -134,3 +134,27 @@ test('read_file takes plain, dotted and doubled-slash paths alike; none leaves t
     assert.equal((r.data as { errorCode?: string; code?: string }).errorCode ?? (r.data as { code?: string }).code, 'PERMISSION_DENIED', p);
   }
 });
+
+test('a write reports the time it waited for the developer apart from its own work (approvalWaitMs)', async () => {
+  const tree = makeTree({ 'w.txt': 'one\n' });
+  const wws = new NodeWorkspace(tree);
+  const human = (decision: 'approve' | 'reject') => ({
+    async commit(change: { proposed: string }, _signal: AbortSignal, hooks?: { approvalWait?(ms: number): void }) {
+      const asked = performance.now();
+      await new Promise((r) => setTimeout(r, 300));
+      hooks?.approvalWait?.(performance.now() - asked);
+      if (decision === 'reject') throw new ToolError('USER_REJECTED', 'The developer rejected the change.');
+      return { finalText: change.proposed, modifiedByUser: false, formatted: false, saved: true };
+    },
+  });
+  for (const decision of ['approve', 'reject'] as const) {
+    const d = new Dispatcher({ workspace: wws, tools: ALL_TOOLS, log: silentLogger, changes: human(decision) });
+    const r = await d.dispatch(call(`wait-${decision}`, 'apply_change', { relativePath: 'w.txt', searchContent: 'one', replaceContent: 'two' }));
+    assert.equal(r.data.success, decision === 'approve', String(r.data.error));
+    assert.ok((r.data.approvalWaitMs ?? 0) >= 290, `waited ${r.data.approvalWaitMs}`);
+    assert.ok(r.data.executionTime < 290, `work ${r.data.executionTime} ms counts no waiting`);
+  }
+  // A tool that never waits says nothing of waiting.
+  const plain = await new Dispatcher({ workspace: wws, tools: ALL_TOOLS, log: silentLogger }).dispatch(call('read-1', 'read_file', { relativePath: 'w.txt' }));
+  assert.equal(plain.data.approvalWaitMs, undefined);
+});

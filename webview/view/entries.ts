@@ -62,7 +62,14 @@ function renderThinking(entry: Extract<Entry, { kind: 'thinking' }>, s: Strings)
   ]);
 }
 
-const TOOL_ICON = { running: ['loading', 'codicon-modifier-spin'], succeeded: ['pass', ''], failed: ['error', ''] } as const;
+const TOOL_ICON = {
+  running: ['loading', 'codicon-modifier-spin'],
+  succeeded: ['pass', ''],
+  failed: ['error', ''],
+  // The developer's decision or a withdrawn call: said plainly, not painted as a failure.
+  rejected: ['circle-slash', ''],
+  cancelled: ['debug-stop', ''],
+} as const;
 
 function renderTool(entry: Extract<Entry, { kind: 'tool' }>, ctx: EntryContext): HTMLElement {
   const s = ctx.strings;
@@ -72,16 +79,37 @@ function renderTool(entry: Extract<Entry, { kind: 'tool' }>, ctx: EntryContext):
     icon(name, `status ${extra}`),
     h('code', { class: 'tool-name', text: entry.name }),
     h('span', { class: 'tool-summary', text: entry.summary }),
-    h('span', { class: 'tool-time', text: entry.ms !== undefined ? formatMs(entry.ms) : statusText }),
+    h('span', { class: 'tool-time', text: toolTime(entry, statusText, s) }),
   ]);
   const body: HTMLElement[] = [];
-  if (entry.error) body.push(h('p', { class: 'tool-error', text: entry.code ? `${entry.code}: ${entry.error}` : entry.error }));
+  if (entry.error) body.push(h('p', { class: entry.status === 'failed' ? 'tool-error' : 'tool-decision', text: entry.code ? `${entry.code}: ${entry.error}` : entry.error }));
+  if (entry.diff) body.push(renderDiff(entry.diff, s));
   if (entry.output) body.push(renderOutput(entry.output, ctx));
   const details = h('details', { class: `entry tool ${entry.status}` }, [summary, ...body]);
   // Nothing to open while it runs; a failure opens by itself, so the reason is seen.
   if (body.length === 0) details.classList.add('empty');
   if (entry.status === 'failed') details.open = true;
   return details;
+}
+
+/** The row's right side: the outcome of a decision, or the time of the work (and of the review, when there was one). */
+function toolTime(entry: Extract<Entry, { kind: 'tool' }>, statusText: string, s: Strings): string {
+  if (entry.status === 'rejected' || entry.status === 'cancelled' || entry.ms === undefined) return statusText;
+  const work = formatMs(entry.ms);
+  return entry.waitMs !== undefined && entry.waitMs >= 1000 ? `${work} · ${s.reviewed.replace('{0}', formatMs(entry.waitMs))}` : work;
+}
+
+/** A landed change as a compact diff: the first lines of its hunks, added and removed lines marked. */
+function renderDiff(diff: NonNullable<Extract<Entry, { kind: 'tool' }>['diff']>, s: Strings): HTMLElement {
+  const rows = diff.lines.map((line) => {
+    const kind = line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
+    return h('div', { class: `diff-line ${kind}`, text: line });
+  });
+  if (diff.more > 0) rows.push(h('div', { class: 'diff-line more', text: s.moreLines.replace('{0}', String(diff.more)) }));
+  return h('div', { class: 'tool-diff', attrs: { 'aria-label': `${diff.path} +${diff.added} −${diff.removed}` } }, [
+    h('div', { class: 'diff-head' }, [h('code', { text: diff.path }), h('span', { class: 'added', text: `+${diff.added}` }), h('span', { class: 'removed', text: `−${diff.removed}` })]),
+    h('div', { class: 'diff-body' }, rows),
+  ]);
 }
 
 /** A tool's result: the read tools answer Markdown (rendered, sanitized), the edit tools a JSON string (indented). */

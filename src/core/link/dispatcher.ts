@@ -234,7 +234,10 @@ export class Dispatcher {
   private async run(call: ToolCall, abort: AbortController): Promise<ToolResultMessage> {
     const signal = abort.signal;
     const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
+    // Time a change waited for the developer is not the tool's work: reported apart (approvalWaitMs).
+    let waited = 0;
+    const elapsed = () => Math.max(0, Math.round(performance.now() - started - waited));
+    const withWait = (r: ToolResultMessage): ToolResultMessage => (waited > 0 ? { ...r, data: { ...r.data, approvalWaitMs: Math.round(waited) } } : r);
     const label = `${call.toolName} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''}`;
     // A writing tool aimed at a secret file: no answer or error may tell anything of its content.
     let secretTarget: Access | undefined;
@@ -243,7 +246,7 @@ export class Dispatcher {
       // The message may quote the file (closest match, conflicts): only its first line at warn.
       this.options.log.warn(`${label} failed: ${code} ${firstLine(message)}`);
       this.options.log.debug(`${label} error in full: ${message}`);
-      return toolFailure(call, code, message, elapsed());
+      return withWait(toolFailure(call, code, message, elapsed()));
     };
 
     const t = translator(this.options.workspace.locale);
@@ -293,7 +296,10 @@ export class Dispatcher {
       });
       // A cancel after the tool has answered must not surface as an unhandled rejection.
       aborted.catch(() => undefined);
-      const handled = tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes, resolved });
+      const onApprovalWait = (ms: number): void => {
+        waited += ms;
+      };
+      const handled = tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes, resolved, onApprovalWait });
       // A writing tool is not cut short: its gate withdraws a pending approval itself (CANCELLED),
       // and a write already under way finishes, so the answer says what really happened to the
       // file. Only a tool that ignores the signal is answered CANCELLED after a grace period.
@@ -306,9 +312,11 @@ export class Dispatcher {
           grace.done();
         }
       } else output = await Promise.race([handled, aborted]);
-      const result = secretTarget
-        ? toolSuccess(call, t('{0} was changed. It is a secret file ({1}), so nothing of its content is shown.', secretTarget.rel, secretTarget.rule ?? '?'), elapsed(), { path: secretTarget.rel, secret: true })
-        : toolSuccess(call, output.result, elapsed(), output.structured);
+      const result = withWait(
+        secretTarget
+          ? toolSuccess(call, t('{0} was changed. It is a secret file ({1}), so nothing of its content is shown.', secretTarget.rel, secretTarget.rule ?? '?'), elapsed(), { path: secretTarget.rel, secret: true })
+          : toolSuccess(call, output.result, elapsed(), output.structured),
+      );
       this.options.log.info(`${tool.name} ${call.id} succeeded in ${result.data.executionTime} ms`);
       return result;
     } catch (e) {

@@ -223,7 +223,10 @@ export const ToolResultSchema = z.object({
     structured: z.unknown().optional(),
     error: optStr,
     code: z.enum(TOOL_ERROR_CODES).optional(),
+    /** Milliseconds of the tool's own work (for a write: not counting the wait for the developer). */
     executionTime: z.number(),
+    /** Milliseconds a write waited for the developer's decision, when it waited. */
+    approvalWaitMs: z.number().optional(),
     traceId: optStr,
   }),
 });

@@ -41,7 +41,7 @@ export interface CommittedChange {
  * the call was withdrawn. Nothing is written unless it resolves.
  */
 export interface ChangeGate {
-  commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange>;
+  commit(change: ProposedChange, signal: AbortSignal, hooks?: GateHooks): Promise<CommittedChange>;
   /**
    * Asked before a writing tool so much as opens a secret file: resolves when a person allows the
    * agent to propose a change to it (the change itself is still shown and approved after), throws
@@ -49,6 +49,12 @@ export interface ChangeGate {
    * refused unread.
    */
   allowSecretChange?(request: SecretChangeRequest, signal: AbortSignal): Promise<void>;
+}
+
+/** What a gate tells the call about its own course. */
+export interface GateHooks {
+  /** How long the change waited for a person's decision (approved, rejected or withdrawn). */
+  approvalWait?(ms: number): void;
 }
 
 export interface SecretChangeRequest {

@@ -24,6 +24,8 @@ export interface WriteContext {
    * given: the tool reads and writes exactly these.
    */
   readonly resolved?: ReadonlyMap<string, Access>;
+  /** Told how long a change waited for the developer, so the answer's time counts only the work. */
+  readonly onApprovalWait?: (ms: number) => void;
 }
 
 /** What a writing tool decided, given the file's current text (undefined: the file does not exist). */
@@ -101,7 +103,12 @@ export async function planAndWrite<X>(
         t('{0} is a secret file ("{1}" in {2}): a change to it needs a person\'s consent, and this host has nobody to ask. Nothing was read or written.', target.rel, target.rule ?? '?', EXCLUDE_GLOBS_SETTING),
       );
     }
-    await ctx.changes.allowSecretChange({ id: ctx.callId, toolName, path: target, description }, ctx.signal);
+    const asked = performance.now();
+    try {
+      await ctx.changes.allowSecretChange({ id: ctx.callId, toolName, path: target, description }, ctx.signal);
+    } finally {
+      ctx.onApprovalWait?.(performance.now() - asked);
+    }
   }
   return withFileLock(target.abs, async () => {
     const current = await currentText(ctx, target);
@@ -127,6 +134,7 @@ export async function planAndWrite<X>(
         notebookEdit: decided.notebookEdit,
       },
       ctx.signal,
+      ctx.onApprovalWait ? { approvalWait: ctx.onApprovalWait } : undefined,
     );
     const structuredPatch = structuredPatchOf(original ?? '', committed.finalText);
     return {

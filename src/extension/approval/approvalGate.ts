@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChangeGate, CommittedChange, ProposedChange, SecretChangeRequest } from '../../core/write/gate';
+import type { ChangeGate, CommittedChange, GateHooks, ProposedChange, SecretChangeRequest } from '../../core/write/gate';
 import { hasMixedEol } from '../../core/edit/lines';
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
@@ -113,7 +113,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return this.pending.keys().next().value;
   }
 
-  async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
+  async commit(change: ProposedChange, signal: AbortSignal, hooks?: GateHooks): Promise<CommittedChange> {
     const uri = vscode.Uri.file(change.path.abs);
     // A VS Code document holds one kind of line ending: writing through it would rewrite every
     // line ending of the file, lines the diff never showed. Refused before anything is shown.
@@ -127,7 +127,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // A secret or protected file (.git, .vscode, CI configuration) is never written without asking,
     // whatever the mode; the mode itself comes from the user's own settings only.
     if (readApprovalMode() !== 'autoApprove' || change.path.kind !== 'normal') {
-      await this.ask(change, shown, signal);
+      const asked = performance.now();
+      try {
+        await this.ask(change, shown, signal);
+      } finally {
+        hooks?.approvalWait?.(performance.now() - asked);
+      }
     } else if (signal.aborted) {
       throw new ToolError('CANCELLED', 'The call was withdrawn before the change was written; nothing was written.');
     }
@@ -264,6 +269,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (!p || p.view.guarded) return;
     this.log.info(`${id}: approved by the developer from the list of pending changes${this.wasSeen(id) ? '' : ' (diff not opened)'}`);
     this.decide(id, { approved: true });
+  }
+
+  async withdraw(id: string): Promise<void> {
+    if (!this.pending.has(id)) return;
+    this.log.info(`${id}: withdrawn (the developer stopped the turn that asked for it)`);
+    this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'The developer stopped the request; the change was withdrawn and nothing was written.') });
   }
 
   async reject(id: string, reason?: string): Promise<void> {

@@ -20,5 +20,7 @@ export interface ChangeQueue {
   list(): readonly PendingChangeView[];
   approve(id: string): Promise<void>;
   reject(id: string, reason?: string): Promise<void>;
+  /** Withdraws a waiting change (the developer stopped the turn that asked for it): answered CANCELLED, nothing written. */
+  withdraw(id: string): Promise<void>;
   showDiff(id: string): Promise<void>;
 }

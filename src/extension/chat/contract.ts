@@ -36,8 +36,21 @@ export const EntrySchema = z.discriminatedUnion('kind', [
     name: text,
     /** The key params, already shortened for one line. */
     summary: text,
-    status: z.enum(['running', 'succeeded', 'failed']),
+    /** `rejected` / `cancelled`: the developer's decision (or a withdrawn call), not a failure. */
+    status: z.enum(['running', 'succeeded', 'failed', 'rejected', 'cancelled']),
+    /** The tool's own time; for a write, without the wait for the developer (`waitMs`). */
     ms: z.number().optional(),
+    waitMs: z.number().optional(),
+    /** A write that landed: its change as a compact diff (the first lines of its hunks). */
+    diff: z
+      .object({
+        path: text,
+        added: z.number(),
+        removed: z.number(),
+        lines: z.array(text).max(200),
+        more: z.number(),
+      })
+      .optional(),
     output: text.optional(),
     error: text.optional(),
     code: text.optional(),
@@ -63,7 +76,7 @@ export type ChangeCard = z.infer<typeof ChangeCardSchema>;
 /** Every UI string the webview shows, translated by the extension (vscode.l10n) and sent in `init`. */
 export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
-  'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'output',
+  'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
   'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust',
 ] as const;

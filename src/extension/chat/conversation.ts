@@ -42,11 +42,15 @@ export interface ChatTexts {
 export interface ConversationEvents {
   onEntry(entry: Entry): void;
   onBusy(busy: boolean): void;
+  /** Stop: the tool calls this turn started, so changes still waiting for approval are withdrawn. */
+  onWithdraw?(toolCallIds: readonly string[]): void;
 }
 
 interface Turn {
   readonly id: string;
   readonly timer: ReturnType<typeof setTimeout>;
+  /** The tool calls the backend ran during this turn. */
+  readonly toolCallIds: string[];
   thinkingId?: string;
   answerId?: string;
 }
@@ -85,7 +89,7 @@ export class Conversation {
         : { type: 'AGENT_CHAT', data: { sessionId: t.sessionId, projectKey: t.projectKey, message } };
     if (!this.link.send(wire)) return this.notice(this.texts.sendFailed, 'warning');
     this.put({ kind: 'user', id: newId('user'), at: Date.now(), text: message });
-    const turn: Turn = { id: newId('turn'), timer: setTimeout(() => this.abandon(this.texts.timedOut), this.timeoutMs) };
+    const turn: Turn = { id: newId('turn'), toolCallIds: [], timer: setTimeout(() => this.abandon(this.texts.timedOut), this.timeoutMs) };
     this.turn = turn;
     this.events.onBusy(true);
     return true;
@@ -93,6 +97,8 @@ export class Conversation {
 
   /** Stop: stop waiting here; the backend is not told (the protocol has no cancel), so it may still be working. */
   stop(): void {
+    // What the developer stopped includes the changes this turn still asks them to approve.
+    if (this.turn?.toolCallIds.length) this.events.onWithdraw?.([...this.turn.toolCallIds]);
     this.abandon(this.texts.stopped);
   }
 
@@ -130,13 +136,18 @@ export class Conversation {
     const existing = this.transcript.get(toolEntryId(call.id));
     if (existing?.kind !== 'tool') return;
     const d = result.data;
+    const diff = d.success ? compactDiff(d.result) : undefined;
+    const status = d.success ? 'succeeded' : d.code === 'USER_REJECTED' ? 'rejected' : d.code === 'CANCELLED' ? 'cancelled' : 'failed';
     this.put({
       ...existing,
-      status: d.success ? 'succeeded' : 'failed',
+      status,
       ms: d.executionTime,
-      output: d.result,
+      ...(d.approvalWaitMs !== undefined ? { waitMs: d.approvalWaitMs } : {}),
+      // A write that landed shows its change as a diff rather than its answer's JSON.
+      ...(diff ? { diff } : { output: d.result }),
       error: d.error,
-      code: d.code,
+      // The developer's own decision needs no error code next to it.
+      code: status === 'failed' ? d.code : undefined,
     });
   }
 
@@ -154,6 +165,7 @@ export class Conversation {
 
   private toolStarted(call: ToolCall): void {
     if (!this.turn) return;
+    this.turn.toolCallIds.push(call.id);
     this.put({ kind: 'tool', id: toolEntryId(call.id), at: Date.now(), name: call.toolName, summary: summarizeParams(call.params), status: 'running' });
   }
 
@@ -239,3 +251,32 @@ export class Conversation {
 }
 
 export const toolEntryId = (callId: string): string => `tool-${callId}`;
+
+/** Lines of a compact diff shown in the chat; the rest is counted. */
+const DIFF_LINES = 40;
+
+/**
+ * The change a writing tool reports (`path` and `structuredPatch` in its JSON answer, as every
+ * writing tool answers) as the first lines of its hunks, for the chat. Undefined for anything else.
+ */
+export function compactDiff(result: string | undefined): { path: string; added: number; removed: number; lines: string[]; more: number } | undefined {
+  if (!result || !result.trimStart().startsWith('{')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(result);
+  } catch {
+    return undefined;
+  }
+  const r = parsed as { path?: unknown; filePath?: unknown; structuredPatch?: unknown };
+  const where = typeof r.path === 'string' ? r.path : typeof r.filePath === 'string' ? r.filePath : undefined;
+  if (!where || !Array.isArray(r.structuredPatch)) return undefined;
+  const all: string[] = [];
+  for (const hunk of r.structuredPatch as Array<{ oldStart?: number; newStart?: number; lines?: unknown }>) {
+    if (!Array.isArray(hunk.lines)) continue;
+    all.push(`@@ -${hunk.oldStart ?? '?'} +${hunk.newStart ?? '?'} @@`);
+    for (const l of hunk.lines) if (typeof l === 'string') all.push(l.length > 300 ? `${l.slice(0, 300)}…` : l);
+  }
+  const added = all.filter((l) => l.startsWith('+')).length;
+  const removed = all.filter((l) => l.startsWith('-')).length;
+  return { path: where, added, removed, lines: all.slice(0, DIFF_LINES), more: Math.max(0, all.length - DIFF_LINES) };
+}

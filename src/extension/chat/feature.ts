@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChangeQueue } from '../approval/changeQueue';
+import { askReason } from '../approval/pendingView';
 import type { BridgeController } from '../controller';
 import type { SessionStore } from '../session';
 import { readSettings } from '../settings';
@@ -52,6 +53,9 @@ export class ChatFeature implements vscode.Disposable {
     this.conversation = new Conversation(controller, () => this.target(), this.transcript, chatTexts(), {
       onEntry: (entry) => this.panel.post({ type: 'entry', entry }),
       onBusy: (busy) => this.panel.post({ type: 'busy', busy }),
+      onWithdraw: (ids) => {
+        for (const id of ids) if (changes?.list().some((c) => c.id === id)) void changes.withdraw(id);
+      },
     });
     this.subscriptions.push(
       controller.onDidChangeState((state) => {
@@ -105,7 +109,11 @@ export class ChatFeature implements vscode.Disposable {
       case 'approve':
         return this.onChange(m.id, (q) => q.approve(m.id));
       case 'reject':
-        return this.onChange(m.id, (q) => q.reject(m.id));
+        // The card asks for the reason too (optional); Escape keeps the change waiting.
+        return this.onChange(m.id, async (q) => {
+          const reason = await askReason();
+          if (reason !== undefined) await q.reject(m.id, reason);
+        });
       case 'openDiff':
         return this.onChange(m.id, (q) => q.showDiff(m.id));
       case 'manageTrust':

@@ -149,6 +149,16 @@ describe('Approval of agent changes', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('a withdrawn change (the developer stopped its turn) is answered CANCELLED and writes nothing', async () => {
+    write('withdraw/w.txt', 'one\n');
+    const { id, answer } = await propose({ relativePath: 'withdraw/w.txt', searchContent: 'one', replaceContent: 'uno' });
+    await live.api.pendingChanges.withdraw(id);
+    const res = await answer;
+    assert.equal(data(res).code, 'CANCELLED');
+    assert.equal(live.api.pendingChanges.list().length, 0);
+    assert.equal(fs.readFileSync(file('withdraw/w.txt'), 'utf8'), 'one\n');
+  });
+
   it('what lands is the proposal as the developer edited it', async () => {
     write('edited/c.txt', 'alpha\nbeta\n');
     const { id, answer } = await propose({ relativePath: 'edited/c.txt', searchContent: 'beta', replaceContent: 'BETA' });
