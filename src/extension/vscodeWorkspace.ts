@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { realpathLenient } from '../core/workspace/realpath';
 import { readRegularFile } from '../core/policy/safeRead';
 import { withSecretExcludes, type SecretGuard } from '../core/policy/secrets';
-import type { FileInfo, Workspace } from '../core/workspace/workspace';
+import type { DiagnosticInfo, FileInfo, Workspace } from '../core/workspace/workspace';
+import { editorDiagnostics } from './diagnostics';
 import { VscodeLanguageIntel } from './languageIntel';
 import { readSecretGuard } from './settings';
 
@@ -52,8 +53,23 @@ export class VscodeWorkspace implements Workspace {
     this.root = realpathOrSelf(folder.uri.fsPath);
     this.name = folder.name;
     this.rg = findBundledRipgrep(vscode.env.appRoot);
-    const shown = folder.uri.fsPath;
-    this.languageIntel = new VscodeLanguageIntel((p) => (shown !== this.root && (p === shown || p.startsWith(shown + path.sep)) ? this.root + p.slice(shown.length) : p));
+    this.languageIntel = new VscodeLanguageIntel((p) => this.toRoot(p));
+  }
+
+  /** A path as VS Code shows it (under the folder as opened) to one under the real project root. */
+  private toRoot(p: string): string {
+    const shown = this.folder.uri.fsPath;
+    return shown !== this.root && (p === shown || p.startsWith(shown + path.sep)) ? this.root + p.slice(shown.length) : p;
+  }
+
+  /** The other way: a path under the real root to the one VS Code knows the document by. */
+  private toShown(p: string): string {
+    const shown = this.folder.uri.fsPath;
+    return shown !== this.root && (p === this.root || p.startsWith(this.root + path.sep)) ? shown + p.slice(this.root.length) : p;
+  }
+
+  diagnostics(absPaths: readonly string[] | undefined, opts: { readonly settleMs?: number; readonly signal?: AbortSignal } = {}): Promise<DiagnosticInfo[]> {
+    return editorDiagnostics(absPaths, opts, (p) => this.toShown(p), (p) => this.toRoot(p));
   }
 
   dirtyText(absPath: string): string | undefined {

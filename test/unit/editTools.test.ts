@@ -128,10 +128,13 @@ test('writing tools cannot escape the project', async () => {
   assert.equal(fs.existsSync(path.join(path.dirname(root), 'escape2.txt')), false);
 });
 
+const NO_DIAGNOSTICS = { available: false, note: 'This host has no language services, so no diagnostics were checked.' };
+
 test('Replace returns its protocol data for create and update', async () => {
   const { call, root } = setup({ 'u.py': "def hello():\n    print('Hello, World!')\n" });
   const created = resultOf(await call('Replace', { file_path: 'n.py', content: 'x = 1\n' }));
-  assert.deepEqual(created, { type: 'create', filePath: path.join(root, 'n.py'), content: 'x = 1\n', structuredPatch: [] });
+  // The protocol's fields, plus what this host can say of diagnostics (it has no language services).
+  assert.deepEqual(created, { type: 'create', filePath: path.join(root, 'n.py'), content: 'x = 1\n', structuredPatch: [], diagnostics: NO_DIAGNOSTICS });
   const updated = resultOf(await call('Replace', { file_path: path.join(root, 'u.py'), content: "def hello():\n    print('Hello, Updated World!')\n" }));
   assert.equal(updated.type, 'update');
   assert.deepEqual(updated.structuredPatch, [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' def hello():', "-    print('Hello, World!')", "+    print('Hello, Updated World!')"] }]);
@@ -146,6 +149,7 @@ test('Edit returns its protocol data (the config.py example)', async () => {
     newString: 'DEBUG = True',
     originalFile: '# Configuration\nDEBUG = False\nPORT = 8000\n',
     structuredPatch: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' # Configuration', '-DEBUG = False', '+DEBUG = True', ' PORT = 8000'] }],
+    diagnostics: NO_DIAGNOSTICS,
   });
   const ambiguous = await call('Edit', { file_path: 'config.py', old_string: '0', new_string: '1' });
   assert.equal(ambiguous.data.code, 'CONFLICT');
@@ -170,7 +174,7 @@ test('MultiEdit is all or nothing and reports each edit', async () => {
 test('NotebookEditCell replaces, inserts and deletes cells, keeping the rest of the notebook', async () => {
   const { call, read } = setup({ 'nb.ipynb': notebook });
   const replaced = resultOf(await call('NotebookEditCell', { notebook_path: 'nb.ipynb', cell_number: 1, new_source: 'print(2)\nprint(3)' }));
-  assert.deepEqual(replaced, { cell_number: 1, new_source: 'print(2)\nprint(3)', cell_type: 'code', language: 'python', edit_mode: 'replace' });
+  assert.deepEqual(replaced, { cell_number: 1, new_source: 'print(2)\nprint(3)', cell_type: 'code', language: 'python', edit_mode: 'replace', diagnostics: NO_DIAGNOSTICS });
   let nb = JSON.parse(read('nb.ipynb').toString()) as { cells: { source: string[]; outputs?: unknown[]; cell_type: string }[]; nbformat: number };
   assert.deepEqual(nb.cells[1].source, ['print(2)\n', 'print(3)']);
   assert.deepEqual(nb.cells[1].outputs, []);

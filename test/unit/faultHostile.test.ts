@@ -46,6 +46,7 @@ const CASES: [string, Record<string, unknown>][] = [
   ...NOTEBOOKS.map((p): [string, Record<string, unknown>] => ['NotebookEditCell', { notebook_path: p, cell_number: 0, new_source: 'pwned' }]),
   ...[...DIRS, path.join(outside, 'Outside.java'), 'link-dir/Outside.java'].map((p): [string, Record<string, unknown>] => ['read_class', { className: 'Outside', relativePath: p }]),
   ...[...DIRS, 'link-dir/Outside.java'].map((p): [string, Record<string, unknown>] => ['read_method', { className: 'Outside', methodName: 'secretMethod', relativePath: p }]),
+  ...[...DIRS, ...FILES].map((p): [string, Record<string, unknown>] => ['get_diagnostics', { relativePath: p }]),
 ];
 
 test('every tool refuses every path out of the project (.., absolute, symlinked folder and file): PERMISSION_DENIED, nothing touched', async () => {

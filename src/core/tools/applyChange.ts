@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { applyChangeNames, applySearchReplace, planCreate } from '../edit';
-import { planAndWrite } from '../write/write';
+import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
@@ -64,7 +64,7 @@ export const applyChangeTool = defineTool({
       removed: out.removed,
       structuredPatch: out.structuredPatch,
     };
-    return jsonOutput(structured);
+    return jsonOutput(withDiagnostics(structured, out));
   },
 });
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { applyEdit } from '../edit';
-import { planAndWrite } from '../write/write';
+import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { filePathFields, targetOf } from './filePathParam';
@@ -30,6 +30,6 @@ export const editTool = defineTool({
       originalFile: out.original ?? '',
       structuredPatch: out.structuredPatch,
     };
-    return jsonOutput(data);
+    return jsonOutput(withDiagnostics(data, out));
   },
 });

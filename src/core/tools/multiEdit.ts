@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { applyEdits } from '../edit';
-import { planAndWrite } from '../write/write';
+import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { filePathFields, targetOf } from './filePathParam';
@@ -44,6 +44,6 @@ export const multiEditTool = defineTool({
       summary: `Successfully applied ${p.edits.length} edit${p.edits.length === 1 ? '' : 's'} to ${name}`,
       structuredPatch: out.structuredPatch,
     };
-    return jsonOutput(data);
+    return jsonOutput(withDiagnostics(data, out));
   },
 });

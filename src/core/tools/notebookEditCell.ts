@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { editNotebookText } from '../edit/notebook';
-import { planAndWrite } from '../write/write';
+import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { intParam } from './params';
@@ -38,6 +38,6 @@ export const notebookEditCellTool = defineTool({
       language: out.extra.language,
       edit_mode: p.edit_mode,
     };
-    return jsonOutput(data);
+    return jsonOutput(withDiagnostics(data, out));
   },
 });

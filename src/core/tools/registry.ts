@@ -10,6 +10,7 @@ import { notebookEditCellTool } from './notebookEditCell';
 import { readClassTool } from './readClass';
 import { readMethodTool } from './readMethod';
 import { callChainTool } from './callChain';
+import { getDiagnosticsTool } from './getDiagnostics';
 
 /** Every tool the extension answers. One file per tool; adding one is adding a line here. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -24,4 +25,5 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   readClassTool,
   readMethodTool,
   callChainTool,
+  getDiagnosticsTool,
 ];

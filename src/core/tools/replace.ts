@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { planAndWrite } from '../write/write';
+import { planAndWrite, withDiagnostics } from '../write/write';
 import { splitLines } from '../workspace/text';
 import { filePathFields, targetOf } from './filePathParam';
 import { defineTool, jsonOutput } from './tool';
@@ -24,6 +24,6 @@ export const replaceTool = defineTool({
       content: out.finalText,
       structuredPatch: out.original === undefined ? [] : out.structuredPatch,
     };
-    return jsonOutput(data);
+    return jsonOutput(withDiagnostics(data, out));
   },
 });

@@ -45,6 +45,25 @@ export interface Workspace {
 
   /** The editor's language servers, when there is an editor (the VS Code adapter); absent elsewhere. */
   readonly languageIntel?: LanguageIntel;
+
+  /**
+   * The editor's problems (errors, warnings, …) in these files (absolute paths), or in every file
+   * when none are given. With `settleMs`, first waits up to that long for the language services to
+   * report again on those files (after a write). Absent where there is no editor (headless).
+   */
+  diagnostics?(absPaths: readonly string[] | undefined, opts?: { readonly settleMs?: number; readonly signal?: AbortSignal }): Promise<DiagnosticInfo[]>;
+}
+
+/** One problem an editor reports in a file. Lines and columns are 1-based. */
+export interface DiagnosticInfo {
+  /** Absolute path. */
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  readonly severity: 'error' | 'warning' | 'information' | 'hint';
+  readonly message: string;
+  readonly source?: string;
+  readonly code?: string;
 }
 
 /**

@@ -7,6 +7,7 @@ import { EXCLUDE_GLOBS_SETTING } from '../policy/secrets';
 import type { Workspace } from '../workspace/workspace';
 import type { ChangeGate, CommittedChange } from './gate';
 import type { NotebookCellEdit } from '../edit/types';
+import { problemsBefore, reportAfterWrite, type DiagnosticsReport } from './diagnostics';
 import { withFileLock } from './lock';
 import { patchCounts, structuredPatchOf } from '../edit/patch';
 import type { Hunk, LineRange } from '../edit/types';
@@ -45,6 +46,8 @@ export interface WriteOutcome<X> {
   readonly structuredPatch: Hunk[];
   readonly added: number;
   readonly removed: number;
+  /** New errors and warnings in the file once the change landed (absent when nothing was written). */
+  readonly diagnostics?: DiagnosticsReport;
   readonly extra: X;
 }
 
@@ -121,6 +124,8 @@ export async function planAndWrite<X>(
     if (!ctx.changes) {
       throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
     }
+    // The file's problems now, to tell the agent after the write which ones its change brought.
+    const problems = await problemsBefore(ctx.workspace, target.abs, target.kind === 'secret');
     const committed = await ctx.changes.commit(
       {
         id: ctx.callId,
@@ -137,7 +142,10 @@ export async function planAndWrite<X>(
       ctx.onApprovalWait ? { approvalWait: ctx.onApprovalWait } : undefined,
     );
     const structuredPatch = structuredPatchOf(original ?? '', committed.finalText);
+    // A secret file's problems are never quoted (their messages can show its lines).
+    const diagnostics = target.kind === 'secret' ? undefined : await reportAfterWrite(ctx.workspace, target.abs, problems, ctx.signal);
     return {
+      ...(diagnostics ? { diagnostics } : {}),
       path: target,
       original,
       created: current === undefined,
@@ -149,4 +157,9 @@ export async function planAndWrite<X>(
       extra: decided.extra,
     };
   });
+}
+
+/** A writing tool's answer with the diagnostics of its outcome added (when there are any to report). */
+export function withDiagnostics<T extends object>(answer: T, out: Pick<WriteOutcome<unknown>, 'diagnostics'>): T & { diagnostics?: DiagnosticsReport } {
+  return out.diagnostics ? { ...answer, diagnostics: out.diagnostics } : answer;
 }

@@ -9,6 +9,7 @@ import { decodeText } from '../../core/workspace/text';
 import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
+import { inert } from './inert';
 import { ProposalStore } from './proposalFs';
 import { writeNotebookCell, writeText } from './writeChange';
 
@@ -43,6 +44,7 @@ const clip = (text: string, max: number): string => {
   return one.length > max ? `${one.slice(0, max)}…` : one;
 };
 
+
 /** Why a change to a protected or secret file is asked about even in autoApprove mode. */
 export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']>): string {
   const t = vscode.l10n.t;
@@ -68,6 +70,10 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
    * BOM), and a change that reached a read-only proposal otherwise is not theirs.
    */
   private readonly edited = new Set<string>();
+  /** Each proposal's text as its editor loaded it (normalized by the editor), to tell a later change of it. */
+  private readonly loaded = new Map<string, string>();
+  /** Where an approved change's diff was: the changed file is shown there after the write. */
+  private readonly diffColumn = new Map<string, vscode.ViewColumn>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
   private readonly store = new ProposalStore();
@@ -81,6 +87,10 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
         if (e.contentChanges.length === 0) return;
         const id = this.idOf(e.document.uri);
         if (id !== undefined) this.edited.add(id);
+      }),
+      vscode.workspace.onDidOpenTextDocument((d) => {
+        const id = this.idOf(d.uri);
+        if (id !== undefined && !this.loaded.has(id)) this.loaded.set(id, d.getText());
       }),
     );
   }
@@ -102,10 +112,10 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return undefined;
   }
 
-  /** Whether the change's diff is open in an editor tab now. */
+  /** Whether the change's diff is visible now: the active tab of some editor group (a tab buried behind others is not). */
   private onScreen(id: string): boolean {
     const right = this.pending.get(id)?.right.toString();
-    return right !== undefined && vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right));
+    return right !== undefined && vscode.window.tabGroups.all.some((g) => g.activeTab?.input instanceof vscode.TabInputTextDiff && g.activeTab.input.modified.toString() === right);
   }
 
   /** The oldest waiting change (what Reject without a diff in front acts on: rejecting writes nothing). */
@@ -149,7 +159,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const t = vscode.l10n.t;
     const allow = t('Allow');
     const refuse = t('Refuse');
-    const message = t('Agent Bridge: the agent wants to change {0}, a secret file (it matches "{1}" in agentBridge.excludeGlobs). Allow it to prepare a change? You will see the diff before anything is written; the agent never sees the file.', request.path.rel, request.path.rule ?? '?');
+    const message = t('Agent Bridge: the agent wants to change {0}, a secret file (it matches "{1}" in agentBridge.excludeGlobs). Allow it to prepare a change? You will see the diff before anything is written; the agent never sees the file.', inert(request.path.rel), inert(request.path.rule ?? '?'));
     this.log.warn(`${request.toolName} ${request.id}: asks to change the secret file ${request.path.rel}`);
     const withdrawn = new Promise<'withdrawn'>((resolve) => {
       if (signal.aborted) resolve('withdrawn');
@@ -201,10 +211,10 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const t = vscode.l10n.t;
     const counts = `(+${view.added} −${view.removed})`;
     const message = view.created
-      ? t('Agent Bridge: the agent wants to create {0} {1}', view.relativePath, counts)
-      : t('Agent Bridge: the agent wants to change {0} {1}', view.relativePath, counts);
+      ? t('Agent Bridge: the agent wants to create {0} {1}', inert(view.relativePath), counts)
+      : t('Agent Bridge: the agent wants to change {0} {1}', inert(view.relativePath), counts);
     // The description is the agent's text: quoted and named as such, never as Agent Bridge's own words.
-    const full = view.description ? t('{0}. The agent says: “{1}”', message, clip(view.description, 300)) : message;
+    const full = view.description ? t('{0}. The agent says: “{1}”', message, inert(clip(view.description, 300))) : message;
     // Protected files configure tools that run code (git hooks, fsmonitor, editor settings): say so.
     const title = view.guarded ? `${full} ${guardedWarning(view.guarded)}` : `${full} ${t('Review it in its diff.')}`;
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => decided.catch(() => undefined));
@@ -225,7 +235,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const beside = active?.input instanceof vscode.TabInputWebview || (how.background === true && active !== undefined);
     const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: how.background === true, ...(beside ? { viewColumn: vscode.ViewColumn.Beside } : {}) };
     await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
-    if (this.pending.has(id)) this.seen.add(id);
+    // Opened because the developer asked: seen. Opened in the background, it counts only while
+    // it is visible (onScreen), not after another proposal has covered it.
+    if (this.pending.has(id) && how.background !== true) this.seen.add(id);
   }
 
   /**
@@ -237,10 +249,24 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       this.log.info(`${id}: approve requested, but nothing is pending under that id`);
       return;
     }
-    if (!this.seen.has(id) && !this.onScreen(id)) {
-      this.log.info(`${id}: approve requested before its diff was shown; showing it`);
+    const p = this.pending.get(id)!;
+    // A secret or protected file is approved only in front of its diff; any other change once its
+    // diff has been opened or is visible.
+    const inFront = this.current() === id;
+    if (p.view.guarded ? !inFront : !this.seen.has(id) && !this.onScreen(id)) {
+      this.log.info(`${id}: approve requested before its diff was in front of the developer; showing it`);
       await this.showDiff(id);
       void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
+      return;
+    }
+    // A read-only proposal whose editor was changed anyway (an extension's edit, "Set Active
+    // Editor Writeable in Session"): the diff no longer shows what would land. Not approved.
+    // (A read-only document does not turn dirty when changed: compare with what it loaded.)
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
+    const loaded = this.loaded.get(id);
+    if (doc && loaded !== undefined && doc.getText() !== loaded && !this.store.isEditable(p.right)) {
+      this.log.warn(`${id}: not approved: its read-only proposal was changed in the editor without Edit Proposal`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Agent Bridge: the proposal was changed in its editor without Edit Proposal, so the diff no longer shows what would be written. Choose Edit Proposal to keep those changes, or revert them, then approve.'));
       return;
     }
     this.log.info(`${id}: approved by the developer`);
@@ -264,9 +290,11 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
    * Approves a change the developer approved from a list (Approve All, after a modal naming every
    * file). Never a secret or protected file: those are approved only in front of their diff.
    */
-  approveListed(id: string): void {
+  approveListed(view: PendingChangeView): void {
+    const id = view.id;
     const p = this.pending.get(id);
-    if (!p || p.view.guarded) return;
+    // Exactly the change the list showed (the same view object), never a secret or protected file.
+    if (!p || p.view !== view || p.view.guarded) return;
     this.log.info(`${id}: approved by the developer from the list of pending changes${this.wasSeen(id) ? '' : ' (diff not opened)'}`);
     this.decide(id, { approved: true });
   }
@@ -293,7 +321,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     this.pending.delete(id);
     this.seen.delete(id);
     this.edited.delete(id);
-    if (outcome.approved) this.decided.set(id, edited ?? p.shown);
+    this.loaded.delete(id);
+    if (outcome.approved) {
+      this.decided.set(id, edited ?? p.shown);
+      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.right.toString());
+      if (tab) this.diffColumn.set(id, tab.group.viewColumn);
+    }
     void this.closeDiff(p);
     this.refresh();
     p.decide(outcome);
@@ -324,6 +357,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       return { ...r, modifiedByUser, finalText: currentText(uri) ?? finalProposal };
     }
     const r = await writeText(uri, finalProposal, change.encoding, change.original);
+    await this.showWritten(change.id, uri);
     this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
     // The developer's own save actions (editor.formatOnSave, codeActionsOnSave, trimming) run as on
     // any save of theirs, and new lines take the document's line ending. When the saved text differs
@@ -331,6 +365,24 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const changedOnSave = r.saved && change.original !== undefined && r.finalText !== finalProposal;
     if (changedOnSave) this.log.info(`${change.id}: the saved text of ${change.path.rel} differs from the approved one (your save actions, or the file's line ending applied to new lines); the agent is told the saved text`);
     return { ...r, formatted: formatted || changedOnSave, modifiedByUser };
+  }
+
+  /**
+   * The approved file takes the place of its diff (a preview tab, the focus left where it is): the
+   * developer sees what landed, and the language services analyse it (they report problems only
+   * on files open in the editor), so the answer can say which problems the change brought.
+   */
+  private async showWritten(id: string, uri: vscode.Uri): Promise<void> {
+    const viewColumn = this.diffColumn.get(id);
+    this.diffColumn.delete(id);
+    if (viewColumn === undefined) return;
+    const open = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
+    if (open) return;
+    try {
+      await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn });
+    } catch (e) {
+      this.log.debug(`${id}: could not show ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   private refresh(): void {

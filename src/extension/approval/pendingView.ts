@@ -117,14 +117,16 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingRow>, 
     const approve = t('Approve {0}', plain.length);
     const picked = await vscode.window.showWarningMessage(t('Approve these {0} changes?', plain.length), { modal: true, detail: `${lines}${notes ? `\n\n${notes}` : ''}` }, approve);
     if (picked !== approve) return;
-    for (const c of plain) this.approvals.approveListed(c.id);
+    for (const c of plain) this.approvals.approveListed(c);
   }
 
   private async rejectAll(): Promise<void> {
-    if (!this.approvals.list().length) return;
+    // The changes listed when the developer chose Reject All; one arriving while they type the reason waits.
+    const listed = this.approvals.list();
+    if (!listed.length) return;
     const reason = await askReason();
     if (reason === undefined) return;
-    for (const c of this.approvals.list()) await this.approvals.reject(c.id, reason);
+    for (const c of listed) await this.approvals.reject(c.id, reason);
   }
 
   dispose(): void {

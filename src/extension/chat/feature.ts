@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChangeQueue } from '../approval/changeQueue';
+import { inert } from '../approval/inert';
 import { askReason } from '../approval/pendingView';
 import type { BridgeController } from '../controller';
 import type { SessionStore } from '../session';
@@ -131,7 +132,7 @@ export class ChatFeature implements vscode.Disposable {
     act(this.changes).catch((e: unknown) => {
       const reason = e instanceof Error ? e.message : String(e);
       this.log.error(`chat: change ${id}: ${reason}`);
-      void vscode.window.showErrorMessage(`Agent Bridge: ${reason}`);
+      void vscode.window.showErrorMessage(`Agent Bridge: ${inert(reason)}`);
     });
   }
 

@@ -133,18 +133,25 @@ describe('Approval of agent changes', () => {
     await vscode.commands.executeCommand('type', { text: 'zzz' });
     assert.equal(scratch.getText(), 'zzz');
     assert.equal(await shownText(id), 'ALPHA\n');
-    // Even a change that reaches the read-only proposal some other way (an extension's edit) is not
-    // what lands: only a proposal the developer chose to edit is read back.
+    // A change that reaches the read-only proposal some other way (an extension's edit) makes the
+    // diff differ from what would land: Approve refuses until the developer chooses Edit Proposal.
     const tab = proposalTabs().find((t) => (t.input as vscode.TabInputTextDiff).modified.query === id)!;
     const right = (tab.input as vscode.TabInputTextDiff).modified;
     const we = new vscode.WorkspaceEdit();
     we.insert(right, new vscode.Position(0, 0), 'typed by mistake ');
-    await vscode.workspace.applyEdit(we);
+    const appliedEdit = await vscode.workspace.applyEdit(we);
+    const proposalDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === right.toString());
     await live.api.pendingChanges.showDiff(id);
     await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(live.api.pendingChanges.list().some((c) => c.id === id), `not approved (edit applied: ${appliedEdit}, dirty: ${proposalDoc?.isDirty}, text: ${JSON.stringify(proposalDoc?.getText())})`);
+    assert.equal(fs.readFileSync(file('focus/f.txt'), 'utf8'), 'alpha\n');
+    // Edit Proposal makes what the editor shows the proposal: now it lands as shown.
+    await vscode.commands.executeCommand('agentBridge.editProposal', right);
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
     const r = structured(await answer);
-    assert.equal(r.modifiedByUser, false);
-    assert.equal(fs.readFileSync(file('focus/f.txt'), 'utf8'), 'ALPHA\n');
+    assert.equal(r.modifiedByUser, true);
+    assert.equal(fs.readFileSync(file('focus/f.txt'), 'utf8'), 'typed by mistake ALPHA\n');
     await vscode.window.showTextDocument(scratch);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
@@ -157,6 +164,29 @@ describe('Approval of agent changes', () => {
     assert.equal(data(res).code, 'CANCELLED');
     assert.equal(live.api.pendingChanges.list().length, 0);
     assert.equal(fs.readFileSync(file('withdraw/w.txt'), 'utf8'), 'one\n');
+  });
+
+  it('a diff opened in the background and then covered by another is not "seen": Approve brings it forward instead', async () => {
+    // The developer works in one editor; both diffs open beside it, the second over the first.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.joinAllGroups');
+    const work = await vscode.workspace.openTextDocument({ content: 'work' });
+    await vscode.window.showTextDocument(work);
+    write('cover/a.txt', 'a\n');
+    write('cover/b.txt', 'b\n');
+    const first = await propose({ relativePath: 'cover/a.txt', searchContent: 'a', replaceContent: 'A' }, 'apply_change', false);
+    const second = await propose({ relativePath: 'cover/b.txt', searchContent: 'b', replaceContent: 'B' }, 'apply_change', false);
+    await live.api.pendingChanges.approve(first.id);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(live.api.pendingChanges.list().some((c) => c.id === first.id), 'the covered change was not approved');
+    assert.equal(fs.readFileSync(file('cover/a.txt'), 'utf8'), 'a\n');
+    // Now in front of the developer: the same request approves it.
+    await live.api.pendingChanges.approve(first.id);
+    assert.equal(data(await first.answer).success, true);
+    await vscode.commands.executeCommand('agentBridge.rejectChange', second.id, '');
+    assert.equal(data(await second.answer).code, 'USER_REJECTED');
+    await vscode.window.showTextDocument(work);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('what lands is the proposal as the developer edited it', async () => {
@@ -179,18 +209,25 @@ describe('Approval of agent changes', () => {
   });
 
   it('a dirty buffer is edited in place, not clobbered from disk, and not saved behind the developer', async () => {
-    write('dirty/d.txt', 'first\nsecond\n');
-    const doc = await vscode.workspace.openTextDocument(file('dirty/d.txt'));
-    const editor = await vscode.window.showTextDocument(doc);
-    await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'UNSAVED\n'));
-    const { id, answer } = await propose({ relativePath: 'dirty/d.txt', searchContent: 'second', replaceContent: 'SECOND' });
-    await vscode.commands.executeCommand('agentBridge.approveChange', id);
-    const r = structured(await answer);
-    assert.equal(r.saved, false);
-    assert.equal(doc.getText(), 'UNSAVED\nfirst\nSECOND\n');
-    assert.equal(fs.readFileSync(file('dirty/d.txt'), 'utf8'), 'first\nsecond\n');
-    await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // code-server saves dirty files after a delay by default; this developer does not.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      write('dirty/d.txt', 'first\nsecond\n');
+      const doc = await vscode.workspace.openTextDocument(file('dirty/d.txt'));
+      const editor = await vscode.window.showTextDocument(doc);
+      await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'UNSAVED\n'));
+      const { id, answer } = await propose({ relativePath: 'dirty/d.txt', searchContent: 'second', replaceContent: 'SECOND' });
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const r = structured(await answer);
+      assert.equal(r.saved, false);
+      assert.equal(doc.getText(), 'UNSAVED\nfirst\nSECOND\n');
+      assert.equal(fs.readFileSync(file('dirty/d.txt'), 'utf8'), 'first\nsecond\n');
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('a file changed underneath while the diff is open is refused with CONFLICT', async () => {
@@ -241,6 +278,20 @@ describe('Approval of agent changes', () => {
     assert.equal(r.formatted, true);
     assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' const  a=1;', '-const b=2;', '+const b = { x: 1 };', ' const  c=3;'] }]);
     assert.equal(fs.readFileSync(file('fmt/keep.ts'), 'utf8'), shown);
+  });
+
+  it('a write that brings a type error says so (diagnostics), and get_diagnostics lists it', async () => {
+    write('diag/n.ts', 'export const n: number = 1;\n');
+    const { id, answer } = await propose({ relativePath: 'diag/n.ts', searchContent: 'number = 1', replaceContent: "number = 'one'" });
+    await vscode.commands.executeCommand('agentBridge.approveChange', id);
+    const r = structured(await answer);
+    const d = r.diagnostics as { available: boolean; new: { path: string; line: number; severity: string; message: string }[]; newErrors: number };
+    assert.equal(d.available, true);
+    assert.ok(d.newErrors >= 1, JSON.stringify(d));
+    assert.ok(d.new.some((p) => p.path === 'diag/n.ts' && p.line === 1 && p.severity === 'error' && /not assignable/.test(p.message)), JSON.stringify(d));
+    const listed = data(await live.backend.call(rootCall('get_diagnostics', { relativePath: 'diag', severity: 'error' })));
+    assert.equal(listed.success, true, String(listed.error));
+    assert.match(String(listed.result), /diag\/n\.ts:1:\d+` \*\*error\*\* .*not assignable/);
   });
 
   it("the developer's own format-on-save still runs on save, and the agent is told the text that was saved", async () => {
@@ -384,7 +435,9 @@ describe('Approval of agent changes', () => {
     const { id, answer } = await propose({ notebook_path: 'nb/demo.ipynb', cell_number: 1, new_source: '# Notes', cell_type: 'markdown', edit_mode: 'insert' }, 'NotebookEditCell');
     await vscode.commands.executeCommand('agentBridge.approveChange', id);
     const r = structured(await answer);
-    assert.deepEqual(r, { cell_number: 1, new_source: '# Notes', cell_type: 'markdown', language: 'python', edit_mode: 'insert' });
+    const { diagnostics, ...spec } = r as Record<string, unknown>;
+    assert.deepEqual(spec, { cell_number: 1, new_source: '# Notes', cell_type: 'markdown', language: 'python', edit_mode: 'insert' });
+    assert.equal((diagnostics as { available: boolean }).available, true, 'VS Code reports diagnostics after a write');
     assert.equal(notebook.cellCount, 2);
     assert.equal(notebook.cellAt(1).kind, vscode.NotebookCellKind.Markup);
     assert.equal(notebook.cellAt(1).document.getText(), '# Notes');

@@ -1,0 +1,54 @@
+import * as z from 'zod';
+import { translator } from '../l10n';
+import { viewOf, type DiagnosticView } from '../write/diagnostics';
+import { defineTool } from './tool';
+
+const params = z.object({
+  /** A file or folder of the project; the whole project when absent. */
+  relativePath: z.preprocess((v) => (v === null || v === '' ? undefined : v), z.string().optional()),
+  /** `error`: errors only; `warning` (default): errors and warnings; `all`: also information and hints. */
+  severity: z.preprocess((v) => (v === null ? undefined : v), z.enum(['error', 'warning', 'all']).default('warning')),
+});
+
+const WANTED = {
+  error: new Set(['error']),
+  warning: new Set(['error', 'warning']),
+  all: new Set(['error', 'warning', 'information', 'hint']),
+} as const;
+
+/**
+ * get_diagnostics: the editor's Problems (errors and warnings of the language services) in a
+ * file, a folder or the whole project, so the agent can check its work the cheapest way. Never a
+ * secret file's (their messages can quote the file), never a file outside the project. A host
+ * without language services (headless) says so.
+ */
+export const getDiagnosticsTool = defineTool({
+  name: 'get_diagnostics',
+  description: "The editor's problems (errors, warnings) in a file, a folder or the whole project.",
+  writes: false,
+  params,
+  paths: (p) => [p.relativePath],
+  async handler(p, { workspace, resolved }) {
+    const t = translator(workspace.locale);
+    if (!workspace.diagnostics) {
+      return { result: t('This host has no language services, so there are no diagnostics to report.'), structured: { available: false } };
+    }
+    const target = p.relativePath ? resolved?.get(p.relativePath) : undefined;
+    const within = target && target.rel !== '.' ? target.rel : undefined;
+    const all = await workspace.diagnostics(undefined);
+    const wanted = WANTED[p.severity];
+    const inScope = (d: DiagnosticView) => wanted.has(d.severity) && (!within || d.path === within || d.path.startsWith(`${within}/`));
+    const visible = viewOf(workspace, all, Number.MAX_SAFE_INTEGER).shown.filter(inScope);
+    const shown = visible.slice(0, 50);
+    const errors = visible.filter((d) => d.severity === 'error').length;
+    const warnings = visible.filter((d) => d.severity === 'warning').length;
+    const where = within ?? t('the project');
+    const lines = [
+      `## ${t('Problems in {0}: {1} errors, {2} warnings', where, errors, warnings)}`,
+      ...(visible.length === 0 ? ['', t('No problems reported. (Language services report on the files they have analysed, usually the open ones.)')] : ['']),
+      ...shown.map((d) => `- \`${d.path}:${d.line}:${d.column}\` **${d.severity}** ${d.message}${d.source ? ` (${d.source}${d.code ? ` ${d.code}` : ''})` : ''}`),
+      ...(visible.length > shown.length ? ['', t('{0} more not shown: narrow relativePath or severity.', visible.length - shown.length)] : []),
+    ];
+    return { result: lines.join('\n'), structured: { available: true, path: where, errors, warnings, problems: shown, omitted: visible.length - shown.length } };
+  },
+});
