@@ -235,6 +235,7 @@ test('a write in the chat: a landed change is a compact diff with its review tim
   s.conv.onToolFinished(row('w4'), { type: 'TOOL_RESULT', data: { toolCallId: 'w4', success: false, code: 'CONFLICT', error: 'changed', executionTime: 5 } });
   const bad = s.transcript.get('tool-w4');
   assert.ok(bad?.kind === 'tool' && bad.status === 'failed' && bad.code === 'CONFLICT');
+  s.conv.dispose();
 });
 
 test('Stop withdraws the changes the stopped turn asked for (the tool calls it started), and only then', () => {
@@ -249,4 +250,5 @@ test('Stop withdraws the changes the stopped turn asked for (the tool calls it s
   s.server({ type: 'TOOL_CALL', toolCallId: 'g1', toolName: 'grep_file', params: { pattern: 'x' } });
   s.server({ type: 'COMPLETE', data: { result: 'done' } });
   assert.equal(s.withdrawn.length, 1);
+  s.conv.dispose();
 });
