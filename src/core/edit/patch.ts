@@ -70,7 +70,7 @@ export function structuredPatchOf(oldText: string, newText: string, context = 3)
 }
 
 /** Lines added and removed over all hunks. */
-export function patchCounts(hunks: readonly Hunk[]): { added: number; removed: number } {
+export function patchCounts(hunks: readonly Pick<Hunk, 'lines'>[]): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
   for (const h of hunks) {

@@ -21,6 +21,16 @@ interface Pending {
   readonly left: vscode.Uri;
   readonly right: vscode.Uri;
   readonly decide: (d: { approved: true } | { approved: false; error: ToolError }) => void;
+  /** Its diff was opened by the developer (not only in the background): it may be approved. */
+  seen: boolean;
+  /**
+   * The developer typed into it. Only then is it read back from its editor, and only after they
+   * chose Edit Proposal: a document normalizes what it loads (mixed line endings, a leading BOM),
+   * and a change that reached a read-only proposal otherwise is not theirs.
+   */
+  edited: boolean;
+  /** Its text as its editor loaded it (normalized by the editor), to tell a later change of it. */
+  loaded?: string;
 }
 
 /**
@@ -60,18 +70,8 @@ export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']
  */
 export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
-  /** Changes whose diff has been on screen: only those can be approved (no change lands unseen). */
-  private readonly seen = new Set<string>();
   /** The approved text of each approved proposal (the developer may have edited it), until written. */
   private readonly decided = new Map<string, string>();
-  /**
-   * Proposals the developer typed into. Only those are read back from their editor, and only after
-   * they chose Edit Proposal: a document normalizes what it loads (mixed line endings, a leading
-   * BOM), and a change that reached a read-only proposal otherwise is not theirs.
-   */
-  private readonly edited = new Set<string>();
-  /** Each proposal's text as its editor loaded it (normalized by the editor), to tell a later change of it. */
-  private readonly loaded = new Map<string, string>();
   /** Where an approved change's diff was: the changed file is shown there after the write. */
   private readonly diffColumn = new Map<string, vscode.ViewColumn>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -85,12 +85,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       this.changeEmitter,
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
-        const id = this.idOf(e.document.uri);
-        if (id !== undefined) this.edited.add(id);
+        const p = this.byProposal(e.document.uri);
+        if (p) p.edited = true;
       }),
       vscode.workspace.onDidOpenTextDocument((d) => {
-        const id = this.idOf(d.uri);
-        if (id !== undefined && !this.loaded.has(id)) this.loaded.set(id, d.getText());
+        const p = this.byProposal(d.uri);
+        if (p && p.loaded === undefined) p.loaded = d.getText();
       }),
     );
   }
@@ -107,8 +107,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   /** The change a proposal URI (the diff's right side, as the title bar passes it) belongs to. */
   idOf(proposal: vscode.Uri): string | undefined {
+    return this.byProposal(proposal)?.change.id;
+  }
+
+  private byProposal(proposal: vscode.Uri): Pending | undefined {
     const uri = proposal.toString();
-    for (const [id, p] of this.pending) if (p.right.toString() === uri) return id;
+    for (const p of this.pending.values()) if (p.right.toString() === uri) return p;
     return undefined;
   }
 
@@ -185,7 +189,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     };
     const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', shown);
     const decision = new Promise<{ approved: true } | { approved: false; error: ToolError }>((resolve) => {
-      this.pending.set(change.id, { change, shown, view, left, right, decide: resolve });
+      this.pending.set(change.id, { change, shown, view, left, right, decide: resolve, seen: false, edited: false });
     });
     const onAbort = () => this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
     signal.addEventListener('abort', onAbort, { once: true });
@@ -237,7 +241,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
     // Opened because the developer asked: seen. Opened in the background, it counts only while
     // it is visible (onScreen), not after another proposal has covered it.
-    if (this.pending.has(id) && how.background !== true) this.seen.add(id);
+    const shownNow = this.pending.get(id);
+    if (shownNow && how.background !== true) shownNow.seen = true;
   }
 
   /**
@@ -253,7 +258,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // A secret or protected file is approved only in front of its diff; any other change once its
     // diff has been opened or is visible.
     const inFront = this.current() === id;
-    if (p.view.guarded ? !inFront : !this.seen.has(id) && !this.onScreen(id)) {
+    if (p.view.guarded ? !inFront : !p.seen && !this.onScreen(id)) {
       this.log.info(`${id}: approve requested before its diff was in front of the developer; showing it`);
       await this.showDiff(id);
       void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
@@ -263,8 +268,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // Editor Writeable in Session"): the diff no longer shows what would land. Not approved.
     // (A read-only document does not turn dirty when changed: compare with what it loaded.)
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
-    const loaded = this.loaded.get(id);
-    if (doc && loaded !== undefined && doc.getText() !== loaded && !this.store.isEditable(p.right)) {
+    if (doc && p.loaded !== undefined && doc.getText() !== p.loaded && !this.store.isEditable(p.right)) {
       this.log.warn(`${id}: not approved: its read-only proposal was changed in the editor without Edit Proposal`);
       void vscode.window.showWarningMessage(vscode.l10n.t('Agent Bridge: the proposal was changed in its editor without Edit Proposal, so the diff no longer shows what would be written. Choose Edit Proposal to keep those changes, or revert them, then approve.'));
       return;
@@ -283,7 +287,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   /** Whether the change's diff has been on screen (Approve All says how many were not). */
   wasSeen(id: string): boolean {
-    return this.seen.has(id) || this.onScreen(id);
+    return this.pending.get(id)?.seen === true || this.onScreen(id);
   }
 
   /**
@@ -317,11 +321,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const p = this.pending.get(id);
     if (!p) return;
     // Read the proposal (with the developer's edits) before its editor goes away.
-    const edited = this.edited.has(id) && this.store.isEditable(p.right) ? this.store.currentText(p.right) : undefined;
+    const edited = p.edited && this.store.isEditable(p.right) ? this.store.currentText(p.right) : undefined;
     this.pending.delete(id);
-    this.seen.delete(id);
-    this.edited.delete(id);
-    this.loaded.delete(id);
     if (outcome.approved) {
       this.decided.set(id, edited ?? p.shown);
       const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.right.toString());

@@ -4,6 +4,7 @@
  * transcript entries. One request at a time (docs/protocol.md §8.3), abandoned locally on Stop, on the
  * 5-minute analysis timeout (§6.3), or when the link drops. No `vscode` import, so it is unit-testable.
  */
+import { patchCounts } from '../../core/edit/patch';
 import type { ConnectionState } from '../../core/link/connection';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { Entry } from './contract';
@@ -270,13 +271,9 @@ export function compactDiff(result: string | undefined): { path: string; added: 
   const r = parsed as { path?: unknown; filePath?: unknown; structuredPatch?: unknown };
   const where = typeof r.path === 'string' ? r.path : typeof r.filePath === 'string' ? r.filePath : undefined;
   if (!where || !Array.isArray(r.structuredPatch)) return undefined;
-  const all: string[] = [];
-  for (const hunk of r.structuredPatch as Array<{ oldStart?: number; newStart?: number; lines?: unknown }>) {
-    if (!Array.isArray(hunk.lines)) continue;
-    all.push(`@@ -${hunk.oldStart ?? '?'} +${hunk.newStart ?? '?'} @@`);
-    for (const l of hunk.lines) if (typeof l === 'string') all.push(l.length > 300 ? `${l.slice(0, 300)}…` : l);
-  }
-  const added = all.filter((l) => l.startsWith('+')).length;
-  const removed = all.filter((l) => l.startsWith('-')).length;
-  return { path: where, added, removed, lines: all.slice(0, DIFF_LINES), more: Math.max(0, all.length - DIFF_LINES) };
+  const hunks = (r.structuredPatch as Array<{ oldStart?: number; newStart?: number; lines?: unknown }>)
+    .filter((h) => Array.isArray(h.lines))
+    .map((h) => ({ ...h, lines: (h.lines as unknown[]).filter((l): l is string => typeof l === 'string') }));
+  const all = hunks.flatMap((h) => [`@@ -${h.oldStart ?? '?'} +${h.newStart ?? '?'} @@`, ...h.lines.map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))]);
+  return { path: where, ...patchCounts(hunks), lines: all.slice(0, DIFF_LINES), more: Math.max(0, all.length - DIFF_LINES) };
 }
