@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/link/connection';
 import type { ChangeQueue } from './approval/changeQueue';
+import { AgentChanges } from './approval/agentChanges';
+import { AgentChangesView } from './approval/agentChangesView';
 import { ApprovalGate } from './approval/approvalGate';
 import { PendingChangesView } from './approval/pendingView';
 import { TokenStore } from './auth';
@@ -24,6 +26,8 @@ export interface AgentBridgeApi {
   readonly lastError: () => string | undefined;
   /** Changes waiting for the developer's decision. */
   readonly pendingChanges: ChangeQueue;
+  /** What the agent changed (approved or auto-approved), revertible. */
+  readonly agentChanges: AgentChanges;
   /** The chat panel's traffic, for the integration tests. */
   readonly chat: ChatApi;
 }
@@ -34,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const sessions = new SessionStore(context.workspaceState);
   const log = channelLogger(channel);
   const approvals = new ApprovalGate(log);
+  const agentChanges = new AgentChanges(context.workspaceState, log, () => sessions.id);
   const tokens = new TokenStore(context.secrets);
   const folders = new ServedFolder(context.workspaceState);
   const controller = new BridgeController(sessions, log, approvals, folders, tokens, context.globalStorageUri.fsPath);
@@ -45,6 +50,10 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     controller,
     new StatusBar(controller),
     new PendingChangesView(approvals),
+    agentChanges,
+    approvals.onDidWrite((w) => agentChanges.record(w.change, w.finalText, w.notebook)),
+    new AgentChangesView(agentChanges),
+    sessions.onDidRenew(() => agentChanges.sessionChanged()),
     registerCodeIntel(context, log, () => controller.workspace),
     ...registerCommands(controller, channel, approvals, tokens),
     ...chat.disposables,
@@ -67,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     onDidChangeState: controller.onDidChangeState,
     lastError: () => controller.lastError,
     pendingChanges: approvals,
+    agentChanges,
     chat: chat.api,
   };
 }

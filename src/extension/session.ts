@@ -5,7 +5,15 @@ const KEY = 'agentBridge.sessionId';
 
 /** The conversation's session id: kept per workspace so it survives a reload, renewed on demand. */
 export class SessionStore {
+  private readonly renewed = new Set<() => void>();
+
   constructor(private readonly state: vscode.Memento) {}
+
+  /** Called after a new conversation begins (the Agent Changes list folds the old one away). */
+  onDidRenew(listener: () => void): vscode.Disposable {
+    this.renewed.add(listener);
+    return { dispose: () => this.renewed.delete(listener) };
+  }
 
   get id(): string {
     let id = this.state.get<string>(KEY);
@@ -19,6 +27,7 @@ export class SessionStore {
   async renew(): Promise<string> {
     const id = randomUUID();
     await this.state.update(KEY, id);
+    for (const l of this.renewed) l();
     return id;
   }
 }

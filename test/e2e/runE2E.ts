@@ -15,6 +15,7 @@ import { GRAMMAR_FILES, RUNTIME_WASM } from '../../src/core/code/parse/parser';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import { chatFrame, openFromPalette, runFromPalette, TIMEOUT } from './chatPage';
+import { reviewChecks } from './reviewE2E';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const resultsDir = path.join(repoRoot, 'test-results');
@@ -71,7 +72,7 @@ async function openWindow(projectKey: string, options: WindowOptions = {}): Prom
   const server = await CodeServer.start({
     workspace: workspace ?? folder,
     workspaceTrust: options.workspaceTrust,
-    settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat') },
+    settings: { 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat'), 'files.autoSave': 'off' },
   });
   await server.installExtension(vsix);
   const bench = await openWorkbench(server, workspace ? { workspace } : { folder });
@@ -354,9 +355,30 @@ async function main(): Promise<number> {
   }
   assert.ok(fs.existsSync(vsix), `${vsix} was not built`);
   fs.mkdirSync(resultsDir, { recursive: true });
-  await phase('shop-service', {}, trustedChecks);
-  await phase('untrusted-service', { workspaceTrust: true }, untrustedChecks);
-  await phase('multi-service', { secondFolder: { name: 'billing', files: { 'invoice.txt': 'invoice 42: paid\n' } } }, multiRootChecks);
+  // AGENT_BRIDGE_E2E_PHASES=review (comma-separated) runs only those phases, for work on one feature.
+  const only = process.env.AGENT_BRIDGE_E2E_PHASES?.split(',');
+  const run = (name: string) => !only || only.includes(name);
+  if (run('trusted')) await phase('shop-service', {}, trustedChecks);
+  if (run('untrusted')) await phase('untrusted-service', { workspaceTrust: true }, untrustedChecks);
+  if (run('multi')) await phase('multi-service', { secondFolder: { name: 'billing', files: { 'invoice.txt': 'invoice 42: paid\n' } } }, multiRootChecks);
+  if (run('review')) {
+    await phase('review-service', {}, (w) =>
+      reviewChecks({
+        page: w.bench.page,
+        folder: w.folder,
+        ready: async () => {
+          await w.backend.waitForSession((x) => x.projectKey === w.projectKey, 90_000);
+        },
+        propose: (params) => {
+          const answer = execute(w.backend, { tool: 'apply_change', params, projectKey: w.projectKey });
+          // Awaited by the check; a check that fails before that must not crash the run.
+          answer.catch(() => undefined);
+          return answer;
+        },
+        shot: (name) => w.bench.screenshot(path.join(resultsDir, `e2e-${name}.png`)),
+      }),
+    );
+  }
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

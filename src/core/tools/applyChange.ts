@@ -58,6 +58,7 @@ export const applyChangeTool = defineTool({
       changedLines: out.extra.changedLines,
       formatted: out.committed?.formatted ?? false,
       modifiedByUser: out.committed?.modifiedByUser ?? false,
+      ...(out.committed?.droppedHunks ? { droppedHunks: out.committed.droppedHunks } : {}),
       saved: out.committed?.saved ?? false,
       description: p.description,
       added: out.added,

@@ -28,8 +28,10 @@ export interface ProposedChange {
 export interface CommittedChange {
   /** The file's text after the change, the developer's edits and formatting. */
   readonly finalText: string;
-  /** The developer edited the proposal before approving it. */
+  /** The developer edited the proposal, or dropped some of its hunks, before approving it. */
   readonly modifiedByUser: boolean;
+  /** How many of the proposal's changed regions the developer dropped before approving (absent: none). */
+  readonly droppedHunks?: number;
   readonly formatted: boolean;
   /** False when the file had unsaved edits of the developer's: the change is in the buffer, not yet on disk. */
   readonly saved: boolean;

@@ -1,23 +1,28 @@
 import * as vscode from 'vscode';
 import type { ChangeGate, CommittedChange, GateHooks, ProposedChange, SecretChangeRequest } from '../../core/write/gate';
 import { hasMixedEol } from '../../core/edit/lines';
+import { applyKept, editRuns, runCounts, type EditRun } from '../../core/edit/revert';
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
-import { readRegularFileSync } from '../../core/policy/safeRead';
-import { decodeText } from '../../core/workspace/text';
 import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
-import { inert } from './inert';
+import { askSecretChange, notifyPending } from './prompts';
 import { ProposalStore } from './proposalFs';
-import { writeNotebookCell, writeText } from './writeChange';
+import { currentText, writeNotebookCell, writeText } from './writeChange';
 
 interface Pending {
   readonly change: ProposedChange;
   /** The text the diff shows: the agent's proposal, formatted. */
   readonly shown: string;
-  readonly view: PendingChangeView;
+  /** Replaced (a new object) when the developer drops or keeps a hunk: Approve All acts only on the view it listed. */
+  view: PendingChangeView;
+  /** The proposal's changed regions (hunks), and which of them the developer keeps. */
+  readonly runs: readonly EditRun[];
+  readonly keep: boolean[];
+  /** The text with only the kept hunks: what the diff shows and what lands. */
+  proposal: string;
   readonly left: vscode.Uri;
   readonly right: vscode.Uri;
   readonly decide: (d: { approved: true } | { approved: false; error: ToolError }) => void;
@@ -34,48 +39,21 @@ interface Pending {
 }
 
 /**
- * The text the developer has now, read as the tools read it: an unsaved buffer wins; otherwise the
- * disk (a saved buffer may not have caught up with a change on disk yet, and normalizes mixed line
- * endings). Read on a checked handle: a file swapped for a FIFO while the diff was open cannot hang
- * the extension host.
- */
-function currentText(uri: vscode.Uri): string | undefined {
-  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (doc?.isDirty) return doc.getText();
-  try {
-    return decodeText(readRegularFileSync(uri.fsPath)).text;
-  } catch {
-    return undefined;
-  }
-}
-
-const clip = (text: string, max: number): string => {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-};
-
-
-/** Why a change to a protected or secret file is asked about even in autoApprove mode. */
-export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']>): string {
-  const t = vscode.l10n.t;
-  return guarded.kind === 'secret'
-    ? t('⚠ This is a secret file (it matches "{0}" in agentBridge.excludeGlobs).', guarded.rule)
-    : t('⚠ This file configures your tools (it matches "{0}"): a change to it can make git, the editor or CI run commands. Review it carefully.', guarded.rule);
-}
-
-/**
  * The VS Code gate: every proposed change is shown as a diff (current text left, proposal right)
  * with Approve / Reject in the title bar, in a notification and in the chat panel's cards, and
  * waits there until the developer decides. Several changes queue, each decided on its own.
  */
 export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
-  /** The approved text of each approved proposal (the developer may have edited it), until written. */
-  private readonly decided = new Map<string, string>();
+  /** The approved text of each approved proposal (the developer may have edited it or dropped hunks), until written. */
+  private readonly decided = new Map<string, { readonly text: string; readonly dropped: number }>();
   /** Where an approved change's diff was: the changed file is shown there after the write. */
   private readonly diffColumn = new Map<string, vscode.ViewColumn>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
+  /** A change was written (approved, or in autoApprove mode): what the Agent Changes list records. */
+  private readonly writeEmitter = new vscode.EventEmitter<{ readonly change: ProposedChange; readonly finalText: string; readonly notebook: boolean }>();
+  readonly onDidWrite = this.writeEmitter.event;
   private readonly store = new ProposalStore();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -83,10 +61,14 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     this.disposables.push(
       ProposalStore.register(this.store),
       this.changeEmitter,
+      this.writeEmitter,
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
         const p = this.byProposal(e.document.uri);
-        if (p) p.edited = true;
+        if (!p) return;
+        // The editor reloading the proposal after a hunk was dropped or kept is not the developer's typing.
+        if (!this.store.isEditable(p.right) && e.document.getText() === p.proposal) p.loaded = p.proposal;
+        else p.edited = true;
       }),
       vscode.workspace.onDidOpenTextDocument((d) => {
         const p = this.byProposal(d.uri);
@@ -153,31 +135,15 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return this.write(change, uri, shown);
   }
 
-  /**
-   * Before a writing tool opens a secret file: a warning with Allow / Refuse. Nothing of the file
-   * has been read yet; allowing lets the tool compute its change, which is then shown as a diff
-   * and approved like any other (the agent's answer never quotes the file either way).
-   */
-  async allowSecretChange(request: SecretChangeRequest, signal: AbortSignal): Promise<void> {
-    if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the developer was asked.');
-    const t = vscode.l10n.t;
-    const allow = t('Allow');
-    const refuse = t('Refuse');
-    const message = t('Agent Bridge: the agent wants to change {0}, a secret file (it matches "{1}" in agentBridge.excludeGlobs). Allow it to prepare a change? You will see the diff before anything is written; the agent never sees the file.', inert(request.path.rel), inert(request.path.rule ?? '?'));
-    this.log.warn(`${request.toolName} ${request.id}: asks to change the secret file ${request.path.rel}`);
-    const withdrawn = new Promise<'withdrawn'>((resolve) => {
-      if (signal.aborted) resolve('withdrawn');
-      signal.addEventListener('abort', () => resolve('withdrawn'), { once: true });
-    });
-    const picked = await Promise.race([vscode.window.showWarningMessage(message, allow, refuse), withdrawn]);
-    if (picked === 'withdrawn') throw new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was read or written.');
-    if (picked !== allow) throw new ToolError('USER_REJECTED', `The developer did not allow a change to ${request.path.rel}.`);
-    this.log.info(`${request.id}: the developer allowed a change to the secret file ${request.path.rel} to be prepared`);
+  /** Before a writing tool opens a secret file: asked in a warning (see askSecretChange). */
+  allowSecretChange(request: SecretChangeRequest, signal: AbortSignal): Promise<void> {
+    return askSecretChange(request, signal, this.log);
   }
 
   private async ask(change: ProposedChange, shown: string, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was shown.');
     const counts = patchCounts(structuredPatchOf(change.original ?? '', shown));
+    const runs = editRuns(change.original ?? '', shown);
     const view: PendingChangeView = {
       id: change.id,
       toolName: change.toolName,
@@ -189,7 +155,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     };
     const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', shown);
     const decision = new Promise<{ approved: true } | { approved: false; error: ToolError }>((resolve) => {
-      this.pending.set(change.id, { change, shown, view, left, right, decide: resolve, seen: false, edited: false });
+      this.pending.set(change.id, { change, shown, view, runs, keep: runs.map(() => true), proposal: shown, left, right, decide: resolve, seen: false, edited: false });
     });
     const onAbort = () => this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
     signal.addEventListener('abort', onAbort, { once: true });
@@ -200,35 +166,17 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // In the background: the developer may be typing in the chat or an editor, and their keys must
     // stay there (the proposal is read-only until they choose Edit Proposal, too).
     void this.showDiff(change.id, { background: true });
-    this.notify(view, decision);
+    notifyPending(view, decision);
     const outcome = await decision;
     signal.removeEventListener('abort', onAbort);
     if (!outcome.approved) throw outcome.error;
   }
 
   /**
-   * A notification that says a change waits, and closes itself when the change is decided (from
-   * the diff, the chat card, the Pending Changes view or the keyboard): no stale buttons pile up in
-   * the Notification Center. Deciding happens where the diff is; the notification only points there.
-   */
-  private notify(view: PendingChangeView, decided: Promise<unknown>): void {
-    const t = vscode.l10n.t;
-    const counts = `(+${view.added} −${view.removed})`;
-    const message = view.created
-      ? t('Agent Bridge: the agent wants to create {0} {1}', inert(view.relativePath), counts)
-      : t('Agent Bridge: the agent wants to change {0} {1}', inert(view.relativePath), counts);
-    // The description is the agent's text: quoted and named as such, never as Agent Bridge's own words.
-    const full = view.description ? t('{0}. The agent says: “{1}”', message, inert(clip(view.description, 300))) : message;
-    // Protected files configure tools that run code (git hooks, fsmonitor, editor settings): say so.
-    const title = view.guarded ? `${full} ${guardedWarning(view.guarded)}` : `${full} ${t('Review it in its diff.')}`;
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => decided.catch(() => undefined));
-  }
-
-  /**
    * Opens the change's diff. Asked for by the developer (Open Diff), it takes focus; opened because
    * a proposal arrived (`background`), it opens beside what they work in and leaves the focus there.
    */
-  async showDiff(id: string, how: { readonly background?: boolean } = {}): Promise<void> {
+  async showDiff(id: string, how: { readonly background?: boolean; readonly line?: number } = {}): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return;
     const t = vscode.l10n.t;
@@ -243,6 +191,13 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // it is visible (onScreen), not after another proposal has covered it.
     const shownNow = this.pending.get(id);
     if (shownNow && how.background !== true) shownNow.seen = true;
+    // From a hunk's row: that hunk in the middle of the proposal side.
+    const editor = vscode.window.activeTextEditor;
+    if (how.line !== undefined && editor?.document.uri.toString() === p.right.toString()) {
+      const at = new vscode.Range(how.line, 0, how.line, 0);
+      editor.selection = new vscode.Selection(at.start, at.start);
+      editor.revealRange(at, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
   }
 
   /**
@@ -285,6 +240,30 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     await this.showDiff(id);
   }
 
+  /** The proposal's hunks and which are kept; `locked` once the developer edits the proposal by hand. */
+  hunks(id: string): { readonly runs: readonly EditRun[]; readonly keep: readonly boolean[]; readonly locked: boolean } | undefined {
+    const p = this.pending.get(id);
+    return p && { runs: p.runs, keep: [...p.keep], locked: this.store.isEditable(p.right) };
+  }
+
+  /**
+   * Drops a hunk of a proposal (or keeps it again): the diff then shows, and Approve writes, the
+   * proposal with only the kept hunks. Not once the developer edits the proposal by hand (Edit
+   * Proposal): the diff editor's own revert arrows do it there.
+   */
+  keepHunk(id: string, index: number, kept: boolean): boolean {
+    const p = this.pending.get(id);
+    if (!p || index < 0 || index >= p.runs.length || this.store.isEditable(p.right)) return false;
+    if (p.keep[index] === kept) return true;
+    p.keep[index] = kept;
+    p.proposal = applyKept(p.change.original ?? '', p.runs, p.keep);
+    if (!this.store.replaceText(p.right, p.proposal)) return false;
+    p.view = { ...p.view, ...runCounts(p.runs.filter((_, n) => p.keep[n])) };
+    this.log.info(`${id}: the developer ${kept ? 'kept' : 'dropped'} hunk ${index + 1} of ${p.runs.length}`);
+    this.refresh();
+    return true;
+  }
+
   /** Whether the change's diff has been on screen (Approve All says how many were not). */
   wasSeen(id: string): boolean {
     return this.pending.get(id)?.seen === true || this.onScreen(id);
@@ -324,7 +303,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const edited = p.edited && this.store.isEditable(p.right) ? this.store.currentText(p.right) : undefined;
     this.pending.delete(id);
     if (outcome.approved) {
-      this.decided.set(id, edited ?? p.shown);
+      this.decided.set(id, { text: edited ?? p.proposal, dropped: p.keep.filter((k) => !k).length });
       const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.right.toString());
       if (tab) this.diffColumn.set(id, tab.group.viewColumn);
     }
@@ -344,7 +323,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   private async write(change: ProposedChange, uri: vscode.Uri, shown: string): Promise<CommittedChange> {
-    const finalProposal = this.decided.get(change.id) ?? shown;
+    const decided = this.decided.get(change.id);
+    const finalProposal = decided?.text ?? shown;
     this.decided.delete(change.id);
     const modifiedByUser = finalProposal !== shown;
     const formatted = shown !== change.proposed;
@@ -355,9 +335,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString());
     if (notebook && change.notebookEdit && !modifiedByUser && !formatted) {
       const r = await writeNotebookCell(notebook, change.notebookEdit);
-      return { ...r, modifiedByUser, finalText: currentText(uri) ?? finalProposal };
+      const finalText = currentText(uri) ?? finalProposal;
+      this.writeEmitter.fire({ change, finalText, notebook: true });
+      return { ...r, modifiedByUser, finalText };
     }
     const r = await writeText(uri, finalProposal, change.encoding, change.original);
+    this.writeEmitter.fire({ change, finalText: r.finalText, notebook: false });
     await this.showWritten(change.id, uri);
     this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
     // The developer's own save actions (editor.formatOnSave, codeActionsOnSave, trimming) run as on
@@ -365,7 +348,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // from the approved one, the answer's patch and finalText say what was saved.
     const changedOnSave = r.saved && change.original !== undefined && r.finalText !== finalProposal;
     if (changedOnSave) this.log.info(`${change.id}: the saved text of ${change.path.rel} differs from the approved one (your save actions, or the file's line ending applied to new lines); the agent is told the saved text`);
-    return { ...r, formatted: formatted || changedOnSave, modifiedByUser };
+    return { ...r, formatted: formatted || changedOnSave, modifiedByUser, ...(decided?.dropped ? { droppedHunks: decided.dropped } : {}) };
   }
 
   /**

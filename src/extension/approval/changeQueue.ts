@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { EditRun } from '../../core/edit/revert';
 
 /** A change the agent proposed that waits for the developer's decision, as the UI shows it. */
 export interface PendingChangeView {
@@ -23,4 +24,8 @@ export interface ChangeQueue {
   /** Withdraws a waiting change (the developer stopped the turn that asked for it): answered CANCELLED, nothing written. */
   withdraw(id: string): Promise<void>;
   showDiff(id: string): Promise<void>;
+  /** The proposal's hunks and which are kept (`locked` once the developer edits it by hand). */
+  hunks(id: string): { readonly runs: readonly EditRun[]; readonly keep: readonly boolean[]; readonly locked: boolean } | undefined;
+  /** Drops a hunk from what lands, or keeps it again; false when not possible (decided, or edited by hand). */
+  keepHunk(id: string, index: number, kept: boolean): boolean;
 }

@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalGate } from './approvalGate';
-import { guardedWarning } from './approvalGate';
+import { guardedWarning } from './prompts';
 import type { PendingChangeView } from './changeQueue';
+import type { EditRun } from '../../core/edit/revert';
 
 export const PENDING_VIEW_ID = 'agentBridge.pendingChanges';
 
@@ -14,13 +15,26 @@ class PendingRow {
   constructor(readonly change: PendingChangeView) {}
 }
 
+/** One changed region of a pending proposal, with a checkbox: unchecked, it is dropped from what lands. */
+class HunkRow {
+  constructor(
+    readonly change: PendingChangeView,
+    readonly index: number,
+    readonly run: EditRun,
+    readonly kept: boolean,
+    readonly locked: boolean,
+  ) {}
+}
+
+type Row = PendingRow | HunkRow;
+
 /**
  * "Pending Changes": every proposal that waits for the developer, with +/− counts and the agent's
  * description, in one place. Click opens the diff; the row's buttons approve or reject; the title
  * bar approves or rejects all. A status bar item counts them.
  */
-export class PendingChangesView implements vscode.TreeDataProvider<PendingRow>, vscode.Disposable {
-  private readonly rows = new WeakSet<PendingRow>();
+export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.Disposable {
+  private readonly rows = new WeakSet<Row>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private readonly count = vscode.window.createStatusBarItem('agentBridge.pendingCount', vscode.StatusBarAlignment.Left, 49);
@@ -29,16 +43,18 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingRow>, 
   constructor(private readonly approvals: ApprovalGate) {
     this.count.name = vscode.l10n.t('Agent Bridge: pending changes');
     this.count.command = `${PENDING_VIEW_ID}.focus`;
-    const view = vscode.window.createTreeView(PENDING_VIEW_ID, { treeDataProvider: this });
+    // Checkboxes only on hunks; a change's row has none (checking it must not toggle its hunks).
+    const view = vscode.window.createTreeView(PENDING_VIEW_ID, { treeDataProvider: this, manageCheckboxStateManually: true });
     this.disposables = [
       view,
+      view.onDidChangeCheckboxState((e) => this.toggled(e.items)),
       this.count,
       this.changeEmitter,
       approvals.onDidChange(() => {
         this.changeEmitter.fire();
         this.renderCount(view);
       }),
-      vscode.commands.registerCommand('agentBridge.openPendingDiff', (row: unknown) => this.act(row, (id) => approvals.showDiff(id))),
+      vscode.commands.registerCommand('agentBridge.openPendingDiff', (row: unknown) => this.act(row, (id) => approvals.showDiff(id, row instanceof HunkRow ? { line: Math.max(0, row.run.newAt) } : {}))),
       vscode.commands.registerCommand('agentBridge.approvePending', (row: unknown) => this.act(row, (id) => approvals.approve(id))),
       vscode.commands.registerCommand('agentBridge.rejectPending', (row: unknown) =>
         this.act(row, async (id) => {
@@ -52,19 +68,28 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingRow>, 
     this.renderCount(view);
   }
 
-  getChildren(row?: PendingRow): PendingRow[] {
-    if (row) return [];
-    return this.approvals.list().map((change) => {
-      const r = new PendingRow(change);
+  getChildren(row?: Row): Row[] {
+    const made = <R extends Row>(r: R): R => {
       this.rows.add(r);
       return r;
-    });
+    };
+    if (row instanceof HunkRow) return [];
+    if (row) {
+      const h = this.approvals.hunks(row.change.id);
+      return h ? h.runs.map((run, n) => made(new HunkRow(row.change, n, run, h.keep[n], h.locked))) : [];
+    }
+    return this.approvals.list().map((change) => made(new PendingRow(change)));
   }
 
-  getTreeItem(row: PendingRow): vscode.TreeItem {
+  getTreeItem(row: Row): vscode.TreeItem {
+    if (row instanceof HunkRow) return hunkItem(row);
     const c = row.change;
     const t = vscode.l10n.t;
-    const item = new vscode.TreeItem(path.posix.basename(c.relativePath), vscode.TreeItemCollapsibleState.None);
+    // A change of several hunks unfolds into them, each with a checkbox to drop it.
+    const hunks = this.approvals.hunks(c.id)?.runs.length ?? 0;
+    const fold = hunks < 2 ? vscode.TreeItemCollapsibleState.None : hunks <= 8 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(path.posix.basename(c.relativePath), fold);
+    item.id = `change:${c.id}`;
     const folder = path.posix.dirname(c.relativePath);
     item.description = `+${c.added} −${c.removed}${folder !== '.' ? ` · ${folder}` : ''}`;
     item.iconPath = new vscode.ThemeIcon(c.guarded ? 'warning' : c.created ? 'diff-added' : 'diff-modified');
@@ -80,11 +105,22 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingRow>, 
   }
 
   private async act(row: unknown, run: (id: string) => Promise<void>): Promise<void> {
-    if (!(row instanceof PendingRow) || !this.rows.has(row)) return;
+    if (!(row instanceof PendingRow || row instanceof HunkRow) || !this.rows.has(row)) return;
     await run(row.change.id);
   }
 
-  private renderCount(view: vscode.TreeView<PendingRow>): void {
+  /** A hunk's checkbox was toggled: dropped from (or put back into) what the diff shows and what lands. */
+  private toggled(items: readonly (readonly [Row, vscode.TreeItemCheckboxState])[]): void {
+    for (const [row, state] of items) {
+      if (!(row instanceof HunkRow) || !this.rows.has(row)) continue;
+      if (!this.approvals.keepHunk(row.change.id, row.index, state === vscode.TreeItemCheckboxState.Checked)) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: you are editing this proposal by hand; drop a hunk there with the diff editor\'s revert arrow.'));
+        this.changeEmitter.fire();
+      }
+    }
+  }
+
+  private renderCount(view: vscode.TreeView<Row>): void {
     const n = this.approvals.list().length;
     view.badge = n ? { value: n, tooltip: vscode.l10n.t('{0} changes wait for your approval', n) } : undefined;
     view.message = n ? undefined : vscode.l10n.t('No change is waiting for your approval.');
@@ -132,6 +168,28 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingRow>, 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A hunk's row: where it is in the proposal, its counts and first changed line; the checkbox keeps or drops it. */
+function hunkItem(row: HunkRow): vscode.TreeItem {
+  const t = vscode.l10n.t;
+  const { run } = row;
+  const first = run.newAt + 1;
+  const label = run.after.length === 0 ? t('Removes lines after line {0}', run.newAt) : run.after.length === 1 ? t('Line {0}', first) : t('Lines {0}–{1}', first, first + run.after.length - 1);
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `hunk:${row.change.id}:${row.index}`;
+  const sample = (run.after.find((l) => l.trim()) ?? run.before.find((l) => l.trim()) ?? '').trim();
+  item.description = `+${run.after.length} −${run.before.length}${sample ? ` · ${sample.length > 48 ? `${sample.slice(0, 48)}…` : sample}` : ''}`;
+  item.checkboxState = row.locked
+    ? undefined
+    : { state: row.kept ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip: row.kept ? t('Kept: uncheck to drop this hunk from the change') : t('Dropped: check to keep this hunk') };
+  const tip = new vscode.MarkdownString(undefined, true);
+  tip.appendText(row.locked ? t('You are editing this proposal by hand: drop hunks there with the diff editor\'s revert arrows.') : row.kept ? t('This hunk is kept. Uncheck it to drop it: the diff shows, and Approve writes, only the kept hunks.') : t('This hunk is dropped: it will not be written. Check it to keep it.'));
+  item.tooltip = tip;
+  item.contextValue = 'pendingHunk';
+  item.command = { command: 'agentBridge.openPendingDiff', title: t('Open Diff'), arguments: [row] };
+  item.accessibilityInformation = { label: `${label}, +${run.after.length} −${run.before.length}, ${row.kept ? t('kept') : t('dropped')}` };
+  return item;
 }
 
 /** The optional reason a rejection tells the agent; undefined when the developer cancelled (nothing is rejected). */

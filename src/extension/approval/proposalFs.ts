@@ -93,6 +93,18 @@ export class ProposalStore implements vscode.FileSystemProvider, vscode.TextDocu
     return true;
   }
 
+  /**
+   * Replaces a read-only proposal's text (the developer dropped or kept a hunk): its open editor
+   * reloads it. False when it is no longer pending or the developer is editing it by hand.
+   */
+  replaceText(uri: vscode.Uri, text: string): boolean {
+    const f = this.files.get(key(uri));
+    if (!f || f.editable) return false;
+    this.files.set(key(uri), { data: Buffer.from(text, 'utf8'), mtime: Date.now() });
+    this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    return true;
+  }
+
   isEditable(uri: vscode.Uri): boolean {
     return this.files.get(key(uri))?.editable === true;
   }

@@ -3,6 +3,8 @@ import type { NotebookCellEdit } from '../../core/edit/types';
 import type { CommittedChange } from '../../core/write/gate';
 import { encodeText, type Encoding } from '../../core/workspace/text';
 import { minimalReplace } from '../../core/edit/lines';
+import { readRegularFileSync } from '../../core/policy/safeRead';
+import { decodeText } from '../../core/workspace/text';
 
 /**
  * Writes an approved text into the workspace the way an edit by hand would be: a WorkspaceEdit on
@@ -22,6 +24,13 @@ export async function writeText(uri: vscode.Uri, text: string, encoding: Encodin
     return { finalText: text, saved: true };
   }
   const doc = await vscode.workspace.openTextDocument(uri);
+  // An open, saved document catches up with a change on disk only when the file watcher tells it:
+  // editing it before then would compute the edit on stale text and fail to save ("file modified
+  // since"). Wait for it briefly; never edit a copy that is not the text the change was made for.
+  if (!doc.isDirty && doc.getText() !== original) await caughtUp(doc, original, 3000);
+  if (doc.getText() !== original) {
+    throw new Error(`${vscode.workspace.asRelativePath(uri)}: the editor's copy of the file is not the text the change was made for (it changed meanwhile); nothing was written`);
+  }
   const wasDirty = doc.isDirty;
   const before = doc.getText();
   if (before !== text) {
@@ -32,6 +41,21 @@ export async function writeText(uri: vscode.Uri, text: string, encoding: Encodin
   }
   const saved = wasDirty ? false : await doc.save();
   return { finalText: doc.getText(), saved };
+}
+
+/** Resolves once the document's text is `text` (it reloaded from disk), or after `ms`. */
+function caughtUp(doc: vscode.TextDocument, text: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc && doc.getText() === text) done();
+    });
+  });
 }
 
 /** A cell edit applied through the notebook API, for a notebook that is open in a notebook editor. */
@@ -46,3 +70,20 @@ export async function writeNotebookCell(notebook: vscode.NotebookDocument, edit:
   const saved = wasDirty ? false : await notebook.save();
   return { formatted: false, saved };
 }
+
+/**
+ * The text the developer has now, read as the tools read it: an unsaved buffer wins; otherwise the
+ * disk (a saved buffer may not have caught up with a change on disk yet, and normalizes mixed line
+ * endings). Read on a checked handle: a file swapped for a FIFO while the diff was open cannot hang
+ * the extension host.
+ */
+export function currentText(uri: vscode.Uri): string | undefined {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (doc?.isDirty) return doc.getText();
+  try {
+    return decodeText(readRegularFileSync(uri.fsPath)).text;
+  } catch {
+    return undefined;
+  }
+}
+

@@ -16,6 +16,7 @@ async function loadTests(): Promise<void> {
   await import('./protocol.test');
   await import('./chat.test');
   await import('./approval.test');
+  await import('./review.test');
   await import('./code.test');
   await import('./codeLsp.test');
   await import('./auth.test');

@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import { ToolError } from '../../core/protocol/errors';
+import type { SecretChangeRequest } from '../../core/write/gate';
+import type { PendingChangeView } from './changeQueue';
+import { inert } from './inert';
+
+/** What the approval gate says to the developer outside the diff: notifications and warnings. */
+
+const clip = (text: string, max: number): string => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+};
+
+
+/** Why a change to a protected or secret file is asked about even in autoApprove mode. */
+export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']>): string {
+  const t = vscode.l10n.t;
+  return guarded.kind === 'secret'
+    ? t('⚠ This is a secret file (it matches "{0}" in agentBridge.excludeGlobs).', guarded.rule)
+    : t('⚠ This file configures your tools (it matches "{0}"): a change to it can make git, the editor or CI run commands. Review it carefully.', guarded.rule);
+}
+
+/**
+ * Before a writing tool opens a secret file: a warning with Allow / Refuse. Nothing of the file
+ * has been read yet; allowing lets the tool compute its change, which is then shown as a diff
+ * and approved like any other (the agent's answer never quotes the file either way).
+ */
+export async function askSecretChange(request: SecretChangeRequest, signal: AbortSignal, log: Logger): Promise<void> {
+  if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the developer was asked.');
+  const t = vscode.l10n.t;
+  const allow = t('Allow');
+  const refuse = t('Refuse');
+  const message = t('Agent Bridge: the agent wants to change {0}, a secret file (it matches "{1}" in agentBridge.excludeGlobs). Allow it to prepare a change? You will see the diff before anything is written; the agent never sees the file.', inert(request.path.rel), inert(request.path.rule ?? '?'));
+  log.warn(`${request.toolName} ${request.id}: asks to change the secret file ${request.path.rel}`);
+  const withdrawn = new Promise<'withdrawn'>((resolve) => {
+    if (signal.aborted) resolve('withdrawn');
+    signal.addEventListener('abort', () => resolve('withdrawn'), { once: true });
+  });
+  const picked = await Promise.race([vscode.window.showWarningMessage(message, allow, refuse), withdrawn]);
+  if (picked === 'withdrawn') throw new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was read or written.');
+  if (picked !== allow) throw new ToolError('USER_REJECTED', `The developer did not allow a change to ${request.path.rel}.`);
+  log.info(`${request.id}: the developer allowed a change to the secret file ${request.path.rel} to be prepared`);
+}
+
+/**
+ * A notification that says a change waits, and closes itself when the change is decided (from
+ * the diff, the chat card, the Pending Changes view or the keyboard): no stale buttons pile up in
+ * the Notification Center. Deciding happens where the diff is; the notification only points there.
+ */
+export function notifyPending(view: PendingChangeView, decided: Promise<unknown>): void {
+  const t = vscode.l10n.t;
+  const counts = `(+${view.added} −${view.removed})`;
+  const message = view.created
+    ? t('Agent Bridge: the agent wants to create {0} {1}', inert(view.relativePath), counts)
+    : t('Agent Bridge: the agent wants to change {0} {1}', inert(view.relativePath), counts);
+  // The description is the agent's text: quoted and named as such, never as Agent Bridge's own words.
+  const full = view.description ? t('{0}. The agent says: “{1}”', message, inert(clip(view.description, 300))) : message;
+  // Protected files configure tools that run code (git hooks, fsmonitor, editor settings): say so.
+  const title = view.guarded ? `${full} ${guardedWarning(view.guarded)}` : `${full} ${t('Review it in its diff.')}`;
+  void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => decided.catch(() => undefined));
+}
+
