@@ -19,7 +19,7 @@ let view: ChatView | undefined;
 function handle(m: ToWebview): void {
   switch (m.type) {
     case 'init':
-      view = new ChatView(root, m.strings, markdown);
+      view = new ChatView(root, m.strings, markdown, m.docked === true);
       view.setConnection(m.connection);
       view.setEntries(m.entries);
       view.setBusy(m.busy);
@@ -39,6 +39,8 @@ function handle(m: ToWebview): void {
       return view?.setBusy(m.busy);
     case 'changes':
       return view?.setChanges(m.changes);
+    case 'focus':
+      return view?.focus();
     default: {
       const unreachable: never = m;
       return unreachable;

@@ -208,21 +208,23 @@ function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<stri
   const statusItem = page.locator('.statusbar-item', { hasText: 'Agent Bridge' }).first();
   return [
     {
-      name: '[zh-cn] the launcher, the chat and the status bar speak Simplified Chinese',
+      name: '[zh-cn] the side bar, the chat and the status bar speak Simplified Chinese',
       run: async () => {
         await backend.waitForSession((s) => s.projectKey === 'shop-service' && !known.has(s.webSocketSessionId), 90_000);
-        const openChat = /\[([^\]]+)\]\(command:agentBridge\.openChat\)/.exec(zhNls['viewsWelcome.chatLauncher.contents'])?.[1];
-        assert.ok(openChat, 'the welcome view has an Open Chat link');
-        await openFromActivityBar(page, openChat);
+        await openFromActivityBar(page);
         await chat().locator('.conn.connected').waitFor({ timeout: TIMEOUT });
-        // The container holds two views (the chat launcher and Pending Changes): each has a pane header.
-        await page.locator('.part.sidebar .pane-header', { hasText: zhNls['view.chatLauncher.name'] }).first().waitFor({ timeout: TIMEOUT });
-        await page.locator('.part.sidebar .pane-header', { hasText: zhNls['view.pendingChanges.name'] }).first().waitFor({ timeout: TIMEOUT });
-        await page.locator('.tabs-container .tab', { hasText: zh('Agent Chat') }).first().waitFor({ timeout: TIMEOUT });
+        // The container holds the docked chat, Pending Changes and Agent Changes: each has a pane header.
+        for (const name of ['view.chat.name', 'view.pendingChanges.name', 'view.agentChanges.name']) {
+          await page.locator('.part.sidebar .pane-header', { hasText: zhNls[name] }).first().waitFor({ timeout: TIMEOUT });
+        }
         assert.equal(await chat().locator('html').getAttribute('lang'), 'zh-cn');
         assert.equal(await chat().locator('textarea.input').getAttribute('placeholder'), zh('Ask the agent… (Enter to send, Shift+Enter for a new line)'));
         assert.equal(await chat().locator('button.send').getAttribute('aria-label'), zh('Send'));
-        assert.equal(await chat().locator('button.new-session').getAttribute('aria-label'), zh('New Session'));
+        // Docked: New Session and Open in Editor are in the view's title bar, not repeated in the chat.
+        for (const key of ['command.newSession.title', 'command.openChatInEditor.title']) {
+          await page.locator(`.part.sidebar .pane-header .action-label[aria-label="${zhNls[key]}"]`).first().waitFor({ state: 'attached', timeout: TIMEOUT });
+        }
+        assert.equal(await chat().locator('button.new-session').count(), 0);
         assert.match((await chat().locator('.conn').textContent()) ?? '', new RegExp(zh('Connected')));
         assert.equal((await chat().locator('.empty-state p').textContent())?.trim(), zh('Ask the agent about this workspace. Type /help to see what the dev backend can do.'));
         assert.equal(await statusItem.getAttribute('aria-label'), zh('Agent Bridge: connected'));

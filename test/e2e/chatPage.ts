@@ -9,10 +9,9 @@ export function chatFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 }
 
-/** Opens the chat from the activity bar's Agent Bridge view and its "Open Chat" welcome button (`label`: the button's text in the display language). */
-export async function openFromActivityBar(page: Page, label = 'Open Chat'): Promise<void> {
+/** Opens the docked chat by clicking Agent Bridge in the activity bar. */
+export async function openFromActivityBar(page: Page): Promise<void> {
   await page.locator('.activitybar [aria-label^="Agent Bridge"]').first().click({ timeout: TIMEOUT });
-  await page.locator('.welcome-view-content a, .welcome-view-content .monaco-button', { hasText: label }).first().click({ timeout: TIMEOUT });
   await waitForComposer(page);
 }
 
@@ -58,8 +57,11 @@ export async function waitForAnswers(page: Page, count: number): Promise<void> {
   await chatFrame(page).locator('.entry.answer:not(.streaming)').nth(count - 1).waitFor({ timeout: TIMEOUT });
 }
 
-/** Brings the chat tab to the front (after a diff editor covered it). */
+/**
+ * Brings the docked chat into view with its keybinding (Ctrl+Alt+A runs Open Chat), which, unlike a
+ * click on the activity bar, never hides a side bar that already shows it.
+ */
 export async function focusChatTab(page: Page): Promise<void> {
-  await page.locator('.tabs-container .tab', { hasText: 'Agent Chat' }).first().click({ timeout: TIMEOUT });
+  await page.keyboard.press('Control+Alt+A');
   await waitForComposer(page);
 }

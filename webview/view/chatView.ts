@@ -25,9 +25,10 @@ export class ChatView {
     root: HTMLElement,
     private readonly strings: Strings,
     private readonly markdown: RenderMarkdown,
+    docked: boolean,
   ) {
     document.title = strings.title;
-    this.header = new Header(strings);
+    this.header = new Header(strings, docked);
     this.readOnly = readOnlyNotice(strings);
     this.emptyState = h('div', { class: 'empty-state' }, [icon('comment-discussion'), h('p', { text: strings.empty })]);
     this.list = h('div', { class: 'entries' });

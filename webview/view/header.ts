@@ -13,7 +13,11 @@ const LOOK = {
 export class Header {
   readonly el = h('header', { class: 'header' });
 
-  constructor(private readonly s: Strings) {}
+  /** `docked`: the side bar's title bar has New Session, so the header does not repeat it. */
+  constructor(
+    private readonly s: Strings,
+    private readonly docked: boolean,
+  ) {}
 
   render(c: ConnectionView): void {
     const look = LOOK[c.state];
@@ -28,7 +32,7 @@ export class Header {
       c.state === 'disconnected' || c.state === 'reconnecting'
         ? button({ icon: 'refresh', label: this.s.retry, showLabel: true, class: 'retry', onClick: () => post({ type: 'retry' }) })
         : undefined,
-      button({ icon: 'add', label: this.s.newSession, class: 'new-session', onClick: () => post({ type: 'newSession' }) }),
+      this.docked ? undefined : button({ icon: 'add', label: this.s.newSession, class: 'new-session', onClick: () => post({ type: 'newSession' }) }),
     ]);
     this.el.replaceChildren(status, actions);
   }

@@ -95,6 +95,8 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
     changes: z.array(ChangeCardSchema),
     /** The workspace is not trusted (Restricted Mode): the agent may read and search, not write. */
     readOnly: z.boolean(),
+    /** Shown docked in the side bar, whose title bar already offers New Session and Open in Editor. */
+    docked: z.boolean().optional(),
   }),
   z.object({ type: z.literal('connection'), connection: ConnectionViewSchema }),
   /** Workspace Trust changed (VS Code only ever grants it while a window is open). */
@@ -105,6 +107,8 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('entries'), entries: z.array(EntrySchema) }),
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
   z.object({ type: z.literal('changes'), changes: z.array(ChangeCardSchema) }),
+  /** Put the cursor in the message box (the developer opened or focused the chat). */
+  z.object({ type: z.literal('focus') }),
 ]);
 export type ToWebview = z.infer<typeof ToWebviewSchema>;
 

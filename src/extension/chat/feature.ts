@@ -11,7 +11,7 @@ import type { SessionStore } from '../session';
 import { readSettings } from '../settings';
 import type { ChangeCard, ConnectionView, Entry, FromWebview, ToWebview } from './contract';
 import { Conversation } from './conversation';
-import { ChatPanel } from './panel';
+import { ChatSurfaces } from './panel';
 import { chatTexts, webviewStrings } from './texts';
 import { Transcript } from './transcript';
 
@@ -20,12 +20,15 @@ export interface ChatApi {
   readonly onDidPostMessage: vscode.Event<ToWebview>;
   /** Feeds a message in as if the webview had posted it. */
   receive(message: unknown): void;
+  /** The chat is open as an editor tab. */
   isOpen(): boolean;
+  /** The docked chat (side bar) has a live webview. */
+  isDocked(): boolean;
   entries(): readonly Entry[];
 }
 
 export class ChatFeature implements vscode.Disposable {
-  readonly panel: ChatPanel;
+  readonly panel: ChatSurfaces;
   private readonly transcript: Transcript;
   private readonly conversation: Conversation;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -38,7 +41,7 @@ export class ChatFeature implements vscode.Disposable {
     private readonly changes?: ChangeQueue,
   ) {
     this.transcript = new Transcript(context.workspaceState, sessions.id);
-    this.panel = new ChatPanel(context.extensionUri, {
+    this.panel = new ChatSurfaces(context.extensionUri, {
       snapshot: () => ({
         type: 'init',
         strings: webviewStrings(),
@@ -75,13 +78,24 @@ export class ChatFeature implements vscode.Disposable {
     return {
       onDidPostMessage: this.panel.onDidPost,
       receive: (m) => this.panel.receive(m),
-      isOpen: () => this.panel.isOpen,
+      isOpen: () => this.panel.isOpenInEditor,
+      isDocked: () => this.panel.isDocked,
       entries: () => this.transcript.entries,
     };
   }
 
-  /** Starts over: a new session id (so the backend starts a new conversation), an empty transcript, a fresh handshake. */
-  async newSession(): Promise<void> {
+  /**
+   * Starts over: a new session id (so the backend starts a new conversation), an empty transcript,
+   * a fresh handshake. Asks first when there is a conversation to lose (`confirmed` skips that,
+   * for automation and tests); false when the developer kept the conversation.
+   */
+  async newSession(confirmed = false): Promise<boolean> {
+    if (!confirmed && this.transcript.entries.length > 0) {
+      const t = vscode.l10n.t;
+      const start = t('Start New Session');
+      const picked = await vscode.window.showWarningMessage(t('Start a new session? The agent starts a new conversation and this transcript is cleared.'), { modal: true }, start);
+      if (picked !== start) return false;
+    }
     this.conversation.reset();
     const id = await this.sessions.renew();
     await this.transcript.reset(id);
@@ -89,6 +103,7 @@ export class ChatFeature implements vscode.Disposable {
     this.panel.post({ type: 'busy', busy: false });
     // Reconnect so the new sessionId is in the handshake; a link the developer turned off stays off.
     if (this.controller.isActive) this.controller.connect();
+    return true;
   }
 
   private handle(m: Exclude<FromWebview, { type: 'ready' }>): void {

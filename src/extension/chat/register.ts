@@ -1,25 +1,13 @@
 /**
- * Registers the chat: its commands, the serializer that brings the tab back after a reload, and
- * the activity-bar launcher (an empty view whose welcome content offers Open Chat).
+ * Registers the chat: the docked view in the Agent Bridge side bar, its commands, and the
+ * serializer that brings the editor tab back after a reload.
  */
 import * as vscode from 'vscode';
 import type { ChangeQueue } from '../approval/changeQueue';
 import type { BridgeController } from '../controller';
 import type { SessionStore } from '../session';
 import { ChatFeature, type ChatApi } from './feature';
-import { CHAT_VIEW_TYPE } from './panel';
-
-export const LAUNCHER_VIEW_ID = 'agentBridge.chatLauncher';
-
-/** An empty tree: VS Code then shows the view's welcome content (package.json viewsWelcome). */
-class EmptyTree implements vscode.TreeDataProvider<never> {
-  getTreeItem(element: never): vscode.TreeItem {
-    return element;
-  }
-  getChildren(): never[] {
-    return [];
-  }
-}
+import { CHAT_SIDEBAR_VIEW_ID, CHAT_VIEW_TYPE } from './panel';
 
 export function registerChat(
   context: vscode.ExtensionContext,
@@ -31,16 +19,17 @@ export function registerChat(
   const chat = new ChatFeature(context, controller, sessions, log, changes);
   const disposables = [
     chat,
-    vscode.commands.registerCommand('agentBridge.openChat', () => chat.panel.show()),
-    vscode.commands.registerCommand('agentBridge.newSession', async () => {
-      await chat.newSession();
-      chat.panel.show();
+    vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW_ID, chat.panel),
+    vscode.commands.registerCommand('agentBridge.openChat', () => chat.panel.showDocked()),
+    vscode.commands.registerCommand('agentBridge.openChatInEditor', () => chat.panel.showInEditor()),
+    // `{ confirmed: true }` (automation, tests) starts over without asking.
+    vscode.commands.registerCommand('agentBridge.newSession', async (options?: { confirmed?: unknown }) => {
+      if (await chat.newSession(options?.confirmed === true)) await chat.panel.showDocked();
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // One chat tab per window: a second restored one (from an older layout) is closed.
-      deserializeWebviewPanel: async (panel) => (chat.panel.isOpen ? panel.dispose() : chat.panel.attach(panel)),
+      deserializeWebviewPanel: async (panel) => (chat.panel.isOpenInEditor ? panel.dispose() : chat.panel.attach(panel)),
     }),
-    vscode.window.registerTreeDataProvider(LAUNCHER_VIEW_ID, new EmptyTree()),
   ];
   return { disposables, api: chat.api };
 }

@@ -42,15 +42,28 @@ describe('chat panel', () => {
     await backend.close();
   });
 
-  it('opens as an editor tab from agentBridge.openChat, and the webview asks for its state', async () => {
+  it('opens docked in the Agent Bridge side bar from agentBridge.openChat, and its webview asks for its state', async () => {
+    const from = posted.length;
     await vscode.commands.executeCommand('agentBridge.openChat');
+    await until(() => api.chat.isDocked(), 'the docked chat');
+    const init = await until(() => posted.slice(from).find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'), 'init of the docked chat');
+    assert.equal(init.connection.state, 'connected');
+    assert.equal(chatTabs().length, 0, 'no editor tab');
+    // Asked again once it is up: the cursor goes to its message box.
+    const again = posted.length;
+    await vscode.commands.executeCommand('agentBridge.openChat');
+    await until(() => posted.slice(again).some((m) => m.type === 'focus'), 'focus for the message box');
+  });
+
+  it('opens as an editor tab from agentBridge.openChatInEditor, and the webview asks for its state', async () => {
+    await vscode.commands.executeCommand('agentBridge.openChatInEditor');
     assert.equal(api.chat.isOpen(), true);
     await until(() => chatTabs().length === 1, 'the chat tab');
     const init = await until(lastInit, 'init after the webview said ready');
     assert.equal(init.connection.state, 'connected');
     assert.ok(init.strings.send.length > 0);
     assert.equal(init.readOnly, false, 'a trusted workspace: no read-only notice');
-    await vscode.commands.executeCommand('agentBridge.openChat');
+    await vscode.commands.executeCommand('agentBridge.openChatInEditor');
     assert.equal(chatTabs().length, 1, 'a second open reveals the same tab');
   });
 
@@ -83,7 +96,7 @@ describe('chat panel', () => {
     for (const tab of chatTabs()) await vscode.window.tabGroups.close(tab);
     await until(() => !api.chat.isOpen(), 'the panel to close');
     const from = posted.length;
-    await vscode.commands.executeCommand('agentBridge.openChat');
+    await vscode.commands.executeCommand('agentBridge.openChatInEditor');
     const init = await until(() => posted.slice(from).find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'), 'init of the reopened panel');
     const users = init.entries.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
     assert.deepEqual(users, ['/read notes.txt', '/error PROJECT_NOT_FOUND']);
@@ -106,7 +119,7 @@ describe('chat panel', () => {
 
   it('agentBridge.newSession renews the session id, clears the transcript and reconnects with the new id', async () => {
     const old = api.sessionId();
-    await vscode.commands.executeCommand('agentBridge.newSession');
+    await vscode.commands.executeCommand('agentBridge.newSession', { confirmed: true });
     const id = api.sessionId();
     assert.notEqual(id, old);
     assert.equal(api.chat.entries().length, 0);
