@@ -258,6 +258,21 @@ function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<stri
         await shot('offline');
       },
     },
+    {
+      name: '[zh-cn] a message typed while offline waits, queued, and is sent once Retry brings the link back',
+      run: async () => {
+        const answers = await chat().locator('.entry.answer:not(.streaming)').count();
+        await send(page, '/read notes.txt');
+        const queued = chat().locator('.entry.user', { hasText: '/read notes.txt' }).locator('.queued');
+        await queued.waitFor({ timeout: TIMEOUT });
+        assert.equal((await queued.textContent())?.trim(), zh('Waiting for the connection; sent when it is back'));
+        await shot('queued');
+        await chat().locator('button.retry').click();
+        await queued.waitFor({ state: 'detached', timeout: TIMEOUT });
+        await waitForAnswers(page, answers + 1);
+        assert.match((await chat().locator('.entry.answer').last().textContent()) ?? '', /needle/);
+      },
+    },
   ];
 }
 

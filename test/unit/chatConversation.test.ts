@@ -24,6 +24,7 @@ class MapStore implements StateStore {
 
 const texts: ChatTexts = {
   notConnected: 'NOT_CONNECTED',
+  notSentQueued: 'NOT_SENT_QUEUED',
   sendFailed: 'SEND_FAILED',
   stopped: 'STOPPED',
   timedOut: 'TIMED_OUT',
@@ -71,11 +72,42 @@ test('v2 sends AGENT_CHAT with session and project; v1 sends ANALYZE with the CO
   b.conv.dispose();
 });
 
-test('offline: nothing is sent and a notice says so; a second message while busy is refused', () => {
+test('offline: the message waits, shown as queued, and goes out once the link is back (not twice)', () => {
   const off = setup({ state: 'disconnected' });
-  assert.equal(off.conv.send('hello'), false);
+  assert.equal(off.conv.send('hello'), true);
   assert.equal(off.sent.length, 0);
-  assert.deepEqual(off.transcript.entries.map((e) => (e.kind === 'notice' ? e.text : e.kind)), ['NOT_CONNECTED']);
+  assert.deepEqual(off.transcript.entries.map((e) => (e.kind === 'notice' ? e.text : e.kind === 'user' ? `${e.text}${e.queued ? ' (queued)' : ''}` : e.kind)), ['hello (queued)', 'NOT_CONNECTED']);
+  assert.equal(off.conv.busy, true);
+  // A second message while one waits is refused, not queued behind it.
+  assert.equal(off.conv.send('again'), false);
+  off.link.state = 'connecting';
+  off.conv.onConnectionState('connecting');
+  assert.equal(off.sent.length, 0);
+  off.link.state = 'connected';
+  off.conv.onConnectionState('connected');
+  off.conv.onConnectionState('connected');
+  assert.equal(off.sent.length, 1, 'sent once');
+  assert.equal((off.sent[0] as { data: { message: string } }).data.message, 'hello');
+  const user = off.transcript.entries.find((e) => e.kind === 'user');
+  assert.equal(user?.kind === 'user' && user.queued, undefined);
+  assert.equal(off.transcript.entries.filter((e) => e.kind === 'user').length, 1, 'one entry, no duplicate');
+  off.conv.dispose();
+});
+
+test('offline: Stop cancels the waiting message; it is never sent', () => {
+  const off = setup({ state: 'disconnected' });
+  off.conv.send('hello');
+  off.conv.stop();
+  assert.equal(off.conv.busy, false);
+  off.link.state = 'connected';
+  off.conv.onConnectionState('connected');
+  assert.equal(off.sent.length, 0);
+  assert.ok(off.transcript.entries.some((e) => e.kind === 'notice' && e.text === 'NOT_SENT_QUEUED'));
+  const user = off.transcript.entries.find((e) => e.kind === 'user');
+  assert.equal(user?.kind === 'user' && user.queued, false);
+});
+
+test('a second message while busy is refused', () => {
   const on = setup();
   on.conv.send('one');
   assert.equal(on.conv.send('two'), false);

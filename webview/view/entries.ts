@@ -16,6 +16,7 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
       return h('article', { class: 'entry user', attrs: { 'aria-label': s.you } }, [
         h('div', { class: 'who' }, [icon('account'), h('span', { text: s.you })]),
         h('div', { class: 'user-text', text: entry.text }),
+        entry.queued ? h('div', { class: 'queued', attrs: { role: 'status' } }, [icon('clock'), h('span', { text: s.queued })]) : undefined,
       ]);
     case 'thinking':
       return renderThinking(entry, s);

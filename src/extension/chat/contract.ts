@@ -17,7 +17,8 @@ export type ConnectionView = z.infer<typeof ConnectionViewSchema>;
 
 /** One item of the conversation. `id` is stable, so an update replaces the item in place. */
 export const EntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: text, at, text }),
+  /** `queued`: typed while offline, sent as soon as the link is back (Stop cancels it). */
+  z.object({ kind: z.literal('user'), id: text, at, text, queued: z.boolean().optional() }),
   z.object({
     kind: z.literal('thinking'),
     id: text,
@@ -78,7 +79,7 @@ export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
-  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust',
+  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 const StringsSchema = z.record(z.enum(STRING_KEYS), text);

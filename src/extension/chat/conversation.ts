@@ -31,6 +31,7 @@ export interface ChatTarget {
 /** The sentences the conversation itself writes into the transcript, already translated. */
 export interface ChatTexts {
   notConnected: string;
+  notSentQueued: string;
   sendFailed: string;
   stopped: string;
   timedOut: string;
@@ -61,6 +62,8 @@ const newId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-
 
 export class Conversation {
   private turn: Turn | undefined;
+  /** A message typed while offline: kept (shown as queued) and sent when the link is back. */
+  private queued: { readonly entryId: string; readonly text: string } | undefined;
   /** Turns given up locally that the backend may still answer with REQUEST_OVERRIDDEN when the next one starts. */
   private abandoned = 0;
 
@@ -74,22 +77,35 @@ export class Conversation {
   ) {}
 
   get busy(): boolean {
-    return this.turn !== undefined;
+    return this.turn !== undefined || this.queued !== undefined;
   }
 
   /** Sends the developer's message; returns false (with a notice) when it could not be sent. */
   send(text: string): boolean {
     const message = text.trim();
     if (!message) return false;
-    if (this.turn) return this.notice(this.texts.busy, 'warning');
-    if (this.link.state !== 'connected') return this.notice(this.texts.notConnected, 'warning');
+    if (this.busy) return this.notice(this.texts.busy, 'warning');
+    if (this.link.state !== 'connected') {
+      // Offline: the message is not lost. It waits, shown as queued, and goes out when the link is back.
+      const entryId = newId('user');
+      this.queued = { entryId, text: message };
+      this.put({ kind: 'user', id: entryId, at: Date.now(), text: message, queued: true });
+      this.notice(this.texts.notConnected, 'info');
+      this.events.onBusy(true);
+      return true;
+    }
+    return this.dispatch(message, newId('user'));
+  }
+
+  /** Puts the message on the wire and starts its turn. */
+  private dispatch(message: string, entryId: string): boolean {
     const t = this.target();
     const wire: ClientMessage =
       this.link.protocol === 'v1'
         ? { type: 'ANALYZE', data: { requestId: this.link.requestId ?? null, message, projectKey: t.projectKey, projectPath: t.projectPath, mode: 'claude-code' } }
         : { type: 'AGENT_CHAT', data: { sessionId: t.sessionId, projectKey: t.projectKey, message } };
     if (!this.link.send(wire)) return this.notice(this.texts.sendFailed, 'warning');
-    this.put({ kind: 'user', id: newId('user'), at: Date.now(), text: message });
+    this.put({ kind: 'user', id: entryId, at: Date.now(), text: message });
     const turn: Turn = { id: newId('turn'), toolCallIds: [], timer: setTimeout(() => this.abandon(this.texts.timedOut), this.timeoutMs) };
     this.turn = turn;
     this.events.onBusy(true);
@@ -98,6 +114,12 @@ export class Conversation {
 
   /** Stop: stop waiting here; the backend is not told (the protocol has no cancel), so it may still be working. */
   stop(): void {
+    if (this.queued) {
+      this.dropQueued();
+      this.notice(this.texts.notSentQueued, 'info');
+      this.events.onBusy(false);
+      return;
+    }
     // What the developer stopped includes the changes this turn still asks them to approve.
     if (this.turn?.toolCallIds.length) this.events.onWithdraw?.([...this.turn.toolCallIds]);
     this.abandon(this.texts.stopped);
@@ -105,6 +127,26 @@ export class Conversation {
 
   onConnectionState(state: ConnectionState): void {
     if (state === 'disconnected' || state === 'reconnecting') this.abandon(this.texts.connectionLost, false);
+    if (state === 'connected' && this.queued && !this.turn) {
+      const { entryId, text } = this.queued;
+      this.queued = undefined;
+      if (!this.dispatch(text, entryId)) {
+        this.markSent(entryId);
+        this.events.onBusy(false);
+      }
+    }
+  }
+
+  /** The queued message's entry stops saying it waits (it was cancelled, or could not be sent). */
+  private markSent(entryId: string): void {
+    const e = this.transcript.get(entryId);
+    if (e?.kind === 'user') this.put({ ...e, queued: false });
+  }
+
+  private dropQueued(): void {
+    if (!this.queued) return;
+    this.markSent(this.queued.entryId);
+    this.queued = undefined;
   }
 
   onServerMessage(m: ServerMessage): void {
@@ -242,6 +284,7 @@ export class Conversation {
 
   /** Forgets the running turn without a notice: a new session starts from nothing. */
   reset(): void {
+    this.queued = undefined;
     if (this.turn) this.end(this.turn);
     this.abandoned = 0;
   }

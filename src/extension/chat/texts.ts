@@ -10,6 +10,7 @@ import type { ChatTexts } from './conversation';
 export function webviewStrings(): Strings {
   const t = vscode.l10n.t;
   return {
+    queued: t('Waiting for the connection; sent when it is back'),
     title: t('Agent Chat'),
     connected: t('Connected'),
     connecting: t('Connecting…'),
@@ -68,7 +69,8 @@ export function explainError(code: string): string {
 export function chatTexts(): ChatTexts {
   const t = vscode.l10n.t;
   return {
-    notConnected: t('Not connected to the agent backend, so nothing was sent. Use Retry above to connect.'),
+    notConnected: t('Not connected to the agent backend: your message waits here and is sent as soon as the link is back. Stop cancels it.'),
+    notSentQueued: t('Not sent: you stopped it before the link was back.'),
     sendFailed: t('The message could not be sent: the connection closed. Use Retry above to connect again.'),
     stopped: t('Stopped waiting for the answer. The backend may still be working on it; late replies are not shown.'),
     timedOut: t('No answer within 5 minutes, so the chat stopped waiting. The backend may still be working on it.'),
