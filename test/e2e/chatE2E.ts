@@ -155,10 +155,31 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     {
+      name: `[${theme.name}] scrolled up to read, new output does not pull the view down; Jump to latest does`,
+      run: async () => {
+        const transcript = chat().locator('main.transcript');
+        const answers = await chat().locator('.entry.answer:not(.streaming)').count();
+        // The developer scrolls up with the mouse wheel to reread something.
+        await transcript.hover();
+        await page.mouse.wheel(0, -5000);
+        const top = await transcript.evaluate((t) => t.scrollTop);
+        await send(page, '/read notes.txt');
+        await waitForAnswers(page, answers + 1);
+        const jump = chat().locator('button.jump-to-latest');
+        await jump.waitFor({ state: 'visible', timeout: TIMEOUT });
+        assert.ok((await transcript.evaluate((t) => t.scrollTop)) <= top + 5, 'the view stayed where the developer was reading');
+        await shot('jump-to-latest');
+        await jump.click();
+        await jump.waitFor({ state: 'hidden', timeout: TIMEOUT });
+        assert.ok(await transcript.evaluate((t) => t.scrollHeight - t.scrollTop - t.clientHeight < 80), 'at the latest output');
+      },
+    },
+    {
       name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,
       run: async () => {
+        const answers = await chat().locator('.entry.answer:not(.streaming)').count();
         await send(page, HOSTILE);
-        await waitForAnswers(page, 3);
+        await waitForAnswers(page, answers + 1);
         const md = chat().locator('.entry.answer').last().locator('.markdown');
         assert.match((await md.textContent()) ?? '', /<script>alert\("xss"\)<\/script>/);
         for (const sel of ['script', 'iframe', 'img', 'form', 'input', '[onerror]', 'a[href^="javascript"]']) {

@@ -158,3 +158,34 @@ describe('planRevert at the edges of a file', () => {
     assert.equal(planRevert(r, 'a\nb\nc\nd\nmore\n').ok, false);
   });
 });
+
+describe('planRevert: cases an adversarial review found', () => {
+  test('a file that ended without a newline: a line the developer appended is not glued onto it', () => {
+    const r = editRuns('x', 'x\ny\n');
+    assert.deepEqual(planRevert(r, 'x\ny\n'), { ok: true, text: 'x' });
+    assert.equal(planRevert(r, 'x\ny\nz\n').ok, false);
+    const r2 = editRuns('a\nb', 'a\nb\n');
+    assert.equal(planRevert(r2, 'a\nb\nc\n').ok, false);
+  });
+
+  test("the developer's copy of the agent's line, typed above, is not taken for the agent's", () => {
+    const before = 'p\nq\nfoo();\nr\ns\n';
+    const after = 'p\nq\nbar();\nr\ns\n';
+    const plan = planRevert(editRuns(before, after), `N1\nN2\nbar();\n${after}`);
+    assert.deepEqual(plan, { ok: true, text: `N1\nN2\nbar();\n${before}` });
+  });
+
+  test('property: with lines appended at the end, the result is the original plus them, or a refusal', () => {
+    fc.assert(
+      fc.property(text, text, fc.array(fc.constantFrom('z\n', 'DEV\n'), { minLength: 1, maxLength: 3 }), (a, b, extra) => {
+        const plan = planRevert(editRuns(a, b), b + extra.join(''));
+        if (!plan.ok) return;
+        // Appended to a text without a final newline, the first extra line joins its last line in
+        // the file itself; the revert must give back exactly the original followed by the developer's lines.
+        const joined = b === '' || /[\r\n]$/.test(b) ? a + extra.join('') : undefined;
+        if (joined !== undefined) assert.equal(plan.text, joined);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});

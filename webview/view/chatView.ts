@@ -3,7 +3,7 @@ import type { ChangeCard, ConnectionView, Entry, Strings } from '../../src/exten
 import type { RenderMarkdown } from '../render/markdown';
 import { Changes } from './changes';
 import { Composer } from './composer';
-import { h, icon } from './dom';
+import { button, h, icon } from './dom';
 import { renderEntry } from './entries';
 import { Header } from './header';
 import { readOnlyNotice } from './readOnly';
@@ -20,6 +20,8 @@ export class ChatView {
   private readonly transcript: HTMLElement;
   /** Whether the view follows new output: true while the developer is at the bottom. */
   private stick = true;
+  /** Shown when new output arrived below while the developer reads further up. */
+  private readonly jump: HTMLButtonElement;
 
   constructor(
     root: HTMLElement,
@@ -35,12 +37,23 @@ export class ChatView {
     this.working = h('div', { class: 'working', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), h('span', { text: strings.busy })]);
     const transcript = h('main', { class: 'transcript', attrs: { role: 'log', 'aria-label': strings.transcriptLabel } }, [this.emptyState, this.list, this.working]);
     this.transcript = transcript;
-    transcript.addEventListener('scroll', () => (this.stick = this.nearEnd()), { passive: true });
+    this.jump = button({ icon: 'arrow-down', label: strings.jumpToLatest, showLabel: true, class: 'jump-to-latest', onClick: () => this.toLatest() });
+    this.jump.hidden = true;
+    transcript.addEventListener(
+      'scroll',
+      () => {
+        this.stick = this.nearEnd();
+        if (this.stick) this.jump.hidden = true;
+      },
+      { passive: true },
+    );
     // A narrower panel makes everything taller: stay at the bottom if that is where the developer was.
     window.addEventListener('resize', () => this.follow());
     this.changes = new Changes(strings);
     this.composer = new Composer(strings);
-    root.replaceChildren(this.header.el, this.readOnly, transcript, this.changes.el, this.composer.el);
+    // The button floats over the transcript's bottom edge, so the wrapper is its positioning box.
+    const wrap = h('div', { class: 'transcript-wrap' }, [transcript, this.jump]);
+    root.replaceChildren(this.header.el, this.readOnly, wrap, this.changes.el, this.composer.el);
   }
 
   setConnection(c: ConnectionView): void {
@@ -98,8 +111,18 @@ export class ChatView {
     return t.scrollHeight - t.scrollTop - t.clientHeight < 80;
   }
 
-  /** Follows new output only while the developer is at the bottom; reading further up is not interrupted. */
+  /**
+   * Follows new output only while the developer is at the bottom; reading further up is not
+   * interrupted, and a "Jump to latest" button says there is more below.
+   */
   private follow(): void {
     if (this.stick) this.transcript.scrollTop = this.transcript.scrollHeight;
+    else if (this.transcript.scrollHeight > this.transcript.clientHeight) this.jump.hidden = false;
+  }
+
+  private toLatest(): void {
+    this.stick = true;
+    this.jump.hidden = true;
+    this.transcript.scrollTop = this.transcript.scrollHeight;
   }
 }

@@ -21,7 +21,7 @@ export interface EditRun {
 
 const CONTEXT = 3;
 /** Past this many line edits the diff gives up and the whole middle is one region (exact, only coarser). */
-const MAX_EDIT_LENGTH = 4000;
+const MAX_EDIT_LENGTH = 1000;
 
 /** Splits a text into lines, each with its own terminator (CRLF, LF or CR); the last may have none. */
 export function linesWithEnds(text: string): string[] {
@@ -124,10 +124,10 @@ function contextAt(lines: readonly string[], at: number, run: EditRun): boolean 
 
 /**
  * How to undo an edit (its `runs`) on the text the file has now. Each region is looked for where
- * it was, shifted by what moved above it: its lines must still be the agent's. Found elsewhere
- * (the developer added or removed lines above it), it is taken only with its context intact and
- * only if no other place fits as well. A region the agent deleted has no lines of its own, so its
- * surroundings must be intact. Anything else is refused: a revert never overwrites work done since.
+ * it was, shifted by what moved above it: its lines must still be the agent's and its context
+ * lines (the few around it) unchanged. Not there (the developer added or removed lines above it),
+ * the nearest place that has both is taken, and only if no other place fits as well. Anything
+ * else is refused: a revert never overwrites work done since.
  */
 export function planRevert(runs: readonly EditRun[], currentText: string): RevertPlan {
   const cur = linesWithEnds(currentText);
@@ -137,21 +137,22 @@ export function planRevert(runs: readonly EditRun[], currentText: string): Rever
   for (let n = 0; n < runs.length; n++) {
     const run = runs[n];
     const expected = run.newAt + drift;
-    const fits = (at: number) => at >= floor && sameAt(cur, at, run.after) && (run.after.length > 0 || contextAt(cur, at, run));
-    let at: number | undefined;
-    if (fits(expected)) {
-      at = expected;
-    } else {
-      // Moved: the nearest place with the region and its whole context, and only one at that distance.
-      for (let d = 1; at === undefined && (expected - d >= floor || expected + d <= cur.length); d++) {
-        const up = expected - d >= floor && fits(expected - d) && contextAt(cur, expected - d, run);
-        const down = fits(expected + d) && contextAt(cur, expected + d, run);
-        if (up && down) return { ok: false, reason: 'ambiguous', line: Math.min(expected, cur.length) + 1, run: n };
-        if (up) at = expected - d;
-        else if (down) at = expected + d;
-      }
+    // The same line can appear elsewhere (the developer typed it again): only its surroundings tell.
+    const fits = (at: number) => at >= floor && sameAt(cur, at, run.after) && contextAt(cur, at, run);
+    let at: number | undefined = fits(expected) ? expected : undefined;
+    for (let d = 1; at === undefined && (expected - d >= floor || expected + d <= cur.length); d++) {
+      const up = fits(expected - d);
+      const down = fits(expected + d);
+      if (up && down) return { ok: false, reason: 'ambiguous', line: Math.min(expected, cur.length) + 1, run: n };
+      if (up) at = expected - d;
+      else if (down) at = expected + d;
     }
-    if (at === undefined) return { ok: false, reason: 'changed', line: Math.min(Math.max(expected, 0), cur.length) + 1, run: n };
+    const line = Math.min(Math.max(expected, 0), cur.length) + 1;
+    if (at === undefined) return { ok: false, reason: 'changed', line, run: n };
+    // The old text ended the file without a line terminator: anything after the region now (a line
+    // the developer added) would be glued onto that last line.
+    const last = run.before[run.before.length - 1];
+    if (last !== undefined && !/[\r\n]$/.test(last) && at + run.after.length < cur.length) return { ok: false, reason: 'changed', line, run: n };
     found.push(at);
     drift = at - run.newAt;
     floor = at + run.after.length;

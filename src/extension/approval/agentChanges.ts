@@ -32,7 +32,8 @@ export interface AgentChange {
 }
 
 /** What a revert did: done, or refused with the reason in the developer's words. */
-export type RevertOutcome = { readonly ok: true; readonly unsaved?: true } | { readonly ok: false; readonly reason: string };
+/** `unsaved`: the revert is in the editor only, because the file had unsaved edits (`dirty`) or its save failed (`failed`). */
+export type RevertOutcome = { readonly ok: true; readonly unsaved?: 'dirty' | 'failed' } | { readonly ok: false; readonly reason: string };
 
 interface Stored extends AgentChange {
   /** The changed regions, to undo them; absent when unrevertable or secret (those live in memory only). */
@@ -61,6 +62,8 @@ export class AgentChanges implements vscode.Disposable {
   private readonly secretRuns = new Map<string, readonly EditRun[]>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
+  /** Reverts under way: a second one of the same change (Revert while Revert All runs) waits its turn by being refused. */
+  private readonly reverting = new Set<string>();
 
   constructor(
     private readonly state: vscode.Memento,
@@ -91,8 +94,8 @@ export class AgentChanges implements vscode.Disposable {
   /** Records a change once it is written. `finalText` is the file's text right after it. */
   record(change: ProposedChange, finalText: string, notebook: boolean): void {
     const runs = notebook ? undefined : editRuns(change.original ?? '', finalText);
-    // Every hunk dropped: nothing of the agent's landed.
-    if (runs?.length === 0 && change.original !== undefined) return;
+    // Every hunk dropped (or an empty file created): nothing of the agent's to undo.
+    if (runs?.length === 0) return;
     const counts = runs ? runCounts(runs) : { added: 0, removed: 0 };
     const large = runs !== undefined && runBytes(runs) > MAX_CHANGE_BYTES;
     const secret = change.path.kind === 'secret';
@@ -187,11 +190,21 @@ export class AgentChanges implements vscode.Disposable {
 
   /** Undoes one change (an edit the developer can Undo in the file, like any other). */
   async revert(id: string): Promise<RevertOutcome> {
+    if (this.reverting.has(id)) return { ok: false, reason: vscode.l10n.t('It is being reverted already.') };
+    this.reverting.add(id);
+    try {
+      return await this.revertNow(id);
+    } finally {
+      this.reverting.delete(id);
+    }
+  }
+
+  private async revertNow(id: string): Promise<RevertOutcome> {
     const p = this.plan(id);
     if (!p) return { ok: false, reason: vscode.l10n.t('There is no such change.') };
     if (p.refusal !== undefined || !p.plan?.ok || p.current === undefined) return { ok: false, reason: p.refusal ?? '' };
     const uri = vscode.Uri.file(p.entry.abs);
-    let unsaved = false;
+    let unsaved: 'dirty' | 'failed' | undefined;
     try {
       if (p.entry.created && p.plan.text === '') {
         // The agent created it and nothing else was written to it since: removed again (to the trash where there is one).
@@ -204,15 +217,15 @@ export class AgentChanges implements vscode.Disposable {
         const dirty = vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.fsPath === p.entry.abs && d.isDirty);
         const r = await writeText(uri, p.plan.text, 'utf8', p.current);
         // In a file with unsaved edits the revert stays unsaved too, on purpose; otherwise a save that failed is said.
-        unsaved = !dirty && !r.saved;
+        unsaved = dirty ? 'dirty' : r.saved ? undefined : 'failed';
       }
     } catch (e) {
       return { ok: false, reason: e instanceof Error ? e.message : String(e) };
     }
     this.entries = this.entries.map((e) => (e.id === id ? { ...e, reverted: Date.now() } : e));
     this.save();
-    this.log.info(`${id}: the developer reverted the agent's change to ${p.entry.relativePath}${unsaved ? ' (in the editor; VS Code did not save it)' : ''}`);
-    return unsaved ? { ok: true, unsaved: true } : { ok: true };
+    this.log.info(`${id}: the developer reverted the agent's change to ${p.entry.relativePath}${unsaved ? ` (in the editor only: ${unsaved})` : ''}`);
+    return unsaved ? { ok: true, unsaved } : { ok: true };
   }
 
   /** Reverts the session's changes, newest first; those that cannot be reverted are left and named. */
@@ -230,20 +243,26 @@ export class AgentChanges implements vscode.Disposable {
   /** Forgets the listed changes of a session (nothing in the files changes). */
   clear(session?: string): void {
     this.entries = session === undefined ? [] : this.entries.filter((e) => e.session !== session);
-    for (const id of [...this.secretRuns.keys()]) if (!this.entries.some((e) => e.id === id)) this.secretRuns.delete(id);
     this.save();
   }
 
   private save(): void {
     // Bounded: at most MAX_ENTRIES, and the oldest give up their regions (stay listed) past MAX_TOTAL_BYTES.
+    // A secret file's regions (in memory only) count too, and live only as long as their entry is listed.
     let total = 0;
     this.entries = this.entries.slice(0, MAX_ENTRIES).map((e) => {
+      const secret = this.secretRuns.get(e.id);
+      if (secret) {
+        total += runBytes(secret);
+        if (total > MAX_TOTAL_BYTES) this.secretRuns.delete(e.id);
+      }
       if (!e.runs) return e;
       total += runBytes(e.runs);
       if (total <= MAX_TOTAL_BYTES) return e;
       const { runs: _dropped, ...rest } = e;
       return { ...rest, unrevertable: 'large' as const };
     });
+    for (const id of [...this.secretRuns.keys()]) if (!this.entries.some((e) => e.id === id)) this.secretRuns.delete(id);
     void this.state.update(KEY, { v: 1, entries: this.entries });
     this.changeEmitter.fire();
   }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentChange, AgentChanges } from './agentChanges';
+import { inert } from './inert';
 
 export const AGENT_CHANGES_VIEW_ID = 'agentBridge.agentChanges';
 const BEFORE_SCHEME = 'agent-bridge-before';
@@ -116,7 +117,7 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
     const sides = this.changes.sides(c.id);
     if (!sides) {
       const p = this.changes.plan(c.id);
-      void vscode.window.showInformationMessage(t('Agent Bridge: there is no diff to show for {0}. {1}', c.relativePath, p?.refusal ?? ''));
+      void vscode.window.showInformationMessage(t('Agent Bridge: there is no diff to show for {0}. {1}', inert(c.relativePath), inert(p?.refusal ?? '')));
       return;
     }
     const left = vscode.Uri.from({ scheme: BEFORE_SCHEME, path: `/${c.relativePath}`, query: c.id });
@@ -133,8 +134,12 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
   private async revert(c: AgentChange): Promise<void> {
     const t = vscode.l10n.t;
     const r = await this.changes.revert(c.id);
-    if (r.ok && r.unsaved) {
-      void vscode.window.showWarningMessage(t('Agent Bridge: the change to {0} was reverted in the editor, but VS Code could not save the file. Save it yourself.', c.relativePath));
+    if (r.ok && r.unsaved === 'failed') {
+      void vscode.window.showWarningMessage(t('Agent Bridge: the change to {0} was reverted in the editor, but VS Code could not save the file. Save it yourself.', inert(c.relativePath)));
+      return;
+    }
+    if (r.ok && r.unsaved === 'dirty') {
+      void vscode.window.showInformationMessage(t('Agent Bridge: the change to {0} was reverted in the editor, where the file has unsaved edits of yours; it is on disk once you save.', inert(c.relativePath)));
       return;
     }
     if (r.ok) {
@@ -142,7 +147,7 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
       return;
     }
     const open = t('Open Diff');
-    const picked = await vscode.window.showWarningMessage(t('Agent Bridge: the change to {0} was not reverted. {1} Nothing was changed.', c.relativePath, r.reason), open);
+    const picked = await vscode.window.showWarningMessage(t('Agent Bridge: the change to {0} was not reverted. {1} Nothing was changed.', inert(c.relativePath), inert(r.reason)), open);
     if (picked === open) await this.openDiff(c);
   }
 
@@ -155,7 +160,7 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
       return;
     }
     const go = t('Revert {0}', todo.length);
-    const detail = todo.map((c) => `${c.relativePath} (+${c.added} −${c.removed}) ${timeOf(c.at)}`).join('\n');
+    const detail = todo.map((c) => `${inert(c.relativePath)} (+${c.added} −${c.removed}) ${timeOf(c.at)}`).join('\n');
     const picked = await vscode.window.showWarningMessage(t('Revert the agent\'s {0} changes in this conversation?', todo.length), { modal: true, detail: `${detail}\n\n${t('Each is undone only where the file still has the agent\'s lines; your later work is kept.')}` }, go);
     if (picked !== go) return;
     const { reverted, refused } = await this.changes.revertAll();
@@ -163,7 +168,7 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
       void vscode.window.showInformationMessage(t('Agent Bridge: reverted {0} changes.', reverted.length));
       return;
     }
-    const lines = refused.map((x) => `${x.change.relativePath}: ${x.reason}`).join('\n');
+    const lines = refused.map((x) => `${inert(x.change.relativePath)}: ${inert(x.reason)}`).join('\n');
     void vscode.window.showWarningMessage(t('Agent Bridge: reverted {0} of {1} changes; the others were left as they are.', reverted.length, reverted.length + refused.length), { modal: true, detail: lines });
   }
 

@@ -12,6 +12,9 @@ import { askSecretChange, notifyPending } from './prompts';
 import { ProposalStore } from './proposalFs';
 import { currentText, writeNotebookCell, writeText } from './writeChange';
 
+/** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
+const RELOAD_MS = 2000;
+
 interface Pending {
   readonly change: ProposedChange;
   /** The text the diff shows: the agent's proposal, formatted. */
@@ -23,6 +26,8 @@ interface Pending {
   readonly keep: boolean[];
   /** The text with only the kept hunks: what the diff shows and what lands. */
   proposal: string;
+  /** When a hunk was last dropped or kept (performance.now()): its editor reloads shortly after. */
+  toggledAt?: number;
   readonly left: vscode.Uri;
   readonly right: vscode.Uri;
   readonly decide: (d: { approved: true } | { approved: false; error: ToolError }) => void;
@@ -67,7 +72,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
         const p = this.byProposal(e.document.uri);
         if (!p) return;
         // The editor reloading the proposal after a hunk was dropped or kept is not the developer's typing.
-        if (!this.store.isEditable(p.right) && e.document.getText() === p.proposal) p.loaded = p.proposal;
+        const text = e.document.getText();
+        const reloading = p.toggledAt !== undefined && performance.now() - p.toggledAt < RELOAD_MS;
+        if (!this.store.isEditable(p.right) && (text === p.proposal || reloading)) p.loaded = text;
         else p.edited = true;
       }),
       vscode.workspace.onDidOpenTextDocument((d) => {
@@ -223,6 +230,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // Editor Writeable in Session"): the diff no longer shows what would land. Not approved.
     // (A read-only document does not turn dirty when changed: compare with what it loaded.)
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
+    // A hunk was just dropped or kept and the diff has not caught up: what it shows is not what lands yet.
+    if (doc && !this.store.isEditable(p.right) && doc.getText() !== p.proposal && p.toggledAt !== undefined && performance.now() - p.toggledAt < RELOAD_MS) {
+      this.log.info(`${id}: approve requested while its diff was updating to the kept hunks; not approved`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: the diff is still updating to the hunks you kept. Approve again in a moment.'));
+      return;
+    }
     if (doc && p.loaded !== undefined && doc.getText() !== p.loaded && !this.store.isEditable(p.right)) {
       this.log.warn(`${id}: not approved: its read-only proposal was changed in the editor without Edit Proposal`);
       void vscode.window.showWarningMessage(vscode.l10n.t('Agent Bridge: the proposal was changed in its editor without Edit Proposal, so the diff no longer shows what would be written. Choose Edit Proposal to keep those changes, or revert them, then approve.'));
@@ -257,6 +270,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (p.keep[index] === kept) return true;
     p.keep[index] = kept;
     p.proposal = applyKept(p.change.original ?? '', p.runs, p.keep);
+    p.toggledAt = performance.now();
     if (!this.store.replaceText(p.right, p.proposal)) return false;
     p.view = { ...p.view, ...runCounts(p.runs.filter((_, n) => p.keep[n])) };
     this.log.info(`${id}: the developer ${kept ? 'kept' : 'dropped'} hunk ${index + 1} of ${p.runs.length}`);

@@ -79,7 +79,7 @@ export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
-  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued',
+  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 const StringsSchema = z.record(z.enum(STRING_KEYS), text);

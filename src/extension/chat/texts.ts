@@ -11,6 +11,7 @@ export function webviewStrings(): Strings {
   const t = vscode.l10n.t;
   return {
     queued: t('Waiting for the connection; sent when it is back'),
+    jumpToLatest: t('Jump to latest'),
     title: t('Agent Chat'),
     connected: t('Connected'),
     connecting: t('Connecting…'),

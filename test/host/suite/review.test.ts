@@ -53,6 +53,9 @@ describe('Review: hunks and reverts', () => {
     const h = live.api.pendingChanges.hunks(id)!;
     assert.deepEqual(h.runs.map((r) => [r.newAt, r.before, r.after]), [[1, ['two\n'], ['TWO\n']], [7, ['eight\n'], ['EIGHT\n']]]);
     assert.equal(live.api.pendingChanges.keepHunk(id, 1, false), true);
+    // Approve at once, before the diff shows the change: refused (what lands must be what it shows).
+    await live.api.pendingChanges.approve(id);
+    assert.ok(live.api.pendingChanges.list().some((c) => c.id === id), 'not approved while the diff was updating');
     // The proposal's editor reloads with only the kept hunk; the list's counts follow.
     await until(() => proposalDoc(id)?.getText() === TEN.replace('two', 'TWO'), 'the proposal to show only the kept hunk');
     assert.deepEqual([live.api.pendingChanges.list()[0].added, live.api.pendingChanges.list()[0].removed], [1, 1]);
@@ -83,8 +86,10 @@ describe('Review: hunks and reverts', () => {
     assert.deepEqual([entry.relativePath, entry.added, entry.removed, entry.description, entry.session], ['revert/a.txt', 2, 1, 'split five', live.api.sessionId()]);
     // Later, the developer adds a line at the top.
     write('revert/a.txt', `// mine\n${read('revert/a.txt')}`);
-    const r = await live.api.agentChanges.revert(id);
+    // Two reverts at once (Revert clicked while Revert All runs): one does it, the other is refused.
+    const [r, twice] = await Promise.all([live.api.agentChanges.revert(id), live.api.agentChanges.revert(id)]);
     assert.deepEqual(r, { ok: true });
+    assert.match((twice as { reason: string }).reason, /being reverted already/);
     assert.equal(read('revert/a.txt'), `// mine\n${TEN}`);
     assert.ok(live.api.agentChanges.list().find((c) => c.id === id)!.reverted);
     assert.equal((await live.api.agentChanges.revert(id)).ok, false, 'not twice');
@@ -150,7 +155,7 @@ describe('Review: hunks and reverts', () => {
     const we = new vscode.WorkspaceEdit();
     we.insert(doc.uri, new vscode.Position(0, 0), 'unsaved\n');
     await vscode.workspace.applyEdit(we);
-    assert.deepEqual(await live.api.agentChanges.revert(id), { ok: true });
+    assert.deepEqual(await live.api.agentChanges.revert(id), { ok: true, unsaved: 'dirty' });
     assert.equal(doc.getText(), `unsaved\n${TEN}`);
     assert.equal(doc.isDirty, true);
     assert.equal(read('revert/d.txt'), TEN.replace('nine', 'NINE'), 'the disk keeps what was saved');
