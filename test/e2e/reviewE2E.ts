@@ -86,7 +86,7 @@ export function reviewChecks(w: ReviewWindow): Check[] {
           return text.includes('TWO') && text.includes('eight') && !text.includes('EIGHT');
         }, undefined, { timeout: TIMEOUT });
         await inBothThemes('review-hunks', async () => undefined);
-        await diff.click();
+        await diff.locator('.editor.modified').click();
         await page.locator('.editor-actions a.action-label[aria-label^="Approve Change"]').first().click({ timeout: TIMEOUT });
         const r = await answer;
         assert.equal(r.success, true, String(r.error));
@@ -167,7 +167,7 @@ export function reviewChecks(w: ReviewWindow): Check[] {
         const answer = w.propose({ relativePath: 'review/n.ts', searchContent: 'number = 1', replaceContent: "number = 'one'" });
         const diff = page.locator('.monaco-diff-editor').last();
         await diff.waitFor({ timeout: TIMEOUT });
-        await diff.click();
+        await diff.locator('.editor.modified').click();
         await page.locator('.editor-actions a.action-label[aria-label^="Approve Change"]').first().click({ timeout: TIMEOUT });
         const r = await answer;
         assert.equal(r.success, true, String(r.error));

@@ -104,11 +104,13 @@ async function runChecks(w: Window, checks: Check[]): Promise<void> {
 /** Proposes a change over HTTP (the answer arrives once the developer decides) and waits for its diff. */
 async function proposeAndShowDiff(w: Window, params: Record<string, unknown>) {
   const answer = execute(w.backend, { tool: 'apply_change', params, projectKey: w.projectKey });
+  // Awaited by the check; a check that fails before that must not crash the whole run.
+  answer.catch(() => undefined);
   // The diff opens beside what the developer works in without taking the focus; they click into
-  // it to review, and its title bar shows Approve and Reject.
+  // its proposal side to review, and its title bar shows Approve and Reject.
   const diff = w.bench.page.locator('.monaco-diff-editor').last();
   await diff.waitFor({ timeout: 20_000 });
-  await diff.click();
+  await diff.locator('.editor.modified').click();
   const approve = w.bench.page.locator('.editor-actions a.action-label[aria-label^="Approve Change"]').first();
   await approve.waitFor({ timeout: 20_000 });
   return { answer, approve, reject: w.bench.page.locator('.editor-actions a.action-label[aria-label^="Reject Change"]').first() };
