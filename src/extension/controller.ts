@@ -73,6 +73,11 @@ export class BridgeController implements vscode.Disposable {
     return this.live?.link.connection.lastError;
   }
 
+  /** When the next reconnect attempt starts (ms since the epoch), while one is scheduled. */
+  get retryAt(): number | undefined {
+    return this.live?.link.connection.retryAt;
+  }
+
   get serverUrl(): string | undefined {
     return readSettings(this.folders.current).serverUrl;
   }

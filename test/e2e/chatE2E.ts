@@ -222,7 +222,7 @@ function zh(english: string): string {
 /** A quick-pick label without its leading $(icon). */
 const withoutIcon = (label: string) => label.replace(/^\$\([^)]+\)\s*/, '');
 
-function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<string>): Check[] {
+function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<string>, server: CodeServer): Check[] {
   const page = bench.page;
   const chat = () => chatFrame(page);
   const shot = (state: string) => bench.screenshot(path.join(resultsDir, `chat-${state}-zh-cn.png`));
@@ -294,6 +294,36 @@ function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<stri
         assert.match((await chat().locator('.entry.answer').last().textContent()) ?? '', /needle/);
       },
     },
+    {
+      name: '[zh-cn] with nothing at agentBridge.serverUrl, the header says what to do, counts down to the next try, and Open Settings goes to the setting',
+      run: async () => {
+        const dead = 'ws://127.0.0.1:9/ws/agent/chat';
+        // Settings written from outside reach a running window unreliably here: reload, as after editing them by hand.
+        const reload = async () => {
+          await page.reload({ waitUntil: 'domcontentloaded' });
+          await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+          await focusChatTab(page);
+        };
+        server.writeSettings({ 'agentBridge.serverUrl': dead, 'workbench.colorTheme': 'Default Dark Modern' });
+        await reload();
+        try {
+          const hint = chat().locator('.conn-hint');
+          await hint.waitFor({ timeout: TIMEOUT });
+          const expected = zh('Nothing answers at {0}. Start the agent backend, or point agentBridge.serverUrl at the one you use.').replace('{0}', dead);
+          assert.ok(((await hint.textContent()) ?? '').includes(expected), await hint.textContent() ?? '');
+          await chat().locator('.countdown', { hasText: /\d/ }).waitFor({ timeout: TIMEOUT });
+          await shot('offline-hint');
+          await hint.locator('button.open-settings').click();
+          // The setting itself, in the tab where it can be set (Remote: it is machine-scoped and this window is remote).
+          await page.locator('.settings-editor .setting-item-contents', { hasText: /Server ?Url/i }).first().waitFor({ timeout: TIMEOUT });
+          await page.locator('.settings-editor .settings-tabs-widget .action-label.checked', { hasText: /Remote/ }).first().waitFor({ timeout: TIMEOUT });
+          await shot('offline-settings');
+        } finally {
+          // The last check of the run: the setting is put back for tidiness, not reloaded into the window.
+          server.writeSettings({ 'agentBridge.serverUrl': backend.wsUrl('/ws/agent/chat'), 'workbench.colorTheme': 'Default Dark Modern' });
+        }
+      },
+    },
   ];
 }
 
@@ -351,7 +381,7 @@ async function main(): Promise<number> {
     const known = new Set(backend.sessions().map((s) => s.webSocketSessionId));
     const bench = await openWorkbench(server, { folder: zhFolder });
     try {
-      const r = await runChecks('zh-cn', zhChecks(bench, backend, known), bench);
+      const r = await runChecks('zh-cn', zhChecks(bench, backend, known, server), bench);
       passed += r.passed;
       failed += r.failed;
     } finally {

@@ -25,7 +25,6 @@ class MapStore implements StateStore {
 const texts: ChatTexts = {
   notConnected: 'NOT_CONNECTED',
   notSentQueued: 'NOT_SENT_QUEUED',
-  sendFailed: 'SEND_FAILED',
   stopped: 'STOPPED',
   timedOut: 'TIMED_OUT',
   connectionLost: 'CONNECTION_LOST',
@@ -92,6 +91,20 @@ test('offline: the message waits, shown as queued, and goes out once the link is
   assert.equal(user?.kind === 'user' && user.queued, undefined);
   assert.equal(off.transcript.entries.filter((e) => e.kind === 'user').length, 1, 'one entry, no duplicate');
   off.conv.dispose();
+});
+
+test('a send the link refuses (the socket closed under it) is queued, not lost, and goes out on the next connect', () => {
+  const t = setup();
+  let refuse = true;
+  const sent: string[] = [];
+  t.link.send = (m: ClientMessage) => (refuse ? false : (sent.push(JSON.stringify(m)), true));
+  assert.equal(t.conv.send('hello'), true);
+  const user = t.transcript.entries.find((e) => e.kind === 'user');
+  assert.equal(user?.kind === 'user' && user.queued, true);
+  refuse = false;
+  t.conv.onConnectionState('connected');
+  assert.equal(sent.length, 1);
+  t.conv.dispose();
 });
 
 test('offline: Stop cancels the waiting message; it is never sent', () => {

@@ -133,6 +133,8 @@ export class BridgeConnection {
   private wanted = false;
   private attempt = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
+  /** When the next reconnect attempt starts (ms since the epoch), while one is scheduled. */
+  retryAt: number | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private deadTimer: NodeJS.Timeout | undefined;
   private readonly timing: ConnectionTiming;
@@ -240,14 +242,17 @@ export class BridgeConnection {
     timer.unref();
   }
 
-  private setState(state: ConnectionState): void {
-    if (state === this.stateValue) return;
+  /** `again`: tell the listeners even if the state is the same (a new reconnect time to show). */
+  private setState(state: ConnectionState, again = false): void {
+    if (state !== 'reconnecting') this.retryAt = undefined;
+    if (state === this.stateValue && !again) return;
     this.stateValue = state;
     for (const l of this.stateListeners) l(state);
   }
 
   private async open(): Promise<void> {
     if (!this.wanted) return;
+    this.retryAt = undefined;
     this.setState(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let url: URL;
     let headers: Record<string, string> = {};
@@ -367,7 +372,9 @@ export class BridgeConnection {
     }
     const delay = backoffDelay(this.attempt, this.timing, this.options.random);
     this.attempt++;
-    this.setState('reconnecting');
+    // Set before the state event, so those who show the state can count down to the next attempt.
+    this.retryAt = Date.now() + delay;
+    this.setState('reconnecting', true);
     this.options.log.info(`reconnecting in ${delay} ms`);
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = setTimeout(() => void this.open(), delay);

@@ -11,7 +11,12 @@ const at = z.number();
 /** The link's state as the header shows it; 'reconnecting' is shown as connecting. */
 export const ConnectionViewSchema = z.object({
   state: z.enum(['connected', 'connecting', 'reconnecting', 'disconnected']),
+  /** The server URL when connected; the raw error otherwise (shown small, for the curious). */
   detail: text.optional(),
+  /** While not connected: what is wrong and what to do, in the developer's words. */
+  hint: text.optional(),
+  /** When the next reconnect attempt starts (ms since the epoch): the header counts down to it. */
+  retryAt: z.number().optional(),
 });
 export type ConnectionView = z.infer<typeof ConnectionViewSchema>;
 
@@ -79,7 +84,7 @@ export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
-  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest',
+  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 const StringsSchema = z.record(z.enum(STRING_KEYS), text);
@@ -127,6 +132,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openDiff'), id: text }),
   /** Open VS Code's Workspace Trust editor (from the read-only notice). */
   z.object({ type: z.literal('manageTrust') }),
+  /** Open Settings at agentBridge.serverUrl (from the offline hint). */
+  z.object({ type: z.literal('openSettings') }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 

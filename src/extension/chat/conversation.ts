@@ -32,7 +32,6 @@ export interface ChatTarget {
 export interface ChatTexts {
   notConnected: string;
   notSentQueued: string;
-  sendFailed: string;
   stopped: string;
   timedOut: string;
   connectionLost: string;
@@ -85,26 +84,26 @@ export class Conversation {
     const message = text.trim();
     if (!message) return false;
     if (this.busy) return this.notice(this.texts.busy, 'warning');
-    if (this.link.state !== 'connected') {
-      // Offline: the message is not lost. It waits, shown as queued, and goes out when the link is back.
-      const entryId = newId('user');
+    const entryId = newId('user');
+    if (this.link.state !== 'connected' || !this.dispatch(message, entryId)) {
+      // Offline (or the socket closed under the send): the message is not lost. It waits, shown
+      // as queued, and goes out when the link is back.
       this.queued = { entryId, text: message };
       this.put({ kind: 'user', id: entryId, at: Date.now(), text: message, queued: true });
       this.notice(this.texts.notConnected, 'info');
       this.events.onBusy(true);
-      return true;
     }
-    return this.dispatch(message, newId('user'));
+    return true;
   }
 
-  /** Puts the message on the wire and starts its turn. */
+  /** Puts the message on the wire and starts its turn; false (nothing changed) when the link would not take it. */
   private dispatch(message: string, entryId: string): boolean {
     const t = this.target();
     const wire: ClientMessage =
       this.link.protocol === 'v1'
         ? { type: 'ANALYZE', data: { requestId: this.link.requestId ?? null, message, projectKey: t.projectKey, projectPath: t.projectPath, mode: 'claude-code' } }
         : { type: 'AGENT_CHAT', data: { sessionId: t.sessionId, projectKey: t.projectKey, message } };
-    if (!this.link.send(wire)) return this.notice(this.texts.sendFailed, 'warning');
+    if (!this.link.send(wire)) return false;
     this.put({ kind: 'user', id: entryId, at: Date.now(), text: message });
     const turn: Turn = { id: newId('turn'), toolCallIds: [], timer: setTimeout(() => this.abandon(this.texts.timedOut), this.timeoutMs) };
     this.turn = turn;
@@ -130,10 +129,8 @@ export class Conversation {
     if (state === 'connected' && this.queued && !this.turn) {
       const { entryId, text } = this.queued;
       this.queued = undefined;
-      if (!this.dispatch(text, entryId)) {
-        this.markSent(entryId);
-        this.events.onBusy(false);
-      }
+      // The link went down again at once: it keeps waiting for the next connect.
+      if (!this.dispatch(text, entryId)) this.queued = { entryId, text };
     }
   }
 

@@ -12,7 +12,7 @@ import { readSettings } from '../settings';
 import type { ChangeCard, ConnectionView, Entry, FromWebview, ToWebview } from './contract';
 import { Conversation } from './conversation';
 import { ChatSurfaces } from './panel';
-import { chatTexts, webviewStrings } from './texts';
+import { chatTexts, connectionHint, webviewStrings } from './texts';
 import { Transcript } from './transcript';
 
 /** What the extension exports about the chat, for its integration tests and for automation. */
@@ -135,6 +135,11 @@ export class ChatFeature implements vscode.Disposable {
       case 'manageTrust':
         void vscode.commands.executeCommand('workbench.trust.manage');
         return;
+      case 'openSettings':
+        // agentBridge.serverUrl is machine-scoped: in a remote window (SSH, WSL, code-server) it is
+        // set in the Remote tab; the User tab would say "No Settings Found".
+        void vscode.commands.executeCommand(vscode.env.remoteName ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', { query: 'agentBridge.serverUrl' });
+        return;
       default: {
         const unreachable: never = m;
         return unreachable;
@@ -159,7 +164,9 @@ export class ChatFeature implements vscode.Disposable {
   private connectionView(): ConnectionView {
     const state = this.controller.state;
     const detail = state === 'connected' ? this.controller.serverUrl : this.controller.lastError;
-    return detail ? { state, detail } : { state };
+    const hint = state === 'connected' ? undefined : connectionHint(this.controller.lastError, this.controller.serverUrl ?? '');
+    const retryAt = state === 'reconnecting' ? this.controller.retryAt : undefined;
+    return { state, ...(detail ? { detail } : {}), ...(hint ? { hint } : {}), ...(retryAt ? { retryAt } : {}) };
   }
 
   private changeCards(): ChangeCard[] {

@@ -12,6 +12,8 @@ export function webviewStrings(): Strings {
   return {
     queued: t('Waiting for the connection; sent when it is back'),
     jumpToLatest: t('Jump to latest'),
+    openSettings: t('Open Settings'),
+    retryIn: t('Retrying in {0} s'),
     title: t('Agent Chat'),
     connected: t('Connected'),
     connecting: t('Connecting…'),
@@ -67,12 +69,26 @@ export function explainError(code: string): string {
   return (known as Record<string, string | undefined>)[code] ?? t('The backend reported an error ({0}) that Agent Bridge does not know. Its message is below; the backend log may say more.', code);
 }
 
+/**
+ * What a failed connection means and what to do about it, from the link's last error (a raw
+ * `connect ECONNREFUSED 127.0.0.1:8080` tells a newcomer little). Undefined before any error.
+ */
+export function connectionHint(error: string | undefined, serverUrl: string): string | undefined {
+  const t = vscode.l10n.t;
+  if (!error) return undefined;
+  if (/ECONNREFUSED|ECONNRESET|socket hang up/i.test(error)) return t('Nothing answers at {0}. Start the agent backend, or point agentBridge.serverUrl at the one you use.', serverUrl);
+  if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(error)) return t('The host in {0} cannot be found. Check agentBridge.serverUrl.', serverUrl);
+  if (/ETIMEDOUT|timed? ?out/i.test(error)) return t('The backend at {0} did not answer in time. Check that it is running and reachable from here.', serverUrl);
+  if (/certificate|self[- ]signed|TLS|SSL/i.test(error)) return t('The backend\'s certificate is not trusted. See agentBridge.systemCertificates, or ask for a certificate your system trusts.');
+  if (/token|401|403|unauthori[sz]ed|forbidden/i.test(error)) return t('The backend refused the connection. Set a token with Agent Bridge: Set Backend Token…, then Retry.');
+  return t('Check that the agent backend is running and that agentBridge.serverUrl ({0}) points to it.', serverUrl);
+}
+
 export function chatTexts(): ChatTexts {
   const t = vscode.l10n.t;
   return {
     notConnected: t('Not connected to the agent backend: your message waits here and is sent as soon as the link is back. Stop cancels it.'),
     notSentQueued: t('Not sent: you stopped it before the link was back.'),
-    sendFailed: t('The message could not be sent: the connection closed. Use Retry above to connect again.'),
     stopped: t('Stopped waiting for the answer. The backend may still be working on it; late replies are not shown.'),
     timedOut: t('No answer within 5 minutes, so the chat stopped waiting. The backend may still be working on it.'),
     connectionLost: t('The connection to the backend dropped while it was answering, so this answer is incomplete.'),

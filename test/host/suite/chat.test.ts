@@ -117,6 +117,29 @@ describe('chat panel', () => {
     await until(() => posted.slice(from).some((m) => m.type === 'connection' && m.connection.state === 'connected'), 'connected again after Retry');
   });
 
+  it('offline, the header says in words what is wrong and what to do, and when it retries', async () => {
+    const from = posted.length;
+    const config = vscode.workspace.getConfiguration('agentBridge');
+    // A port where nothing listens (the discard port): the link keeps retrying with backoff.
+    await config.update('serverUrl', 'ws://127.0.0.1:9/ws/agent/chat', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('agentBridge.connect');
+      const view = await until(
+        () => posted.slice(from).flatMap((m) => (m.type === 'connection' && m.connection.state === 'reconnecting' && m.connection.retryAt ? [m.connection] : []))[0],
+        'a reconnecting state with its next attempt',
+      );
+      assert.match(view.hint ?? '', /Nothing answers at ws:\/\/127\.0\.0\.1:9\/ws\/agent\/chat\. Start the agent backend/);
+      assert.match(view.detail ?? '', /ECONNREFUSED/);
+      assert.ok(view.retryAt! > Date.now() - 1000 && view.retryAt! < Date.now() + 31_000, String(view.retryAt));
+      // The same view the webview renders: within the contract.
+      assert.ok(ToWebviewSchema.safeParse({ type: 'connection', connection: view }).success);
+    } finally {
+      await config.update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('agentBridge.connect');
+      await until(() => api.state() === 'connected', 'connected again');
+    }
+  });
+
   it('agentBridge.newSession renews the session id, clears the transcript and reconnects with the new id', async () => {
     const old = api.sessionId();
     await vscode.commands.executeCommand('agentBridge.newSession', { confirmed: true });
