@@ -107,6 +107,29 @@ test('a send the link refuses (the socket closed under it) is queued, not lost, 
   t.conv.dispose();
 });
 
+test('after a reload: a waiting message still goes out on the next connect; nothing stays spinning', async () => {
+  const first = setup({ state: 'disconnected' });
+  first.conv.send('hello');
+  first.transcript.upsert({ kind: 'thinking', id: 't1', at: 1, text: 'x', percent: 40, active: true });
+  first.transcript.upsert({ kind: 'answer', id: 'a1', at: 2, markdown: 'half', done: false });
+  first.transcript.upsert({ kind: 'tool', id: 'tool-1', at: 3, name: 'read_file', summary: '', status: 'running' });
+  await first.transcript.flush();
+  // A new extension host: the same stored transcript, a new conversation.
+  const transcript = new Transcript(first.store, 'sess-1', 0);
+  const kinds = Object.fromEntries(transcript.entries.map((e) => [e.id, e]));
+  assert.equal((kinds.t1 as { active: boolean }).active, false);
+  assert.equal((kinds.a1 as { done: boolean }).done, true);
+  assert.equal((kinds['tool-1'] as { status: string }).status, 'cancelled');
+  const sent: ClientMessage[] = [];
+  const link = { state: 'connected' as ConnectionState, protocol: 'v2' as const, requestId: undefined, send: (m: ClientMessage) => (sent.push(m), true) };
+  const conv = new Conversation(link, () => ({ sessionId: 'sess-1', projectKey: 'shop', projectPath: '/w' }), transcript, texts, { onEntry: () => undefined, onBusy: () => undefined });
+  assert.equal(conv.busy, true);
+  conv.onConnectionState('connected');
+  assert.equal(sent.length, 1);
+  conv.dispose();
+  first.conv.dispose();
+});
+
 test('offline: Stop cancels the waiting message; it is never sent', () => {
   const off = setup({ state: 'disconnected' });
   off.conv.send('hello');

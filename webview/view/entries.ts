@@ -48,15 +48,16 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
 
 function renderThinking(entry: Extract<Entry, { kind: 'thinking' }>, s: Strings): HTMLElement {
   const title = [s.thinking, entry.stage, entry.round !== undefined ? `${s.round} ${entry.round}` : undefined].filter(Boolean).join(' · ');
+  // A finished step keeps its words, not a bar frozen part-way.
   const bar =
-    entry.percent !== undefined
+    entry.percent !== undefined && entry.active
       ? h('progress', { class: 'bar', attrs: { max: '100', value: String(entry.percent), 'aria-label': `${title} ${entry.percent}%` } })
       : undefined;
   return h('div', { class: `entry thinking${entry.active ? ' active' : ''}`, attrs: { role: 'status', 'aria-live': 'polite' } }, [
     h('div', { class: 'who' }, [
       icon(entry.active ? 'loading' : 'lightbulb', entry.active ? 'codicon-modifier-spin' : ''),
       h('span', { text: title }),
-      entry.percent !== undefined ? h('span', { class: 'percent', text: `${entry.percent}%` }) : undefined,
+      entry.percent !== undefined && entry.active ? h('span', { class: 'percent', text: `${entry.percent}%` }) : undefined,
     ]),
     bar,
     entry.text ? h('div', { class: 'thinking-text', text: entry.text }) : undefined,

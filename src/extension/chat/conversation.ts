@@ -73,7 +73,11 @@ export class Conversation {
     private readonly texts: ChatTexts,
     private readonly events: ConversationEvents,
     private readonly timeoutMs = ANALYSIS_TIMEOUT_MS,
-  ) {}
+  ) {
+    // A message still waiting for the link when the window reloaded keeps waiting: it goes out on the next connect.
+    const waiting = [...transcript.entries].reverse().find((e) => e.kind === 'user' && e.queued);
+    if (waiting?.kind === 'user') this.queued = { entryId: waiting.id, text: waiting.text };
+  }
 
   get busy(): boolean {
     return this.turn !== undefined || this.queued !== undefined;

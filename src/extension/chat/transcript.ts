@@ -53,6 +53,19 @@ export function bound(entries: readonly Entry[]): Entry[] {
   return kept;
 }
 
+function settled(entry: Entry): Entry {
+  switch (entry.kind) {
+    case 'thinking':
+      return entry.active ? { ...entry, active: false } : entry;
+    case 'answer':
+      return entry.done ? entry : { ...entry, done: true };
+    case 'tool':
+      return entry.status === 'running' ? { ...entry, status: 'cancelled' } : entry;
+    default:
+      return entry;
+  }
+}
+
 export class Transcript {
   /** Read from storage on first use: validating it loads the schemas, which activation need not wait for. */
   private loaded: Entry[] | undefined;
@@ -75,13 +88,19 @@ export class Transcript {
     this.loaded = entries;
   }
 
-  /** Stored entries that still match the contract; anything else (an older format) is dropped. */
+  /**
+   * Stored entries that still match the contract; anything else (an older format) is dropped.
+   * Nothing is under way in a new extension host: what was still moving when the last one ended
+   * (a thinking bar, an answer being written, a running tool) is settled, so no spinner or cursor
+   * stays frozen after a reload. A message waiting to be sent stays waiting (the conversation
+   * picks it up).
+   */
   static load(store: StateStore, sessionId: string): Entry[] {
     const raw = store.get<unknown>(transcriptKey(sessionId));
     if (!Array.isArray(raw)) return [];
     return raw.flatMap((r) => {
       const parsed = contract().EntrySchema.safeParse(r);
-      return parsed.success ? [parsed.data] : [];
+      return parsed.success ? [settled(parsed.data)] : [];
     });
   }
 
