@@ -175,6 +175,20 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     {
+      name: `[${theme.name}] a path:line in an answer is a link that opens the file at that line`,
+      run: async () => {
+        const answers = await chat().locator('.entry.answer:not(.streaming)').count();
+        await send(page, '/echo The TODO is at src/app/Main.java:12 for now.');
+        await waitForAnswers(page, answers + 1);
+        const link = chat().locator('.entry.answer').last().locator('a.file-ref', { hasText: 'src/app/Main.java:12' });
+        await link.waitFor({ timeout: TIMEOUT });
+        await link.click();
+        await page.locator('.tabs-container .tab', { hasText: 'Main.java' }).first().waitFor({ timeout: TIMEOUT });
+        await page.locator('.statusbar-item', { hasText: /Ln 12, Col 1/ }).first().waitFor({ timeout: TIMEOUT });
+        await shot('file-link');
+      },
+    },
+    {
       name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,
       run: async () => {
         const answers = await chat().locator('.entry.answer:not(.streaming)').count();

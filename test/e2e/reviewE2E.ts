@@ -116,6 +116,29 @@ export function reviewChecks(w: ReviewWindow): Check[] {
       },
     },
     {
+      // Before the window reload below: after a reload, the code-server test host falls back to the default serverUrl.
+      name: 'Diagnostics: an approved TypeScript edit that brings a type error says so in its answer',
+      run: async () => {
+        // As a developer works: a TypeScript file open, the language service up (its problem shows).
+        write('review/warm.ts', "export const warm: number = 'not a number';\n");
+        write('review/n.ts', 'export const n: number = 1;\n');
+        await page.keyboard.press('Control+P');
+        await page.locator('.quick-input-widget input').fill('warm.ts');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'warm.ts' }).first().click({ timeout: TIMEOUT });
+        await page.locator('.statusbar-item[aria-label*="1 Error"], .statusbar-item[aria-label*="Errors: 1"]').first().waitFor({ timeout: 60_000 });
+        const answer = w.propose({ relativePath: 'review/n.ts', searchContent: 'number = 1', replaceContent: "number = 'one'" });
+        const diff = page.locator('.monaco-diff-editor').last();
+        await diff.waitFor({ timeout: TIMEOUT });
+        await diff.locator('.editor.modified').click();
+        await page.locator('.editor-actions a.action-label[aria-label^="Approve Change"]').first().click({ timeout: TIMEOUT });
+        const r = await answer;
+        assert.equal(r.success, true, String(r.error));
+        const d = (JSON.parse(String(r.result)) as { diagnostics?: { available: boolean; new: { path: string; line: number; severity: string; message: string }[] } }).diagnostics;
+        assert.equal(d?.available, true, JSON.stringify(d));
+        assert.ok(d.new.some((p) => p.path === 'review/n.ts' && p.line === 1 && p.severity === 'error' && /not assignable/.test(p.message)), JSON.stringify(d));
+      },
+    },
+    {
       name: 'Agent Changes: the list survives a window reload; Revert undoes one change exactly',
       run: async () => {
         await page.reload({ waitUntil: 'domcontentloaded' });
@@ -152,28 +175,6 @@ export function reviewChecks(w: ReviewWindow): Check[] {
         assert.equal(read('review/three.txt'), TEN);
         assert.equal(read('review/hunks.txt'), TEN);
         assert.equal(read('review/two.txt'), TEN.replace('two', 'TWO (mine)'));
-      },
-    },
-    {
-      name: 'Diagnostics: an approved TypeScript edit that brings a type error says so in its answer',
-      run: async () => {
-        // As a developer works: a TypeScript file open, the language service up (its problem shows).
-        write('review/warm.ts', "export const warm: number = 'not a number';\n");
-        write('review/n.ts', 'export const n: number = 1;\n');
-        await page.keyboard.press('Control+P');
-        await page.locator('.quick-input-widget input').fill('warm.ts');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'warm.ts' }).first().click({ timeout: TIMEOUT });
-        await page.locator('.statusbar-item[aria-label*="1 Error"], .statusbar-item[aria-label*="Errors: 1"]').first().waitFor({ timeout: 60_000 });
-        const answer = w.propose({ relativePath: 'review/n.ts', searchContent: 'number = 1', replaceContent: "number = 'one'" });
-        const diff = page.locator('.monaco-diff-editor').last();
-        await diff.waitFor({ timeout: TIMEOUT });
-        await diff.locator('.editor.modified').click();
-        await page.locator('.editor-actions a.action-label[aria-label^="Approve Change"]').first().click({ timeout: TIMEOUT });
-        const r = await answer;
-        assert.equal(r.success, true, String(r.error));
-        const d = (JSON.parse(String(r.result)) as { diagnostics?: { available: boolean; new: { path: string; line: number; severity: string; message: string }[] } }).diagnostics;
-        assert.equal(d?.available, true, JSON.stringify(d));
-        assert.ok(d.new.some((p) => p.path === 'review/n.ts' && p.line === 1 && p.severity === 'error' && /not assignable/.test(p.message)), JSON.stringify(d));
       },
     },
   ];

@@ -6,6 +6,7 @@ import { Composer } from './composer';
 import { button, h, icon } from './dom';
 import { renderEntry } from './entries';
 import { Header } from './header';
+import { handleFileRefClicks } from './fileLinks';
 import { readOnlyNotice } from './readOnly';
 
 export class ChatView {
@@ -49,6 +50,7 @@ export class ChatView {
     );
     // A narrower panel makes everything taller: stay at the bottom if that is where the developer was.
     window.addEventListener('resize', () => this.follow());
+    handleFileRefClicks(transcript);
     this.changes = new Changes(strings);
     this.composer = new Composer(strings);
     // The button floats over the transcript's bottom edge, so the wrapper is its positioning box.

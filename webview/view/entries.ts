@@ -3,6 +3,7 @@ import type { Entry, Strings } from '../../src/extension/chat/contract';
 import type { RenderMarkdown } from '../render/markdown';
 import { post } from '../vscodeApi';
 import { formatMs, h, icon } from './dom';
+import { linkFileRefs } from './fileLinks';
 
 export interface EntryContext {
   readonly strings: Strings;
@@ -27,6 +28,7 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
       // The only innerHTML in the webview: the sanitizer's output (render/markdown.ts).
       body.innerHTML = ctx.markdown(entry.markdown);
       addCopyButtons(body, s);
+      linkFileRefs(body, (p, line) => s.openFileAt.replace('{0}', line ? `${p}:${line}` : p));
       return h('article', { class: `entry answer${entry.done ? '' : ' streaming'}`, attrs: { 'aria-label': s.agent } }, [
         h('div', { class: 'who' }, [icon('hubot'), h('span', { text: s.agent })]),
         body,
@@ -122,6 +124,7 @@ function renderOutput(output: string, ctx: EntryContext): HTMLElement {
   const div = h('div', { class: 'tool-output markdown', attrs: label });
   div.innerHTML = ctx.markdown(output);
   addCopyButtons(div, ctx.strings);
+  linkFileRefs(div, (p, line) => ctx.strings.openFileAt.replace('{0}', line ? `${p}:${line}` : p));
   return div;
 }
 

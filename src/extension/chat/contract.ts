@@ -84,7 +84,7 @@ export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
-  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn',
+  'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn', 'openFileAt',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 const StringsSchema = z.record(z.enum(STRING_KEYS), text);
@@ -132,6 +132,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openDiff'), id: text }),
   /** Open VS Code's Workspace Trust editor (from the read-only notice). */
   z.object({ type: z.literal('manageTrust') }),
+  /** A `path:line` reference in the transcript was clicked: open that file of the served folder there. */
+  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1000), line: z.number().int().min(1).max(10_000_000).optional() }),
   /** Open Settings at agentBridge.serverUrl (from the offline hint). */
   z.object({ type: z.literal('openSettings') }),
 ]);

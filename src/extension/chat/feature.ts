@@ -14,6 +14,7 @@ import { Conversation } from './conversation';
 import { ChatSurfaces } from './panel';
 import { chatTexts, connectionHint, webviewStrings } from './texts';
 import { Transcript } from './transcript';
+import { openFileRef } from './openFileRef';
 
 /** What the extension exports about the chat, for its integration tests and for automation. */
 export interface ChatApi {
@@ -134,6 +135,11 @@ export class ChatFeature implements vscode.Disposable {
         return this.onChange(m.id, (q) => q.showDiff(m.id));
       case 'manageTrust':
         void vscode.commands.executeCommand('workbench.trust.manage');
+        return;
+      case 'openFile':
+        void openFileRef(this.controller.folders.current?.uri, m.path, m.line).then((why) => {
+          if (why) vscode.window.setStatusBarMessage(`$(warning) ${why}`, 5000);
+        });
         return;
       case 'openSettings':
         // agentBridge.serverUrl is machine-scoped: in a remote window (SSH, WSL, code-server) it is

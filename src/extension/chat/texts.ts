@@ -14,6 +14,7 @@ export function webviewStrings(): Strings {
     jumpToLatest: t('Jump to latest'),
     openSettings: t('Open Settings'),
     retryIn: t('Retrying in {0} s'),
+    openFileAt: t('Open {0}'),
     title: t('Agent Chat'),
     connected: t('Connected'),
     connecting: t('Connecting…'),

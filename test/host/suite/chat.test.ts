@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
 import { createScriptedAgent } from '../../../src/devBackend/scriptedAgent';
@@ -137,6 +139,30 @@ describe('chat panel', () => {
       await config.update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('agentBridge.connect');
       await until(() => api.state() === 'connected', 'connected again');
+    }
+  });
+
+  it('a clicked path:line opens that file of the workspace at the line; paths leaving the workspace open nothing', async () => {
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const activePath = () => vscode.window.activeTextEditor?.document.uri.fsPath;
+    api.chat.receive({ type: 'openFile', path: 'src/app/Main.java', line: 12 });
+    await until(() => activePath()?.endsWith(`src${path.sep}app${path.sep}Main.java`), 'Main.java in front');
+    assert.equal(vscode.window.activeTextEditor!.selection.active.line, 11);
+    // A bare name the agent used: the one file with that name.
+    api.chat.receive({ type: 'openFile', path: 'Greeter.java', line: 5 });
+    await until(() => activePath()?.endsWith('Greeter.java'), 'Greeter.java in front');
+    assert.equal(vscode.window.activeTextEditor!.selection.active.line, 4);
+    // Out of the workspace, by "..", by an absolute path, or through a link inside it.
+    fs.symlinkSync('/etc/hostname', path.join(root, 'hostname-link.txt'));
+    try {
+      for (const bad of ['../outside.txt', '/etc/hostname', 'hostname-link.txt', 'src/*/Main.java']) {
+        api.chat.receive({ type: 'openFile', path: bad, line: 1 });
+      }
+      await new Promise((r) => setTimeout(r, 800));
+      assert.ok(activePath()?.endsWith('Greeter.java'), `still Greeter.java, not ${activePath()}`);
+      assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === '/etc/hostname'));
+    } finally {
+      fs.rmSync(path.join(root, 'hostname-link.txt'), { force: true });
     }
   });
 
