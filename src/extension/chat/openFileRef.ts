@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 /** The characters the chat's link finder accepts: nothing that could be a glob or leave the folder by itself. */
-const SAFE = /^[\w.\/-]+$/;
+const SAFE = /^[\w./-]+$/;
 
 /** Opens the file at the line; returns why not (for the status bar) when it cannot. */
 export async function openFileRef(folder: vscode.Uri | undefined, rel: string, line: number | undefined): Promise<string | undefined> {
