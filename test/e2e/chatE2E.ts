@@ -189,6 +189,23 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     {
+      name: `[${theme.name}] keyboard: the transcript is one tab stop, the arrow keys move inside it, Tab goes on to the message box`,
+      run: async () => {
+        const box = chat().locator('textarea.input');
+        await box.click();
+        await page.keyboard.press('Shift+Tab');
+        await chat().locator('main.transcript:focus').waitFor({ timeout: TIMEOUT });
+        await page.keyboard.press('ArrowDown');
+        const inside = await chat().locator('main.transcript').evaluate((t) => t.contains(document.activeElement) && document.activeElement !== t && document.activeElement!.matches('summary, button, a[href], pre, .tool-output'));
+        assert.ok(inside, 'a control inside the transcript has the focus');
+        await page.keyboard.press('End');
+        await shot('keyboard');
+        // However many Copy buttons and tool rows the transcript holds, one Tab leaves it.
+        await page.keyboard.press('Tab');
+        await chat().locator('textarea.input:focus').waitFor({ timeout: TIMEOUT });
+      },
+    },
+    {
       name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,
       run: async () => {
         const answers = await chat().locator('.entry.answer:not(.streaming)').count();

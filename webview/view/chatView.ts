@@ -36,7 +36,9 @@ export class ChatView {
     this.emptyState = h('div', { class: 'empty-state' }, [icon('comment-discussion'), h('p', { text: strings.empty })]);
     this.list = h('div', { class: 'entries' });
     this.working = h('div', { class: 'working', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), h('span', { text: strings.busy })]);
-    const transcript = h('main', { class: 'transcript', attrs: { role: 'log', 'aria-label': strings.transcriptLabel } }, [this.emptyState, this.list, this.working]);
+    // One tab stop for the whole transcript (tabindex 0); inside it the arrow keys move between its
+    // controls, whose own tabindex is -1, so Tab goes on to the composer instead of through every Copy button.
+    const transcript = h('main', { class: 'transcript', attrs: { role: 'log', 'aria-label': strings.transcriptLabel, tabindex: '0' } }, [this.emptyState, this.list, this.working]);
     this.transcript = transcript;
     this.jump = button({ icon: 'arrow-down', label: strings.jumpToLatest, showLabel: true, class: 'jump-to-latest', onClick: () => this.toLatest() });
     this.jump.hidden = true;
@@ -51,6 +53,7 @@ export class ChatView {
     // A narrower panel makes everything taller: stay at the bottom if that is where the developer was.
     window.addEventListener('resize', () => this.follow());
     handleFileRefClicks(transcript);
+    transcript.addEventListener('keydown', (e) => this.moveFocus(e));
     this.changes = new Changes(strings);
     this.composer = new Composer(strings);
     // The button floats over the transcript's bottom edge, so the wrapper is its positioning box.
@@ -84,6 +87,7 @@ export class ChatView {
     if (old instanceof HTMLDetailsElement && el instanceof HTMLDetailsElement && old.open) el.open = true;
     if (old) old.replaceWith(el);
     else this.list.append(el);
+    for (const c of controls(el)) c.tabIndex = -1;
     this.nodes.set(entry.id, el);
     this.updateEmpty();
     if (scroll) this.follow();
@@ -102,6 +106,24 @@ export class ChatView {
 
   focus(): void {
     this.composer.focus();
+  }
+
+  /** Arrow keys (and Home/End) inside the transcript: to the next or previous control; Escape back to the transcript. */
+  private moveFocus(e: KeyboardEvent): void {
+    const all = controls(this.transcript);
+    if (e.key === 'Escape' && document.activeElement !== this.transcript && all.includes(document.activeElement as HTMLElement)) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.transcript.focus();
+      return;
+    }
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key) || !all.length) return;
+    e.preventDefault();
+    const at = all.indexOf(document.activeElement as HTMLElement);
+    const next =
+      e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : at < 0 ? (e.key === 'ArrowDown' ? 0 : all.length - 1) : Math.max(0, Math.min(all.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    all[next].focus();
+    all[next].scrollIntoView({ block: 'nearest' });
   }
 
   private updateEmpty(): void {
@@ -127,4 +149,12 @@ export class ChatView {
     this.jump.hidden = true;
     this.transcript.scrollTop = this.transcript.scrollHeight;
   }
+}
+
+/**
+ * The parts of the transcript a keyboard can act on: tool rows, buttons, links, and code blocks
+ * (Chromium makes a scrolling block focusable; it is one more stop for the arrows, not for Tab).
+ */
+function controls(root: HTMLElement): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>('summary, button, a[href], pre, .tool-output')).filter((el) => !el.closest('[hidden]'));
 }
