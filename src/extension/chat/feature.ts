@@ -137,7 +137,7 @@ export class ChatFeature implements vscode.Disposable {
         void vscode.commands.executeCommand('workbench.trust.manage');
         return;
       case 'openFile':
-        void openFileRef(this.controller.folders.current?.uri, m.path, m.line).then((why) => {
+        void openFileRef(this.controller.workspace, m.path, m.line).then((why) => {
           if (why) vscode.window.setStatusBarMessage(`$(warning) ${why}`, 5000);
         });
         return;
