@@ -119,13 +119,17 @@ export class AgentChanges implements vscode.Disposable {
     this.save();
   }
 
+  /** A change's regions: stored with it, or (a secret file's) in memory only; undefined when not kept. */
+  private runsOf(id: string): readonly EditRun[] | undefined {
+    return this.entries.find((e) => e.id === id)?.runs ?? this.secretRuns.get(id);
+  }
+
   /** The text the file would have with the change undone, or why it cannot be. */
   plan(id: string): { readonly entry: AgentChange; readonly current: string | undefined; readonly plan?: RevertPlan; readonly refusal?: string } | undefined {
-    const stored = this.entries.find((e) => e.id === id);
     const entry = this.list().find((e) => e.id === id);
-    if (!stored || !entry) return undefined;
+    if (!entry) return undefined;
     const t = vscode.l10n.t;
-    const runs = stored.runs ?? this.secretRuns.get(id);
+    const runs = this.runsOf(id);
     if (entry.reverted) return { entry, current: undefined, refusal: t('It was already reverted.') };
     if (!runs) {
       const why = entry.unrevertable === 'notebook'
@@ -179,10 +183,9 @@ export class AgentChanges implements vscode.Disposable {
    */
   sides(id: string): { readonly before: string; readonly after?: string } | undefined {
     const p = this.plan(id);
-    const stored = this.entries.find((e) => e.id === id);
-    if (!p || !stored) return undefined;
+    if (!p) return undefined;
     if (p.plan?.ok && p.refusal === undefined) return { before: p.plan.text };
-    const runs = stored.runs ?? this.secretRuns.get(id);
+    const runs = this.runsOf(id);
     if (!runs) return undefined;
     const gap = '⋯\n';
     return { before: runs.map((r) => r.before.join('')).join(gap), after: runs.map((r) => r.after.join('')).join(gap) };
