@@ -91,8 +91,22 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 const minutes = (name, def) => Number(process.env[`TEST_ALL_${name.toUpperCase()}_TIMEOUT_MIN`] ?? def);
 
-function record(name, passed, failed, seconds, note = '') {
-  results.push({ name, passed, failed, seconds, note });
+function record(name, passed, failed, seconds, note = '', output = '') {
+  results.push({ name, passed, failed, seconds, note, failures: failureLines(output) });
+}
+
+/**
+ * The titles of failing tests in a step's output (`✖ title` from node --test, host and e2e), so the
+ * summary names them: CI keeps only the end of the output, and log tails can push them out of it.
+ */
+function failureLines(output) {
+  const seen = new Set();
+  for (const m of output.matchAll(/^\s*[✖✘] (.+)$/gm)) {
+    const title = m[1].replace(/\s+\(\d+(\.\d+)?m?s\)\s*$/, '').trim();
+    if (title !== 'failing tests:' && !seen.has(title)) seen.add(title);
+    if (seen.size >= 10) break;
+  }
+  return [...seen];
 }
 
 /** A check that passes or fails as a whole. */
@@ -129,7 +143,7 @@ async function suite(name, cmd, args, prefix, timeoutMin) {
     note = `exit ${r.code}`;
     failed = 1;
   }
-  record(name, passed, failed, r.seconds, note);
+  record(name, passed, failed, r.seconds, note, failed ? r.output : '');
 }
 
 function findUnitTests(dir) {
@@ -174,7 +188,7 @@ async function nodeTests(name, folder) {
     note = `exit ${r.code}`;
     failed = 1;
   }
-  record(name, pass ?? 0, failed, r.seconds, note);
+  record(name, pass ?? 0, failed, r.seconds, note, failed ? r.output : '');
 }
 
 async function main() {
@@ -213,6 +227,7 @@ console.log('\n==== summary ====');
 for (const r of results) {
   const note = r.note ? `  [${r.note}]` : '';
   console.log(`${r.name.padEnd(10)} ${r.passed} passed, ${r.failed} failed  (${r.seconds.toFixed(1)} s)${note}`);
+  for (const title of r.failures) console.log(`           ✖ ${title}`);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 || crashed ? 1 : 0;

@@ -127,7 +127,16 @@ async function main(): Promise<number> {
     }
     failed = results.failed > 0;
     console.log(`host: suite took ${(results.durationMs / 1000).toFixed(1)} s, whole run ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    if (failed) await diagnose(server, wb, 'host-failure');
+    if (failed) {
+      await diagnose(server, wb, 'host-failure');
+      // The log tails above are long and CI keeps only the end of the output: repeat the failures
+      // last, so the name and error of a failing test are never cut off.
+      console.log('host: failing tests:');
+      for (const t of results.tests.filter((x) => x.state === 'failed')) {
+        console.log(`  ✖ ${t.title}`);
+        if (t.error) console.log(indent(t.error));
+      }
+    }
     console.log(`host: ${results.passed} passed, ${results.failed} failed`);
     return failed ? 1 : 0;
   } catch (err) {
