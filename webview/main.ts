@@ -6,6 +6,7 @@ import '@vscode/codicons/dist/codicon.css';
 import './styles/base.css';
 import './styles/transcript.css';
 import './styles/markdown.css';
+import './styles/composer.css';
 import './styles/narrow.css';
 import { parseToWebview, type ToWebview } from '../src/extension/chat/contract';
 import { createMarkdownRenderer } from './render/markdown';
@@ -25,8 +26,21 @@ function handle(m: ToWebview): void {
       view.setBusy(m.busy);
       view.setChanges(m.changes);
       view.setReadOnly(m.readOnly);
+      view.setContext(m.context);
+      view.setActiveFile(m.activeFile);
+      view.setCommands(m.commands);
       view.focus();
       return;
+    case 'context':
+      return view?.setContext(m.context);
+    case 'activeFile':
+      return view?.setActiveFile(m.path);
+    case 'commands':
+      return view?.setCommands(m.commands);
+    case 'suggestions':
+      return view?.setSuggestions(m.requestId, m.items);
+    case 'draft':
+      return view?.restoreDraft(m.text);
     case 'connection':
       return view?.setConnection(m.connection);
     case 'trust':

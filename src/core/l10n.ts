@@ -14,6 +14,10 @@ const ZH_CN: Record<string, string> = {
   '**Output capped at {0} lines.** Read the rest with start_line={1}.': '**输出已截断为 {0} 行。** 用 start_line={1} 读取其余部分。',
   '**Output capped at {0} lines.** Read the rest with start_line={1} and end_line={2}.': '**输出已截断为 {0} 行。** 用 start_line={1} 和 end_line={2} 读取其余部分。',
   '{0} line(s) longer than {1} characters were cut.': '有 {0} 行超过 {1} 个字符，已截断。',
+  // chat attachments
+  'At most {0} attachments can go with one message.': '一条消息最多附带 {0} 个附件。',
+  '{0} has {1} lines; lines {2}-{3} are not in it.': '{0} 共 {1} 行，没有第 {2}-{3} 行。',
+  '{0} does not fit in what one message may carry ({1} KB of attachments); attach fewer or smaller parts.': '{0} 超出了一条消息可附带的大小（附件共 {1} KB）；请少附一些或只附其中一部分。',
   // search
   '## Search: {0} in {1}': '## 搜索：在{1}中查找 {0}',
   'the project': '整个项目',

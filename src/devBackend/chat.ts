@@ -16,6 +16,15 @@ export interface ChatRequest {
   readonly mode?: string;
   /** v1 only: the conversation's requestId (the client's, else the one the server generated). */
   readonly requestId?: string;
+  /** What the developer attached (also fenced in `message`, docs/protocol.md §8.1). */
+  readonly context?: readonly { readonly path: string; readonly startLine: number; readonly endLine: number; readonly text: string; readonly truncated?: boolean }[];
+}
+
+/** A command the chat handler understands, for the IDE's `/` menu. */
+export interface ChatCommand {
+  readonly name: string;
+  readonly description?: string;
+  readonly usage?: string;
 }
 
 /** What a chat handler may do with the IDE while it answers. */

@@ -11,7 +11,7 @@ import {
   MAX_MESSAGE_BYTES,
 } from '../core/protocol/messages';
 import type { BackendErrorCode } from '../core/protocol/errors';
-import type { ChatContext, ChatHandler, ChatRequest } from './chat';
+import type { ChatCommand, ChatContext, ChatHandler, ChatRequest } from './chat';
 import type { SessionInfo } from './registry';
 import { sameSecret } from './secret';
 import { IdeGoneError, resultProblems, summarizeResult, ToolCallTimeoutError, truncate, type CallToolOptions, type ToolCallShape } from './toolCalls';
@@ -28,6 +28,8 @@ export interface ConnectionDeps {
   readonly token?: string;
   readonly toolTimeoutMs: number;
   readonly chat: ChatHandler;
+  /** The chat commands to announce (COMMANDS, docs/protocol.md §8.2) once the IDE is authenticated. */
+  readonly commands?: readonly ChatCommand[];
   log(line: string): void;
   onReceived(event: ReceivedMessage): void;
   onAuthenticated(): void;
@@ -94,6 +96,12 @@ export class IdeConnection {
         webSocketSessionId: this.meta.webSocketSessionId,
       },
     });
+    if (this.authenticated) this.sendCommands();
+  }
+
+  /** The `/` commands the chat offers, when the backend has any; only to an authenticated IDE. */
+  private sendCommands(): void {
+    if (this.deps.commands?.length) this.send({ type: 'COMMANDS', data: { commands: this.deps.commands } });
   }
 
   send(message: object): void {
@@ -238,6 +246,7 @@ export class IdeConnection {
       this.authenticated = true;
       this.deps.log(`[ws] ${this.webSocketSessionId} authenticated by CONNECT`);
       this.deps.onAuthenticated();
+      this.sendCommands();
     }
   }
 

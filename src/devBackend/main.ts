@@ -4,7 +4,7 @@
  *   node dist/devBackend.js [--port 8080] [--host 127.0.0.1] [--token SECRET] [--tool-timeout-ms 30000]
  */
 import { parseArgs } from 'node:util';
-import { scriptedAgent } from './scriptedAgent';
+import { SCRIPTED_COMMANDS, scriptedAgent } from './scriptedAgent';
 import { startDevBackend, V1_PATH, V2_PATH, type DevBackend, type SessionInfo } from './server';
 import { TOOL_EXECUTE_PATH, SESSIONS_PATH } from './toolApi';
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   if (!Number.isFinite(toolTimeoutMs) || toolTimeoutMs <= 0) throw new Error(`--tool-timeout-ms must be positive`);
 
   // The scripted agent answers chat (/help lists its commands); startDevBackend's default stays the placeholder.
-  const backend = await startDevBackend({ port, host: values.host, token: values.token, toolTimeoutMs, log: print, chat: scriptedAgent });
+  const backend = await startDevBackend({ port, host: values.host, token: values.token, toolTimeoutMs, log: print, chat: scriptedAgent, commands: SCRIPTED_COMMANDS });
   print(`Agent Bridge dev backend listening on ${backend.url}`);
   print(`  v2: ${backend.wsUrl(V2_PATH)}?sessionId=<id>&projectKey=<key>`);
   print(`  v1: ${backend.wsUrl(V1_PATH)}?sessionId=<id>&projectKey=<key>&projectPath=<abs path>`);

@@ -4,7 +4,8 @@
  * and the answer (COMPLETE in v1, AGENT_RESPONSE chunks ending in done:true in v2) sums up in
  * Markdown what the tools returned. Anything else gets a short Markdown guide to the commands.
  */
-import type { ChatContext, ChatHandler, ChatRequest } from './chat';
+import { fenceFor } from '../core/chat/attachments';
+import type { ChatCommand, ChatContext, ChatHandler, ChatRequest } from './chat';
 
 type Json = Record<string, unknown>;
 
@@ -21,18 +22,23 @@ interface Step {
   readonly label: string;
 }
 
+/** The commands, for /help and for the IDE's `/` menu (COMMANDS). */
+export const SCRIPTED_COMMANDS: readonly ChatCommand[] = [
+  { name: 'grep', usage: '/grep <pattern>', description: 'searches the workspace (`grep_file`)' },
+  { name: 'read', usage: '/read <path> [from] [to]', description: 'reads a file or a range of lines (`read_file`)' },
+  { name: 'class', usage: '/class <Name>', description: 'outlines a class (`read_class`)' },
+  { name: 'calls', usage: '/calls <Class.method>', description: 'shows callers and callees (`call_chain`)' },
+  { name: 'edit', usage: '/edit <path>', description: 'proposes a one-line addition at the end of a file (`apply_change`, needs your approval)' },
+  { name: 'error', usage: '/error <CODE>', description: 'answers with that ERROR code, to see how it is explained' },
+  { name: 'echo', usage: '/echo <markdown>', description: 'answers with the text as is, to see how Markdown renders' },
+  { name: 'help', usage: '/help', description: 'this list' },
+];
+
 const HELP = `I am the **dev backend's scripted agent**, not a language model. I understand these commands:
 
 | command | what it does |
 |---|---|
-| \`/grep <pattern>\` | searches the workspace (\`grep_file\`) |
-| \`/read <path> [from] [to]\` | reads a file or a range of lines (\`read_file\`) |
-| \`/class <Name>\` | outlines a class (\`read_class\`) |
-| \`/calls <Class.method>\` | shows callers and callees (\`call_chain\`) |
-| \`/edit <path>\` | proposes a one-line addition at the end of a file (\`apply_change\`, needs your approval) |
-| \`/error <CODE>\` | answers with that ERROR code, to see how it is explained |
-| \`/echo <markdown>\` | answers with the text as is, to see how Markdown renders |
-| \`/help\` | this list |
+${SCRIPTED_COMMANDS.map((c) => `| \`${c.usage}\` | ${c.description} |`).join('\n')}
 
 For example:
 
@@ -43,14 +49,8 @@ For example:
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** A fence longer than any run of backticks in `text`, so quoted Markdown cannot close it early. */
-function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
-
 function codeBlock(text: string, language = ''): string {
-  const f = fence(text);
+  const f = fenceFor(text);
   return `${f}${language}\n${text}\n${f}`;
 }
 
@@ -162,7 +162,8 @@ export function createScriptedAgent(opts: ScriptedAgentOptions = {}): ChatHandle
     if (ctx.signal.aborted) return;
     if (!command || command.name === 'help') {
       const echo = command ? '' : `You wrote:\n\n> ${request.message.split('\n').join('\n> ')}\n\n`;
-      return say.answer(`${echo}${HELP}`);
+      const attached = request.context?.length ? `You attached ${request.context.map((c) => `\`${c.path}:${c.startLine}-${c.endLine}\``).join(', ')}.\n\n` : '';
+      return say.answer(`${attached}${echo}${HELP}`);
     }
     if (command.name === 'error') {
       const code = (command.args[0] ?? 'ANALYSIS_FAILED').toUpperCase();

@@ -9,7 +9,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
-import { placeholderChat, type ChatHandler } from './chat';
+import { placeholderChat, type ChatCommand, type ChatHandler } from './chat';
 import { IdeConnection, type ReceivedMessage } from './connection';
 import type { CallToolOptions } from './toolCalls';
 import { SessionRegistry, type Protocol, type SessionInfo } from './registry';
@@ -34,6 +34,8 @@ export interface DevBackendOptions {
   readonly log?: (line: string) => void;
   /** What answers AGENT_CHAT / ANALYZE; the default says there is no agent yet. */
   readonly chat?: ChatHandler;
+  /** The commands `chat` understands, announced to every IDE for its `/` menu (COMMANDS, docs/protocol.md §8.2). */
+  readonly commands?: readonly ChatCommand[];
   /** Serve https:// and wss:// with this certificate chain and key (PEM) instead of plain http/ws. */
   readonly tls?: { readonly cert: string; readonly key: string };
 }
@@ -134,6 +136,7 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
           token: opts.token,
           toolTimeoutMs: opts.toolTimeoutMs ?? 30_000,
           chat: opts.chat ?? placeholderChat,
+          ...(opts.commands ? { commands: opts.commands } : {}),
           log,
           onReceived: (event) => {
             for (const l of [...messageListeners]) l(event);

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createScriptedAgent } from '../../src/devBackend/scriptedAgent';
+import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../src/devBackend/scriptedAgent';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, runFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
@@ -383,7 +383,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(resultsDir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-chat-e2e-'));
   // A person reads at human speed: small pauses keep THINKING on screen long enough to see (and shoot).
-  const backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 600 }) });
+  const backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 600 }), commands: SCRIPTED_COMMANDS });
   let server: CodeServer | undefined;
   let passed = 0;
   let failed = 0;

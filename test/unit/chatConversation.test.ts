@@ -130,6 +130,55 @@ test('after a reload: a waiting message still goes out on the next connect; noth
   first.conv.dispose();
 });
 
+test('attachments go twice: fenced under their label in message, and structured in data.context (v1 and v2); the transcript keeps labels only', () => {
+  const item = { path: 'src/A.java', startLine: 2, endLine: 3, text: 'int a;\nint b;' };
+  const label = { path: 'src/A.java', label: 'A.java:2-3', startLine: 2, endLine: 3 };
+  for (const protocol of ['v2', 'v1'] as const) {
+    const c = setup({ protocol });
+    c.conv.send('why?', [item], [label]);
+    const data = c.sent[0]?.data as { message: string; context?: unknown };
+    assert.equal(data.message, 'why?\n\nAttached by the developer:\n\nsrc/A.java:2-3\n```java\nint a;\nint b;\n```');
+    assert.deepEqual(data.context, [item]);
+    const user = c.transcript.entries.find((e) => e.kind === 'user');
+    assert.deepEqual(user?.kind === 'user' ? [user.text, user.context] : undefined, ['why?', [label]]);
+    assert.ok(!JSON.stringify(c.store.map.get(transcriptKey('sess-1')) ?? '').includes('int a;'), 'the file text went into stored state');
+    c.conv.dispose();
+  }
+});
+
+test('after a reload, a message queued with attachments reads them again before it goes; if they cannot be read, it does not go', async () => {
+  for (const outcome of ['read', 'refused'] as const) {
+    const first = setup({ state: 'disconnected' });
+    first.conv.send('look', [{ path: 'a.ts', startLine: 1, endLine: 1, text: 'old' }], [{ path: 'a.ts', label: 'a.ts:1', startLine: 1, endLine: 1 }]);
+    await first.transcript.flush();
+    const transcript = new Transcript(first.store, 'sess-1', 0);
+    const sent: ClientMessage[] = [];
+    const link = { state: 'connected' as ConnectionState, protocol: 'v2' as const, requestId: undefined, send: (m: ClientMessage) => (sent.push(m), true) };
+    const asked: unknown[] = [];
+    const conv = new Conversation(link, () => ({ sessionId: 'sess-1', projectKey: 'shop', projectPath: '/w' }), transcript, texts, {
+      onEntry: () => undefined,
+      onBusy: () => undefined,
+      readContext: (refs) => {
+        asked.push(refs);
+        return outcome === 'read' ? Promise.resolve([{ path: 'a.ts', startLine: 1, endLine: 1, text: 'new' }]) : Promise.reject(new Error('a.ts is secret now'));
+      },
+    });
+    conv.onConnectionState('connected');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(asked, [[{ path: 'a.ts', startLine: 1, endLine: 1 }]]);
+    if (outcome === 'read') {
+      assert.equal(sent.length, 1);
+      assert.deepEqual((sent[0].data as { context: unknown }).context, [{ path: 'a.ts', startLine: 1, endLine: 1, text: 'new' }]);
+    } else {
+      assert.equal(sent.length, 0);
+      assert.equal(conv.busy, false);
+      assert.ok(transcript.entries.some((e) => e.kind === 'notice' && e.text.includes('a.ts is secret now')));
+    }
+    conv.dispose();
+    first.conv.dispose();
+  }
+});
+
 test('offline: Stop cancels the waiting message; it is never sent', () => {
   const off = setup({ state: 'disconnected' });
   off.conv.send('hello');

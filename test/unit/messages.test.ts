@@ -97,3 +97,17 @@ test('results put every field in data and echo the id under the call\'s key', ()
   assert.deepEqual(bad, { type: 'TOOL_RESULT', data: { toolCallId: 'g-1', success: false, error: 'File not found: a', code: 'NOT_FOUND', executionTime: 3 } });
   assert.equal(ToolResultSchema.safeParse(bad).success, true);
 });
+
+test('COMMANDS (the backend\'s / menu) parses when well formed; a hostile list is refused, not half taken', () => {
+  const ok = parseServerMessage(JSON.stringify({ type: 'COMMANDS', data: { commands: [{ name: 'grep', description: 'searches' }, { name: 'help' }] } }));
+  assert.equal(ok.ok, true);
+  assert.deepEqual(ok.ok === true && ok.message.type === 'COMMANDS' ? ok.message.data.commands.map((c) => c.name) : [], ['grep', 'help']);
+  for (const commands of [
+    [{ name: 'has space' }],
+    [{ name: '<img src=x>' }],
+    [{ name: 'x', description: 'd'.repeat(301) }],
+    Array.from({ length: 101 }, (_, i) => ({ name: `c${i}` })),
+  ]) {
+    assert.equal(parseServerMessage(JSON.stringify({ type: 'COMMANDS', data: { commands } })).ok, false);
+  }
+});

@@ -1,5 +1,5 @@
 /** The whole panel: header, transcript, approval cards, composer. Built once `init` brings the strings. */
-import type { ChangeCard, ConnectionView, Entry, Strings } from '../../src/extension/chat/contract';
+import type { ChangeCard, ConnectionView, ContextChip, Entry, SlashCommand, Strings, Suggestion } from '../../src/extension/chat/contract';
 import type { RenderMarkdown } from '../render/markdown';
 import { Changes } from './changes';
 import { Composer } from './composer';
@@ -106,6 +106,26 @@ export class ChatView {
 
   focus(): void {
     this.composer.focus();
+  }
+
+  setContext(chips: readonly ContextChip[]): void {
+    this.composer.setContext(chips);
+  }
+
+  setActiveFile(path: string | undefined): void {
+    this.composer.setActiveFile(path);
+  }
+
+  setCommands(commands: readonly SlashCommand[]): void {
+    this.composer.setCommands(commands);
+  }
+
+  setSuggestions(requestId: number, items: readonly Suggestion[]): void {
+    this.composer.setSuggestions(requestId, items);
+  }
+
+  restoreDraft(text: string): void {
+    this.composer.restoreDraft(text);
   }
 
   /** Arrow keys (and Home/End) inside the transcript: to the next or previous control; Escape back to the transcript. */

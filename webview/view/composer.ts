@@ -1,30 +1,60 @@
-/** The message box: Enter sends, Shift+Enter is a new line, Escape (anywhere) stops the wait. */
-import type { Strings } from '../../src/extension/chat/contract';
+/**
+ * The message box: Enter sends, Shift+Enter is a new line, Escape (anywhere) stops the wait.
+ * Above it, the attachments as chips; `@` opens a list of the folder's files and the code index's
+ * symbols (answered by the extension), `/` at the start a list of the backend's commands.
+ */
+import type { ContextChip, SlashCommand, Strings, Suggestion } from '../../src/extension/chat/contract';
 import { post } from '../vscodeApi';
+import { Chips } from './chips';
 import { button, h } from './dom';
+import { Picker, type PickerItem } from './picker';
+
+type Mention = PickerItem & { readonly suggestion: Suggestion };
+type Command = PickerItem & { readonly command: SlashCommand };
+
+/** The `@word` or leading `/word` the caret is in, if any. */
+interface Token {
+  readonly kind: '@' | '/';
+  readonly query: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const SUGGEST_DELAY_MS = 60;
 
 export class Composer {
   readonly el: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
+  private readonly chips: Chips;
+  private readonly mentions: Picker<Mention>;
+  private readonly slash: Picker<Command>;
   private busy = false;
+  private commands: readonly SlashCommand[] = [];
+  private token: Token | undefined;
+  private requestId = 0;
+  private suggestTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(s: Strings) {
-    this.input = h('textarea', { class: 'input', attrs: { rows: '3', placeholder: s.placeholder, 'aria-label': s.inputLabel } });
+  constructor(private readonly s: Strings) {
+    this.input = h('textarea', {
+      class: 'input',
+      attrs: { rows: '3', placeholder: s.placeholder, 'aria-label': s.inputLabel, 'aria-autocomplete': 'list', 'aria-expanded': 'false', role: 'combobox' },
+    });
     this.sendButton = button({ icon: 'send', label: s.send, class: 'primary send', onClick: () => this.send() });
     this.stopButton = button({ icon: 'debug-stop', label: s.stop, showLabel: true, class: 'stop', onClick: () => post({ type: 'stop' }) });
-    this.el = h('form', { class: 'composer', attrs: { 'aria-label': s.inputLabel } }, [this.input, h('div', { class: 'composer-buttons' }, [this.stopButton, this.sendButton])]);
+    this.chips = new Chips(s);
+    this.mentions = new Picker<Mention>(this.input, (m) => this.pickMention(m));
+    this.slash = new Picker<Command>(this.input, (c) => this.pickCommand(c));
+    const field = h('div', { class: 'input-wrap' }, [this.mentions.el, this.slash.el, this.input]);
+    this.el = h('form', { class: 'composer', attrs: { 'aria-label': s.inputLabel } }, [this.chips.el, field, h('div', { class: 'composer-buttons' }, [this.stopButton, this.sendButton])]);
     this.el.addEventListener('submit', (e) => e.preventDefault());
-    this.input.addEventListener('keydown', (e) => {
-      // isComposing: Enter that confirms an IME candidate (Chinese input) must not send.
-      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-        e.preventDefault();
-        this.send();
-      }
-    });
+    this.input.addEventListener('keydown', (e) => this.onKey(e));
+    this.input.addEventListener('input', () => this.update());
+    this.input.addEventListener('click', () => this.update());
+    this.input.addEventListener('blur', () => this.close());
     document.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape' && this.busy) {
+      if (e.key === 'Escape' && this.busy && !e.defaultPrevented) {
         e.preventDefault();
         post({ type: 'stop' });
       }
@@ -39,8 +69,117 @@ export class Composer {
     this.el.classList.toggle('busy', busy);
   }
 
+  setContext(chips: readonly ContextChip[]): void {
+    this.chips.setChips(chips);
+  }
+
+  setActiveFile(path: string | undefined): void {
+    this.chips.setActiveFile(path);
+  }
+
+  setCommands(commands: readonly SlashCommand[]): void {
+    this.commands = commands;
+  }
+
+  /** The `@` completions the extension found for request `requestId` (older answers are dropped). */
+  setSuggestions(requestId: number, items: readonly Suggestion[]): void {
+    if (requestId !== this.requestId || this.token?.kind !== '@') return;
+    this.mentions.show(
+      items.map((suggestion) => ({ suggestion, icon: suggestion.kind === 'file' ? 'file' : 'symbol-method', label: suggestion.label, detail: suggestion.detail })),
+      this.s.mentionsLabel,
+      this.s.noMatches,
+    );
+  }
+
+  /** A message that could not go comes back, unless the developer already typed a new one. */
+  restoreDraft(text: string): void {
+    if (this.input.value.trim()) return;
+    this.input.value = text;
+    this.focus();
+  }
+
   focus(): void {
     this.input.focus();
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const picker = this.mentions.isOpen ? this.mentions : this.slash.isOpen ? this.slash : undefined;
+    if (picker?.key(e)) {
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
+    // isComposing: Enter that confirms an IME candidate (Chinese input) must not send.
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      this.send();
+    } else if (e.key === 'Backspace' && this.input.value === '' && this.chips.removeLast()) {
+      e.preventDefault();
+    }
+  }
+
+  /** What the caret is in: `@query` after a space or at the start, or `/query` as the whole message so far. */
+  private current(): Token | undefined {
+    const caret = this.input.selectionStart ?? this.input.value.length;
+    if (caret !== (this.input.selectionEnd ?? caret)) return undefined;
+    const before = this.input.value.slice(0, caret);
+    const at = /(?:^|\s)@([^\s@]{0,100})$/.exec(before);
+    if (at) return { kind: '@', query: at[1], start: caret - at[1].length - 1, end: caret };
+    const slash = /^\/([\w-]{0,64})$/.exec(before);
+    if (slash && this.commands.length) return { kind: '/', query: slash[1], start: 0, end: caret };
+    return undefined;
+  }
+
+  private update(): void {
+    const token = this.current();
+    const same = token && this.token && token.kind === this.token.kind && token.query === this.token.query;
+    this.token = token;
+    if (same) return;
+    clearTimeout(this.suggestTimer);
+    if (token?.kind !== '@') this.mentions.hide();
+    if (token?.kind !== '/') this.slash.hide();
+    if (token?.kind === '@') {
+      const requestId = ++this.requestId;
+      this.suggestTimer = setTimeout(() => post({ type: 'suggest', requestId, query: token.query }), SUGGEST_DELAY_MS);
+    } else if (token?.kind === '/') {
+      const q = token.query.toLowerCase();
+      const matches = this.commands.filter((c) => c.name.toLowerCase().startsWith(q)).concat(this.commands.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q)));
+      this.slash.show(
+        matches.map((command) => ({ command, icon: 'terminal', label: `/${command.name}`, detail: command.description })),
+        this.s.commandsLabel,
+      );
+      if (!matches.length) this.slash.hide();
+    }
+  }
+
+  private pickMention(m: Mention): void {
+    const t = this.token;
+    if (t) this.replace(t, '');
+    const s = m.suggestion;
+    post({ type: 'attach', kind: s.kind === 'file' ? 'file' : 'symbol', path: s.path, label: s.label, ...(s.startLine ? { startLine: s.startLine, endLine: s.endLine ?? s.startLine } : {}) });
+    this.close();
+  }
+
+  private pickCommand(c: Command): void {
+    const t = this.token;
+    if (t) this.replace(t, `/${c.command.name} `);
+    this.close();
+  }
+
+  /** Puts `text` where the token was and the caret after it. */
+  private replace(t: Token, text: string): void {
+    const v = this.input.value;
+    this.input.value = v.slice(0, t.start) + text + v.slice(t.end);
+    const caret = t.start + text.length;
+    this.input.setSelectionRange(caret, caret);
+    this.input.focus();
+  }
+
+  private close(): void {
+    clearTimeout(this.suggestTimer);
+    this.token = undefined;
+    this.mentions.hide();
+    this.slash.hide();
   }
 
   private send(): void {
@@ -48,5 +187,6 @@ export class Composer {
     if (!text || this.busy) return;
     post({ type: 'send', text });
     this.input.value = '';
+    this.close();
   }
 }

@@ -17,6 +17,7 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
       return h('article', { class: 'entry user', attrs: { 'aria-label': s.you } }, [
         h('div', { class: 'who' }, [icon('account'), h('span', { text: s.you })]),
         h('div', { class: 'user-text', text: entry.text }),
+        entry.context?.length ? sentContext(entry.context, s) : undefined,
         entry.queued ? h('div', { class: 'queued', attrs: { role: 'status' } }, [icon('clock'), h('span', { text: s.queued })]) : undefined,
       ]);
     case 'thinking':
@@ -152,4 +153,18 @@ function addCopyButtons(root: HTMLElement, s: Strings): void {
     pre.replaceWith(wrap);
     wrap.append(b, pre);
   }
+}
+
+/** What went with a message, as small links that open each file at its first line. */
+function sentContext(context: NonNullable<Extract<Entry, { kind: 'user' }>['context']>, s: Strings): HTMLElement {
+  return h(
+    'div',
+    { class: 'sent-context' },
+    context.map((c) => {
+      const a = h('a', { class: 'file-ref chip', text: c.label, attrs: { href: '#', title: s.openFileAt.replace('{0}', c.startLine ? `${c.path}:${c.startLine}` : c.path) } });
+      a.dataset.path = c.path;
+      if (c.startLine) a.dataset.line = String(c.startLine);
+      return a;
+    }),
+  );
 }

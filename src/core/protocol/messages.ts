@@ -27,6 +27,19 @@ export const ConnectedSchema = z.object({
 export const PingSchema = z.object({ type: z.literal('PING'), data: z.looseObject({ timestamp: optNum }).optional() });
 export const PongSchema = z.object({ type: z.literal('PONG'), data: z.looseObject({ timestamp: optNum }).optional() });
 
+/**
+ * The chat commands the backend understands, for the chat's `/` menu (docs/protocol.md §8.2): an
+ * Agent Bridge addition, sent after CONNECTED; an IDE that does not know it ignores it.
+ */
+export const CommandsSchema = z.object({
+  type: z.literal('COMMANDS'),
+  data: z.object({
+    commands: z
+      .array(z.object({ name: z.string().regex(/^[\w-]{1,64}$/), description: z.string().max(300).optional(), usage: z.string().max(200).optional() }))
+      .max(100),
+  }),
+});
+
 /** Progress of the agent's work (docs/protocol.md §8.2). */
 export const ThinkingSchema = z.object({
   type: z.literal('THINKING'),
@@ -107,6 +120,7 @@ export type ServerMessage =
   | z.infer<typeof CompleteSchema>
   | z.infer<typeof AgentResponseSchema>
   | z.infer<typeof ServerErrorSchema>
+  | z.infer<typeof CommandsSchema>
   | { readonly type: 'TOOL_CALL'; readonly call: ToolCall };
 
 const serverSchemas = {
@@ -117,6 +131,7 @@ const serverSchemas = {
   COMPLETE: CompleteSchema,
   AGENT_RESPONSE: AgentResponseSchema,
   ERROR: ServerErrorSchema,
+  COMMANDS: CommandsSchema,
 } as const;
 
 export type ParseOutcome =
@@ -232,16 +247,19 @@ export const ToolResultSchema = z.object({
 });
 export type ToolResultMessage = z.infer<typeof ToolResultSchema>;
 
+/** What the developer attached to a chat message, beside its fenced copy in `message` (docs/protocol.md §8.1). */
+export const ChatContextItemSchema = z.object({ path: str, startLine: z.number(), endLine: z.number(), text: z.string(), truncated: z.boolean().optional() });
+
 /** v2 chat request (docs/protocol.md §8.1). */
 export const AgentChatSchema = z.object({
   type: z.literal('AGENT_CHAT'),
-  data: z.object({ sessionId: str, projectKey: str, message: str }),
+  data: z.object({ sessionId: str, projectKey: str, message: str, context: z.array(ChatContextItemSchema).optional() }),
 });
 
 /** v1 analysis request (docs/protocol.md §8.1). */
 export const AnalyzeSchema = z.object({
   type: z.literal('ANALYZE'),
-  data: z.object({ requestId: z.string().nullable(), message: str, projectKey: str, projectPath: str, mode: optStr }),
+  data: z.object({ requestId: z.string().nullable(), message: str, projectKey: str, projectPath: str, mode: optStr, context: z.array(ChatContextItemSchema).optional() }),
 });
 
 /** Token auth, sent first when a token is configured (docs/protocol.md §2.2). */

@@ -20,10 +20,47 @@ export const ConnectionViewSchema = z.object({
 });
 export type ConnectionView = z.infer<typeof ConnectionViewSchema>;
 
+/** A line range of a file (1-based, inclusive); absent: the whole file. */
+const RangeFields = { startLine: z.number().int().min(1).max(10_000_000).optional(), endLine: z.number().int().min(1).max(10_000_000).optional() };
+
+/** Something attached to the next message, as a chip above the message box shows it. */
+export const ContextChipSchema = z.object({
+  id: text,
+  kind: z.enum(['file', 'selection', 'symbol']),
+  path: text,
+  /** What the chip says: `Main.java`, `Main.java:10-20`, `Greeter.greet`. */
+  label: text,
+  ...RangeFields,
+});
+export type ContextChip = z.infer<typeof ContextChipSchema>;
+
+/** One `@` completion: a file of the served folder or a symbol from the code index. */
+export const SuggestionSchema = z.object({
+  kind: z.enum(['file', 'symbol']),
+  label: text,
+  /** The folder, or the symbol's file and line: shown dimmed. */
+  detail: text,
+  path: text,
+  ...RangeFields,
+});
+export type Suggestion = z.infer<typeof SuggestionSchema>;
+
+/** A command the backend understands, offered by the `/` menu. */
+export const SlashCommandSchema = z.object({ name: z.string().min(1).max(64), description: z.string().max(300) });
+export type SlashCommand = z.infer<typeof SlashCommandSchema>;
+
 /** One item of the conversation. `id` is stable, so an update replaces the item in place. */
 export const EntrySchema = z.discriminatedUnion('kind', [
   /** `queued`: typed while offline, sent as soon as the link is back (Stop cancels it). */
-  z.object({ kind: z.literal('user'), id: text, at, text, queued: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('user'),
+    id: text,
+    at,
+    text,
+    queued: z.boolean().optional(),
+    /** What went with the message (labels only: the text the agent got is not kept in the transcript). */
+    context: z.array(z.object({ path: text, label: text, ...RangeFields })).max(20).optional(),
+  }),
   z.object({
     kind: z.literal('thinking'),
     id: text,
@@ -85,6 +122,7 @@ export const STRING_KEYS = [
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
   'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn', 'openFileAt',
+  'attach', 'removeAttachment', 'addCurrentFile', 'noMatches', 'commandsLabel', 'mentionsLabel', 'attachmentsLabel',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 const StringsSchema = z.record(z.enum(STRING_KEYS), text);
@@ -103,7 +141,20 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
     readOnly: z.boolean(),
     /** Shown docked in the side bar, whose title bar already offers New Session and Open in Editor. */
     docked: z.boolean().optional(),
+    context: z.array(ContextChipSchema),
+    /** The file in the active editor, offered as a one-click attachment. */
+    activeFile: text.optional(),
+    commands: z.array(SlashCommandSchema),
   }),
+  /** What is attached to the next message (replaces the chips). */
+  z.object({ type: z.literal('context'), context: z.array(ContextChipSchema) }),
+  z.object({ type: z.literal('activeFile'), path: text.optional() }),
+  /** The `@` completions for the query of `requestId` (only the latest request's are shown). */
+  z.object({ type: z.literal('suggestions'), requestId: z.number(), items: z.array(SuggestionSchema).max(50) }),
+  /** The backend's commands for the `/` menu. */
+  z.object({ type: z.literal('commands'), commands: z.array(SlashCommandSchema).max(100) }),
+  /** A message that could not go (an attachment was refused): its text goes back into the message box. */
+  z.object({ type: z.literal('draft'), text }),
   z.object({ type: z.literal('connection'), connection: ConnectionViewSchema }),
   /** Workspace Trust changed (VS Code only ever grants it while a window is open). */
   z.object({ type: z.literal('trust'), readOnly: z.boolean() }),
@@ -136,6 +187,11 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1000), line: z.number().int().min(1).max(10_000_000).optional() }),
   /** Open Settings at agentBridge.serverUrl (from the offline hint). */
   z.object({ type: z.literal('openSettings') }),
+  /** Attach a file, part of one, or a symbol (an `@` completion, or the active file's one-click chip). */
+  z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection', 'symbol']), path: z.string().min(1).max(1000), label: z.string().max(300).optional(), ...RangeFields }),
+  z.object({ type: z.literal('detach'), id: text }),
+  /** The developer typed `@query`: answer with `suggestions` for this requestId. */
+  z.object({ type: z.literal('suggest'), requestId: z.number().int(), query: z.string().max(200) }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 

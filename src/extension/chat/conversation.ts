@@ -4,6 +4,7 @@
  * transcript entries. One request at a time (docs/protocol.md §8.3), abandoned locally on Stop, on the
  * 5-minute analysis timeout (§6.3), or when the link drops. No `vscode` import, so it is unit-testable.
  */
+import { messageWithContext, type ContextItem, type ContextRef } from '../../core/chat/attachments';
 import { patchCounts } from '../../core/edit/patch';
 import type { ConnectionState } from '../../core/link/connection';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
@@ -45,6 +46,22 @@ export interface ConversationEvents {
   onBusy(busy: boolean): void;
   /** Stop: the tool calls this turn started, so changes still waiting for approval are withdrawn. */
   onWithdraw?(toolCallIds: readonly string[]): void;
+  /**
+   * Reads attachments again: a message queued with attachments before a window reload kept only
+   * their paths (the transcript never stores file text). Rejects with the reason it cannot.
+   */
+  readContext?(refs: readonly ContextRef[]): Promise<ContextItem[]>;
+}
+
+/** What the transcript keeps of an attachment. */
+type ContextLabel = NonNullable<Extract<Entry, { kind: 'user' }>['context']>[number];
+
+/** A message typed while offline: kept (shown as queued) and sent when the link is back. */
+interface Queued {
+  readonly entryId: string;
+  readonly text: string;
+  /** Undefined after a reload: read again from the entry's labels before it goes. */
+  readonly items: readonly ContextItem[] | undefined;
 }
 
 interface Turn {
@@ -61,8 +78,7 @@ const newId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-
 
 export class Conversation {
   private turn: Turn | undefined;
-  /** A message typed while offline: kept (shown as queued) and sent when the link is back. */
-  private queued: { readonly entryId: string; readonly text: string } | undefined;
+  private queued: Queued | undefined;
   /** Turns given up locally that the backend may still answer with REQUEST_OVERRIDDEN when the next one starts. */
   private abandoned = 0;
 
@@ -76,39 +92,50 @@ export class Conversation {
   ) {
     // A message still waiting for the link when the window reloaded keeps waiting: it goes out on the next connect.
     const waiting = [...transcript.entries].reverse().find((e) => e.kind === 'user' && e.queued);
-    if (waiting?.kind === 'user') this.queued = { entryId: waiting.id, text: waiting.text };
+    if (waiting?.kind === 'user') this.queued = { entryId: waiting.id, text: waiting.text, items: waiting.context?.length ? undefined : [] };
   }
 
   get busy(): boolean {
     return this.turn !== undefined || this.queued !== undefined;
   }
 
-  /** Sends the developer's message; returns false (with a notice) when it could not be sent. */
-  send(text: string): boolean {
+  /**
+   * Sends the developer's message with what they attached (already read); returns false (with a
+   * notice) when it could not be sent.
+   */
+  send(text: string, items: readonly ContextItem[] = [], labels: readonly ContextLabel[] = []): boolean {
     const message = text.trim();
     if (!message) return false;
     if (this.busy) return this.notice(this.texts.busy, 'warning');
     const entryId = newId('user');
-    if (this.link.state !== 'connected' || !this.dispatch(message, entryId)) {
+    const q: Queued = { entryId, text: message, items };
+    if (this.link.state !== 'connected' || !this.dispatch(q, labels)) {
       // Offline (or the socket closed under the send): the message is not lost. It waits, shown
       // as queued, and goes out when the link is back.
-      this.queued = { entryId, text: message };
-      this.put({ kind: 'user', id: entryId, at: Date.now(), text: message, queued: true });
+      this.queued = q;
+      this.put({ kind: 'user', id: entryId, at: Date.now(), text: message, queued: true, ...(labels.length ? { context: [...labels] } : {}) });
       this.notice(this.texts.notConnected, 'info');
       this.events.onBusy(true);
     }
     return true;
   }
 
-  /** Puts the message on the wire and starts its turn; false (nothing changed) when the link would not take it. */
-  private dispatch(message: string, entryId: string): boolean {
+  /**
+   * Puts the message on the wire and starts its turn; false (nothing changed) when the link would
+   * not take it. Attachments go twice (docs/protocol.md §8.1): fenced in `message`, and in `context`.
+   */
+  private dispatch(q: Queued, labels?: readonly ContextLabel[]): boolean {
     const t = this.target();
+    const items = q.items ?? [];
+    const message = messageWithContext(q.text, items);
+    const context = items.length ? { context: items.map((i) => ({ ...i })) } : {};
     const wire: ClientMessage =
       this.link.protocol === 'v1'
-        ? { type: 'ANALYZE', data: { requestId: this.link.requestId ?? null, message, projectKey: t.projectKey, projectPath: t.projectPath, mode: 'claude-code' } }
-        : { type: 'AGENT_CHAT', data: { sessionId: t.sessionId, projectKey: t.projectKey, message } };
+        ? { type: 'ANALYZE', data: { requestId: this.link.requestId ?? null, message, projectKey: t.projectKey, projectPath: t.projectPath, mode: 'claude-code', ...context } }
+        : { type: 'AGENT_CHAT', data: { sessionId: t.sessionId, projectKey: t.projectKey, message, ...context } };
     if (!this.link.send(wire)) return false;
-    this.put({ kind: 'user', id: entryId, at: Date.now(), text: message });
+    const shown = labels ?? this.contextOf(q.entryId);
+    this.put({ kind: 'user', id: q.entryId, at: Date.now(), text: q.text, ...(shown.length ? { context: [...shown] } : {}) });
     const turn: Turn = { id: newId('turn'), toolCallIds: [], timer: setTimeout(() => this.abandon(this.texts.timedOut), this.timeoutMs) };
     this.turn = turn;
     this.events.onBusy(true);
@@ -131,11 +158,37 @@ export class Conversation {
   onConnectionState(state: ConnectionState): void {
     if (state === 'disconnected' || state === 'reconnecting') this.abandon(this.texts.connectionLost, false);
     if (state === 'connected' && this.queued && !this.turn) {
-      const { entryId, text } = this.queued;
+      const q = this.queued;
+      if (q.items === undefined) return this.rereadQueued(q);
       this.queued = undefined;
       // The link went down again at once: it keeps waiting for the next connect.
-      if (!this.dispatch(text, entryId)) this.queued = { entryId, text };
+      if (!this.dispatch(q)) this.queued = q;
     }
+  }
+
+  /** What the message's entry says it carries. */
+  private contextOf(entryId: string): readonly ContextLabel[] {
+    const e = this.transcript.get(entryId);
+    return e?.kind === 'user' ? (e.context ?? []) : [];
+  }
+
+  /** A message queued before a reload: its attachments are read again, then it goes; if they cannot be, it does not. */
+  private rereadQueued(q: Queued): void {
+    const refs = this.contextOf(q.entryId).map(({ path, startLine, endLine }) => ({ path, startLine, endLine }));
+    const read = this.events.readContext?.(refs) ?? Promise.reject(new Error('attachments cannot be read here'));
+    read.then(
+      (items) => {
+        if (this.queued !== q) return; // stopped meanwhile
+        this.queued = { ...q, items };
+        if (this.link.state === 'connected') this.onConnectionState('connected');
+      },
+      (e: unknown) => {
+        if (this.queued !== q) return;
+        this.dropQueued();
+        this.notice(`${this.texts.notSentQueued} ${e instanceof Error ? e.message : String(e)}`, 'warning');
+        this.events.onBusy(false);
+      },
+    );
   }
 
   /** The queued message's entry stops saying it waits (it was cancelled, or could not be sent). */
@@ -171,6 +224,7 @@ export class Conversation {
       case 'CONNECTED':
       case 'PING':
       case 'PONG':
+      case 'COMMANDS':
         return;
     }
   }

@@ -9,7 +9,11 @@ import { askReason } from '../approval/pendingView';
 import type { BridgeController } from '../controller';
 import type { SessionStore } from '../session';
 import { readSettings } from '../settings';
-import type { ChangeCard, ConnectionView, Entry, FromWebview, ToWebview } from './contract';
+import { Mentions } from '../../core/chat/mentions';
+import { accessPolicy } from '../../core/policy/accessPolicy';
+import type { Workspace } from '../../core/workspace/workspace';
+import { ChatAttachments, selectionRange, showRefusal } from './attachments';
+import type { ChangeCard, ConnectionView, Entry, FromWebview, SlashCommand, ToWebview } from './contract';
 import { Conversation } from './conversation';
 import { ChatSurfaces } from './panel';
 import { chatTexts, connectionHint, webviewStrings } from './texts';
@@ -33,6 +37,12 @@ export class ChatFeature implements vscode.Disposable {
   private readonly transcript: Transcript;
   private readonly conversation: Conversation;
   private readonly subscriptions: vscode.Disposable[] = [];
+  readonly attachments: ChatAttachments;
+  private readonly mentions = new WeakMap<Workspace, Mentions>();
+  /** The backend's `/` commands (its last COMMANDS message). */
+  private commands: SlashCommand[] = [];
+  /** The active editor's file, when it is one the agent may be given. */
+  private activeFile: string | undefined;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -42,6 +52,7 @@ export class ChatFeature implements vscode.Disposable {
     private readonly changes?: ChangeQueue,
   ) {
     this.transcript = new Transcript(context.workspaceState, sessions.id);
+    this.attachments = new ChatAttachments(() => controller.workspace, (chips) => this.panel.post({ type: 'context', context: [...chips] }));
     this.panel = new ChatSurfaces(context.extensionUri, {
       snapshot: () => ({
         type: 'init',
@@ -51,6 +62,9 @@ export class ChatFeature implements vscode.Disposable {
         busy: this.conversation.busy,
         changes: this.changeCards(),
         readOnly: !vscode.workspace.isTrusted,
+        context: [...this.attachments.list],
+        ...(this.activeFile ? { activeFile: this.activeFile } : {}),
+        commands: this.commands,
       }),
       handle: (m) => this.handle(m),
       warn: (line) => log.warn(line),
@@ -61,18 +75,69 @@ export class ChatFeature implements vscode.Disposable {
       onWithdraw: (ids) => {
         for (const id of ids) if (changes?.list().some((c) => c.id === id)) void changes.withdraw(id);
       },
+      readContext: (refs) => this.attachments.reread(refs),
     });
     this.subscriptions.push(
       controller.onDidChangeState((state) => {
         this.conversation.onConnectionState(state);
         this.panel.post({ type: 'connection', connection: this.connectionView() });
       }),
-      controller.onDidReceiveMessage((m) => this.conversation.onServerMessage(m)),
+      controller.onDidReceiveMessage((m) => {
+        if (m.type === 'COMMANDS') {
+          this.commands = m.data.commands.map((c) => ({ name: c.name, description: c.description ?? c.usage ?? '' }));
+          this.panel.post({ type: 'commands', commands: this.commands });
+        }
+        this.conversation.onServerMessage(m);
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.updateActiveFile()),
       controller.onDidFinishTool(({ call, result }) => this.conversation.onToolFinished(call, result)),
       // Restricted Mode ends without a reload: the read-only notice goes at once.
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.panel.post({ type: 'trust', readOnly: !vscode.workspace.isTrusted })),
     );
     if (changes) this.subscriptions.push(changes.onDidChange(() => this.panel.post({ type: 'changes', changes: this.changeCards() })));
+    void this.updateActiveFile();
+  }
+
+  /** Offers the active editor's file as a one-click attachment, unless it is secret or not the served folder's. */
+  private async updateActiveFile(): Promise<void> {
+    const doc = vscode.window.activeTextEditor?.document;
+    const ws = this.controller.workspace;
+    let rel: string | undefined;
+    if (doc?.uri.scheme === 'file' && ws) {
+      const access = await accessPolicy(ws).resolve(doc.uri.fsPath).catch(() => undefined);
+      rel = access && access.kind !== 'secret' ? access.rel : undefined;
+    }
+    // The editor may have changed again while this one resolved.
+    if (doc !== vscode.window.activeTextEditor?.document || rel === this.activeFile) return;
+    this.activeFile = rel;
+    this.panel.post({ type: 'activeFile', ...(rel ? { path: rel } : {}) });
+  }
+
+  /** Add Selection to Chat (editor context menu, keybinding): the selected lines, or the whole file without a selection. */
+  async addSelection(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return;
+    const range = selectionRange(editor);
+    const why = await this.attachments.add(range ? 'selection' : 'file', editor.document.uri.fsPath, range);
+    if (why) return showRefusal(why);
+    await this.panel.showDocked();
+  }
+
+  /** Add File to Chat (explorer and editor context menus): the clicked files, or the active editor's. */
+  async addFiles(uris: readonly vscode.Uri[]): Promise<void> {
+    const targets = uris.length ? uris : vscode.window.activeTextEditor ? [vscode.window.activeTextEditor.document.uri] : [];
+    for (const uri of targets) {
+      if (uri.scheme !== 'file') continue;
+      const why = await this.attachments.add('file', uri.fsPath);
+      if (why) showRefusal(why);
+    }
+    if (targets.length) await this.panel.showDocked();
+  }
+
+  private mentionsOf(ws: Workspace): Mentions {
+    let m = this.mentions.get(ws);
+    if (!m) this.mentions.set(ws, (m = new Mentions(ws)));
+    return m;
   }
 
   get api(): ChatApi {
@@ -110,8 +175,23 @@ export class ChatFeature implements vscode.Disposable {
   private handle(m: Exclude<FromWebview, { type: 'ready' }>): void {
     switch (m.type) {
       case 'send':
-        this.conversation.send(m.text);
+        return this.send(m.text);
+      case 'attach':
+        void this.attachments.add(m.kind, m.path, m.startLine ? { startLine: m.startLine, endLine: m.endLine ?? m.startLine } : undefined, m.label).then((why) => why && showRefusal(why));
         return;
+      case 'detach':
+        return this.attachments.remove(m.id);
+      case 'suggest': {
+        const ws = this.controller.workspace;
+        if (!ws) return this.panel.post({ type: 'suggestions', requestId: m.requestId, items: [] });
+        void this.mentionsOf(ws)
+          .suggest(m.query, 30)
+          .then(
+            (items) => this.panel.post({ type: 'suggestions', requestId: m.requestId, items }),
+            (e: unknown) => this.log.warn(`chat: @ completion: ${String(e)}`),
+          );
+        return;
+      }
       case 'stop':
         return this.conversation.stop();
       case 'retry':
@@ -151,6 +231,21 @@ export class ChatFeature implements vscode.Disposable {
         return unreachable;
       }
     }
+  }
+
+  /** Sends the message with its attachments, read now; if one cannot be read, nothing goes and the text returns to the box. */
+  private send(text: string): void {
+    if (this.conversation.busy) {
+      this.conversation.send(text); // says why it waits
+      return;
+    }
+    this.attachments.take().then(
+      ({ items, labels }) => void this.conversation.send(text, items, labels),
+      (e: unknown) => {
+        showRefusal(e instanceof Error ? e.message : String(e));
+        this.panel.post({ type: 'draft', text });
+      },
+    );
   }
 
   private onChange(id: string, act: (q: ChangeQueue) => Promise<void>): void {

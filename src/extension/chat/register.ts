@@ -22,6 +22,11 @@ export function registerChat(
     vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW_ID, chat.panel),
     vscode.commands.registerCommand('agentBridge.openChat', () => chat.panel.showDocked()),
     vscode.commands.registerCommand('agentBridge.openChatInEditor', () => chat.panel.showInEditor()),
+    vscode.commands.registerCommand('agentBridge.addSelectionToChat', () => chat.addSelection()),
+    // From the explorer: the clicked file and, with several selected, all of them.
+    vscode.commands.registerCommand('agentBridge.addFileToChat', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
+      chat.addFiles(Array.isArray(uris) && uris.length ? uris : uri instanceof vscode.Uri ? [uri] : []),
+    ),
     // `{ confirmed: true }` (automation, tests) starts over without asking.
     vscode.commands.registerCommand('agentBridge.newSession', async (options?: { confirmed?: unknown }) => {
       if (await chat.newSession(options?.confirmed === true)) await chat.panel.showDocked();

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
-import { createScriptedAgent } from '../../../src/devBackend/scriptedAgent';
+import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../../src/devBackend/scriptedAgent';
 import { ToWebviewSchema, type Entry, type ToWebview } from '../../../src/extension/chat/contract';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
 
@@ -27,7 +27,7 @@ describe('chat panel', () => {
   const lastInit = () => [...posted].reverse().find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init');
 
   before(async () => {
-    backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 0 }) });
+    backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 0 }), commands: SCRIPTED_COMMANDS });
     const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
     assert.ok(ext);
     api = await ext.activate();

@@ -15,6 +15,7 @@ async function loadTests(): Promise<void> {
   await import('./smoke.test');
   await import('./protocol.test');
   await import('./chat.test');
+  await import('./chatContext.test');
   await import('./approval.test');
   await import('./review.test');
   await import('./code.test');

@@ -1,0 +1,102 @@
+/**
+ * What the developer attaches to a chat message: a file, some lines of one, or a symbol's lines.
+ * Each is read through the same door as read_file (readProjectText: the access policy, then a
+ * bounded, FIFO-safe read; a secret file or one outside the project is refused, naming the path
+ * and never its content), at the moment the message is sent, so the agent gets what the developer
+ * sees then (an unsaved buffer included). On the wire an attachment travels twice
+ * (docs/protocol.md §8.1): as a fenced, path-labelled block appended to `message`, so a backend
+ * that knows nothing of attachments still gets it, and structured in `data.context`.
+ */
+import { translator } from '../l10n';
+import { readProjectText } from '../policy/projectText';
+import { ToolError } from '../protocol/errors';
+import type { Workspace } from '../workspace/workspace';
+
+/** What to attach: a project-relative path and, for part of a file, a 1-based inclusive line range. */
+export interface ContextRef {
+  readonly path: string;
+  readonly startLine?: number;
+  readonly endLine?: number;
+}
+
+/** An attachment as it goes on the wire. */
+export interface ContextItem {
+  readonly path: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly text: string;
+  /** The file (or range) was longer than the budget left: only lines startLine..endLine are sent. */
+  readonly truncated?: boolean;
+}
+
+/** At most this many attachments on one message. */
+export const MAX_CONTEXT_ITEMS = 20;
+/** All the attachments of one message together, in UTF-8 bytes: a whole 20 MB file is not a chat message. */
+export const MAX_CONTEXT_BYTES = 256 * 1024;
+
+/**
+ * Reads the attachments in order, within MAX_CONTEXT_BYTES in all: one that does not fit whole is
+ * cut at a line boundary and marked `truncated`; one that gets no line at all is refused. Throws a
+ * ToolError naming the path for anything the policy or the read refuses, and for a range outside the file.
+ */
+export async function readContext(ws: Workspace, refs: readonly ContextRef[]): Promise<ContextItem[]> {
+  const t = translator(ws.locale);
+  if (refs.length > MAX_CONTEXT_ITEMS) throw new ToolError('BAD_REQUEST', t('At most {0} attachments can go with one message.', MAX_CONTEXT_ITEMS));
+  let budget = MAX_CONTEXT_BYTES;
+  const items: ContextItem[] = [];
+  for (const ref of refs) {
+    const read = await readProjectText(ws, ref.path);
+    const lines = read.text.split(/\r?\n/);
+    if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+    const start = ref.startLine ?? 1;
+    const end = Math.min(ref.endLine ?? lines.length, lines.length);
+    if (!Number.isInteger(start) || start < 1 || start > Math.max(1, lines.length) || end < start) {
+      throw new ToolError('BAD_REQUEST', t('{0} has {1} lines; lines {2}-{3} are not in it.', read.path.rel, lines.length, start, ref.endLine ?? start));
+    }
+    let taken = 0;
+    let bytes = 0;
+    for (let i = start - 1; i < end; i++) {
+      const size = Buffer.byteLength(lines[i], 'utf8') + 1;
+      if (bytes + size > budget) break;
+      bytes += size;
+      taken++;
+    }
+    if (taken === 0) throw new ToolError('BAD_REQUEST', t('{0} does not fit in what one message may carry ({1} KB of attachments); attach fewer or smaller parts.', read.path.rel, MAX_CONTEXT_BYTES / 1024));
+    budget -= bytes;
+    const last = start + taken - 1;
+    items.push({ path: read.path.rel, startLine: start, endLine: last, text: lines.slice(start - 1, last).join('\n'), ...(last < end ? { truncated: true } : {}) });
+  }
+  return items;
+}
+
+/** A code fence longer than any run of backticks in `text`, so quoted text cannot close it early. */
+export function fenceFor(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+/** The fence's info string: the file's extension when it is a plain word (`java`, `ts`, `py`). */
+function language(path: string): string {
+  const ext = /\.([A-Za-z0-9]{1,10})$/.exec(path)?.[1];
+  return ext ? ext.toLowerCase() : '';
+}
+
+/** `path` or `path:10-20` (a single line: `path:10`), as the chat and the message show an attachment. */
+export function contextLabel(item: Pick<ContextItem, 'path' | 'startLine' | 'endLine'>, wholeFile = false): string {
+  if (wholeFile) return item.path;
+  return item.startLine === item.endLine ? `${item.path}:${item.startLine}` : `${item.path}:${item.startLine}-${item.endLine}`;
+}
+
+/**
+ * The message as the backend reads it: the developer's text, then each attachment as a fenced
+ * block under its `path:start-end` label (in English: it is for the agent, not for the developer).
+ */
+export function messageWithContext(message: string, items: readonly ContextItem[]): string {
+  if (!items.length) return message;
+  const blocks = items.map((item) => {
+    const f = fenceFor(item.text);
+    const cut = item.truncated ? ' (truncated)' : '';
+    return `${contextLabel(item)}${cut}\n${f}${language(item.path)}\n${item.text}\n${f}`;
+  });
+  return `${message}\n\nAttached by the developer:\n\n${blocks.join('\n\n')}`;
+}

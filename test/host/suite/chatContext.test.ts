@@ -1,0 +1,114 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
+import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../../src/devBackend/scriptedAgent';
+import { ToWebviewSchema, type ContextChip, type ToWebview } from '../../../src/extension/chat/contract';
+import type { AgentBridgeApi } from '../../../src/extension/extension';
+import { until as waitUntil } from './backend';
+
+/**
+ * Giving the agent context from the real workbench: Add Selection / Add File to Chat, `@`
+ * completion, the active file offered, the backend's `/` commands, and what reaches the backend.
+ * Attacks: a secret file and a link to one never become an attachment, nor reach the wire.
+ */
+const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> => waitUntil(probe, what, timeoutMs);
+
+describe('chat context', () => {
+  let backend: DevBackend;
+  let api: AgentBridgeApi;
+  const posted: ToWebview[] = [];
+  const frames: string[] = [];
+  let subscription: vscode.Disposable;
+  let stopFrames: () => void;
+  const root = () => (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '');
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root(), rel)), { recursive: true });
+    fs.writeFileSync(path.join(root(), rel), text);
+  };
+  const chips = (): ContextChip[] => [...posted].reverse().find((m): m is Extract<ToWebview, { type: 'context' }> => m.type === 'context')?.context ?? [];
+  const SECRET = 'CANARY-CHAT-CTX-51e2';
+
+  before(async () => {
+    backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 0 }), commands: SCRIPTED_COMMANDS });
+    stopFrames = backend.onMessage((e) => frames.push(e.text));
+    const ext = vscode.extensions.getExtension<AgentBridgeApi>('agent-bridge.agent-bridge');
+    assert.ok(ext);
+    api = await ext.activate();
+    subscription = api.chat.onDidPostMessage((m) => posted.push(m));
+    write('ctx/.env', `TOKEN=${SECRET}\n`);
+    write('ctx/Shop.java', 'package ctx;\n\npublic class Shop {\n  int total;\n  void pay() {}\n}\n');
+    fs.rmSync(path.join(root(), 'ctx/link.txt'), { force: true });
+    fs.symlinkSync(path.join(root(), 'ctx/.env'), path.join(root(), 'ctx/link.txt'));
+    await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', backend.wsUrl('/ws/agent/chat'), vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('agentBridge.connect');
+    await until(() => api.state() === 'connected', 'the extension to connect');
+  });
+
+  after(async () => {
+    subscription.dispose();
+    stopFrames();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('agentBridge.disconnect');
+    await backend.close();
+    fs.rmSync(path.join(root(), 'ctx'), { recursive: true, force: true });
+  });
+
+  it("the backend's COMMANDS reach the chat for its / menu", async () => {
+    const m = await until(() => [...posted].reverse().find((x): x is Extract<ToWebview, { type: 'commands' }> => x.type === 'commands'), 'commands');
+    assert.deepEqual(m.commands.map((c) => c.name), SCRIPTED_COMMANDS.map((c) => c.name));
+  });
+
+  it('Add Selection to Chat attaches the selected lines; the active file is offered; the message carries both forms to the backend', async () => {
+    const doc = await vscode.workspace.openTextDocument(path.join(root(), 'ctx/Shop.java'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await until(() => posted.some((m) => m.type === 'activeFile' && m.path === 'ctx/Shop.java'), 'the active file offered');
+    editor.selection = new vscode.Selection(2, 0, 4, 3);
+    await vscode.commands.executeCommand('agentBridge.addSelectionToChat');
+    const [chip] = await until(() => (chips().length === 1 ? chips() : undefined), 'a chip');
+    assert.deepEqual([chip.kind, chip.path, chip.label, chip.startLine, chip.endLine], ['selection', 'ctx/Shop.java', 'Shop.java:3-5', 3, 5]);
+    const from = frames.length;
+    api.chat.receive({ type: 'send', text: 'what does this do?' });
+    const sent = await until(() => frames.slice(from).map((f) => JSON.parse(f) as { type: string; data: { message: string; context?: unknown } }).find((f) => f.type === 'AGENT_CHAT'), 'AGENT_CHAT');
+    assert.deepEqual(sent.data.context, [{ path: 'ctx/Shop.java', startLine: 3, endLine: 5, text: 'public class Shop {\n  int total;\n  void pay() {}' }]);
+    assert.match(sent.data.message, /^what does this do\?\n\nAttached by the developer:\n\nctx\/Shop\.java:3-5\n```java\npublic class Shop \{/);
+    await until(() => chips().length === 0 && posted.some((m) => m.type === 'busy' && !m.busy), 'chips cleared and the turn over');
+    const user = api.chat.entries().filter((e) => e.kind === 'user').at(-1);
+    assert.deepEqual(user?.kind === 'user' ? user.context : undefined, [{ path: 'ctx/Shop.java', label: 'Shop.java:3-5', startLine: 3, endLine: 5 }]);
+  });
+
+  it('@ completion finds the file by a fuzzy query; picking it attaches the whole file; Remove takes it off', async () => {
+    const from = posted.length;
+    api.chat.receive({ type: 'suggest', requestId: 41, query: 'shopjav' });
+    const s = await until(() => posted.slice(from).find((m): m is Extract<ToWebview, { type: 'suggestions' }> => m.type === 'suggestions' && m.requestId === 41), 'suggestions');
+    assert.ok(ToWebviewSchema.safeParse(s).success);
+    assert.deepEqual(s.items[0], { kind: 'file', label: 'Shop.java', detail: 'ctx', path: 'ctx/Shop.java' });
+    api.chat.receive({ type: 'attach', kind: 'file', path: s.items[0].path });
+    const [chip] = await until(() => (chips().length === 1 ? chips() : undefined), 'a file chip');
+    assert.deepEqual([chip.kind, chip.label, chip.startLine], ['file', 'Shop.java', undefined]);
+    api.chat.receive({ type: 'detach', id: chip.id });
+    await until(() => chips().length === 0, 'the chip removed');
+  });
+
+  it('a secret file, a link to one, and a path outside never become attachments; @ never lists them; nothing of them reaches the backend', async () => {
+    const before = posted.length;
+    for (const p of ['ctx/.env', 'ctx/link.txt', '../outside.txt', '/etc/passwd']) api.chat.receive({ type: 'attach', kind: 'file', path: p });
+    await vscode.commands.executeCommand('agentBridge.addFileToChat', vscode.Uri.file(path.join(root(), 'ctx/.env')));
+    const doc = await vscode.workspace.openTextDocument(path.join(root(), 'ctx/.env'));
+    await vscode.window.showTextDocument(doc);
+    await until(() => posted.slice(before).some((m) => m.type === 'activeFile' && m.path === undefined), 'the secret file not offered');
+    await vscode.commands.executeCommand('agentBridge.addSelectionToChat');
+    api.chat.receive({ type: 'suggest', requestId: 42, query: 'env' });
+    const s = await until(() => posted.find((m): m is Extract<ToWebview, { type: 'suggestions' }> => m.type === 'suggestions' && m.requestId === 42), 'suggestions');
+    assert.ok(!s.items.some((i) => i.path.endsWith('.env')), JSON.stringify(s.items));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(chips().length, 0, JSON.stringify(chips()));
+    assert.ok(!posted.slice(before).some((m) => m.type === 'context' && m.context.length > 0), 'a chip appeared');
+    const from = frames.length;
+    api.chat.receive({ type: 'send', text: 'anything attached?' });
+    await until(() => posted.some((m, i) => i > before && m.type === 'busy' && !m.busy), 'the turn over');
+    assert.ok(!frames.slice(from).some((f) => f.includes(SECRET)), 'the secret left');
+    assert.ok(!JSON.stringify(posted).includes(SECRET), 'the secret reached the webview');
+  });
+});
