@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../src/devBackend/scriptedAgent';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
+import { contextChecks } from './chatContextE2E';
 import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, runFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -193,18 +194,21 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       run: async () => {
         const box = chat().locator('textarea.input');
         await box.click();
-        await page.keyboard.press('Shift+Tab');
+        // Between the message box and the transcript there may be the attachment chips' controls (one stop each).
+        const chipStops = await chat().locator('.chips button').count();
+        for (let i = 0; i <= chipStops; i++) await page.keyboard.press('Shift+Tab');
         await chat().locator('main.transcript:focus').waitFor({ timeout: TIMEOUT });
         await page.keyboard.press('ArrowDown');
         const inside = await chat().locator('main.transcript').evaluate((t) => t.contains(document.activeElement) && document.activeElement !== t && document.activeElement!.matches('summary, button, a[href], pre, .tool-output'));
         assert.ok(inside, 'a control inside the transcript has the focus');
         await page.keyboard.press('End');
         await shot('keyboard');
-        // However many Copy buttons and tool rows the transcript holds, one Tab leaves it.
-        await page.keyboard.press('Tab');
+        // However many Copy buttons and tool rows the transcript holds, one Tab leaves it (then the chips, if any).
+        for (let i = 0; i <= chipStops; i++) await page.keyboard.press('Tab');
         await chat().locator('textarea.input:focus').waitFor({ timeout: TIMEOUT });
       },
     },
+    ...contextChecks(theme.name, bench, shot),
     {
       name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,
       run: async () => {
@@ -289,7 +293,9 @@ function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<stri
         await send(page, '/read src/app/Greeter.java');
         const tool = chat().locator('.entry.tool.succeeded', { hasText: 'read_file' });
         await tool.waitFor({ timeout: TIMEOUT });
-        assert.match((await tool.locator('summary').getAttribute('aria-label')) ?? '', new RegExp(`: ${zh('Succeeded')}$`));
+        assert.match((await tool.locator('summary').getAttribute('aria-label')) ?? '', new RegExp(`: ${zh('Succeeded')}\\. `));
+        // The collapsed row says what the tool found, as the tool wrote it: in Chinese.
+        await tool.locator('.tool-outcome', { hasText: /^第 1–8 行，共 8 行/ }).waitFor({ timeout: TIMEOUT });
         await waitForAnswers(page, 1);
         await tool.locator('summary').click();
         assert.match((await tool.locator('.tool-output h2').first().textContent()) ?? '', /^文件：src\/app\/Greeter\.java$/);

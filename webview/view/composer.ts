@@ -103,6 +103,8 @@ export class Composer {
   }
 
   private onKey(e: KeyboardEvent): void {
+    // `/help` typed out in full: Enter sends it, as it would without the list.
+    if (e.key === 'Enter' && this.slash.isOpen && this.token?.kind === '/' && this.commands.some((c) => c.name === this.token?.query)) this.close();
     const picker = this.mentions.isOpen ? this.mentions : this.slash.isOpen ? this.slash : undefined;
     if (picker?.key(e)) {
       e.preventDefault();
@@ -143,9 +145,12 @@ export class Composer {
       this.suggestTimer = setTimeout(() => post({ type: 'suggest', requestId, query: token.query }), SUGGEST_DELAY_MS);
     } else if (token?.kind === '/') {
       const q = token.query.toLowerCase();
-      const matches = this.commands.filter((c) => c.name.toLowerCase().startsWith(q)).concat(this.commands.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q)));
+      // Commands that start with what was typed; only when none does, those that contain it.
+      const starts = this.commands.filter((c) => c.name.toLowerCase().startsWith(q));
+      const matches = starts.length ? starts : this.commands.filter((c) => c.name.toLowerCase().includes(q));
       this.slash.show(
-        matches.map((command) => ({ command, icon: 'terminal', label: `/${command.name}`, detail: command.description })),
+        // Descriptions are the backend's Markdown-ish text: shown plain, without its backticks.
+        matches.map((command) => ({ command, icon: 'terminal', label: `/${command.name}`, detail: command.description.replace(/`/g, '') })),
         this.s.commandsLabel,
       );
       if (!matches.length) this.slash.hide();

@@ -2,7 +2,7 @@
 import type { Entry, Strings } from '../../src/extension/chat/contract';
 import type { RenderMarkdown } from '../render/markdown';
 import { post } from '../vscodeApi';
-import { formatMs, h, icon } from './dom';
+import { button, formatMs, h, icon } from './dom';
 import { linkFileRefs } from './fileLinks';
 
 export interface EntryContext {
@@ -28,7 +28,7 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
       const body = h('div', { class: 'markdown' });
       // The only innerHTML in the webview: the sanitizer's output (render/markdown.ts).
       body.innerHTML = ctx.markdown(entry.markdown);
-      addCopyButtons(body, s);
+      addCopyButtons(body, s, entry.done);
       linkFileRefs(body, (p, line) => s.openFileAt.replace('{0}', line ? `${p}:${line}` : p));
       return h('article', { class: `entry answer${entry.done ? '' : ' streaming'}`, attrs: { 'aria-label': s.agent } }, [
         h('div', { class: 'who' }, [icon('hubot'), h('span', { text: s.agent })]),
@@ -80,11 +80,15 @@ function renderTool(entry: Extract<Entry, { kind: 'tool' }>, ctx: EntryContext):
   const s = ctx.strings;
   const [name, extra] = TOOL_ICON[entry.status];
   const statusText = s[entry.status];
-  const summary = h('summary', { attrs: { 'aria-label': `${s.toolLabel} ${entry.name}: ${statusText}` } }, [
-    icon(name, `status ${extra}`),
-    h('code', { class: 'tool-name', text: entry.name }),
-    h('span', { class: 'tool-summary', text: entry.summary }),
-    h('span', { class: 'tool-time', text: toolTime(entry, statusText, s) }),
+  // Two lines: what ran and how long; then what it was asked and what it found, one line, cut to fit.
+  const sub = [entry.summary, entry.outcome].filter(Boolean).join(' → ');
+  const summary = h('summary', { attrs: { 'aria-label': `${s.toolLabel} ${entry.name}: ${statusText}${sub ? `. ${sub}` : ''}` } }, [
+    h('span', { class: 'tool-head' }, [
+      icon(name, `status ${extra}`),
+      h('code', { class: 'tool-name', text: entry.name }),
+      h('span', { class: 'tool-time', text: toolTime(entry, statusText, s) }),
+    ]),
+    sub ? h('span', { class: 'tool-summary', text: entry.summary }, entry.outcome ? [entry.summary ? ' → ' : '', h('span', { class: 'tool-outcome', text: entry.outcome })] : []) : undefined,
   ]);
   const body: HTMLElement[] = [];
   if (entry.error) body.push(h('p', { class: entry.status === 'failed' ? 'tool-error' : 'tool-decision', text: entry.code ? `${entry.code}: ${entry.error}` : entry.error }));
@@ -138,8 +142,12 @@ function asJson(text: string): string | undefined {
   }
 }
 
-/** A copy button on every code block; the extension writes the clipboard (webview clipboard access varies). */
-function addCopyButtons(root: HTMLElement, s: Strings): void {
+/**
+ * A copy button on every code block (the extension writes the clipboard: webview clipboard access
+ * varies); in the agent's answers also Insert at Cursor and Apply, which the extension carries out
+ * in the developer's editor (Apply as a diff to approve, like any change).
+ */
+function addCopyButtons(root: HTMLElement, s: Strings, editActions = false): void {
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
     const code = pre.textContent ?? '';
     const label = h('span', { text: s.copy });
@@ -149,9 +157,16 @@ function addCopyButtons(root: HTMLElement, s: Strings): void {
       label.textContent = s.copied;
       setTimeout(() => (label.textContent = s.copy), 1500);
     });
+    const actions = h('div', { class: 'code-actions' }, [b]);
+    if (editActions && code.length <= 1_000_000) {
+      actions.append(
+        button({ icon: 'insert', label: s.insertAtCursor, class: 'insert', onClick: () => post({ type: 'insertCode', text: code }) }),
+        button({ icon: 'diff', label: s.applyToFile, class: 'apply', onClick: () => post({ type: 'applyCode', text: code }) }),
+      );
+    }
     const wrap = h('div', { class: 'code-block' });
     pre.replaceWith(wrap);
-    wrap.append(b, pre);
+    wrap.append(actions, pre);
   }
 }
 

@@ -95,6 +95,8 @@ export const EntrySchema = z.discriminatedUnion('kind', [
       })
       .optional(),
     output: text.optional(),
+    /** What the answer says it found, in one line ("Lines 1–8 of 8"): shown on the collapsed row. */
+    outcome: text.optional(),
     error: text.optional(),
     code: text.optional(),
   }),
@@ -122,6 +124,7 @@ export const STRING_KEYS = [
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
   'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn', 'openFileAt',
+  'insertAtCursor', 'applyToFile',
   'attach', 'removeAttachment', 'addCurrentFile', 'noMatches', 'commandsLabel', 'mentionsLabel', 'attachmentsLabel',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
@@ -190,6 +193,10 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   /** Attach a file, part of one, or a symbol (an `@` completion, or the active file's one-click chip). */
   z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection', 'symbol']), path: z.string().min(1).max(1000), label: z.string().max(300).optional(), ...RangeFields }),
   z.object({ type: z.literal('detach'), id: text }),
+  /** A code block of an answer: into the editor at the cursor (the developer's own edit, undoable). */
+  z.object({ type: z.literal('insertCode'), text: z.string().max(1_000_000) }),
+  /** A code block of an answer: over the editor's selection (or whole file), as a diff to approve. */
+  z.object({ type: z.literal('applyCode'), text: z.string().max(1_000_000) }),
   /** The developer typed `@query`: answer with `suggestions` for this requestId. */
   z.object({ type: z.literal('suggest'), requestId: z.number().int(), query: z.string().max(200) }),
 ]);

@@ -9,7 +9,7 @@ import { patchCounts } from '../../core/edit/patch';
 import type { ConnectionState } from '../../core/link/connection';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { Entry } from './contract';
-import { summarizeParams } from './toolSummary';
+import { outcomeOf, summarizeParams } from './toolSummary';
 import type { Transcript } from './transcript';
 
 export const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
@@ -243,6 +243,7 @@ export class Conversation {
       ...(d.approvalWaitMs !== undefined ? { waitMs: d.approvalWaitMs } : {}),
       // A write that landed shows its change as a diff rather than its answer's JSON.
       ...(diff ? { diff } : { output: d.result }),
+      outcome: d.success && !diff ? outcomeOf(d.result) : undefined,
       error: d.error,
       // The developer's own decision needs no error code next to it.
       code: status === 'failed' ? d.code : undefined,

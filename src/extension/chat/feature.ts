@@ -13,6 +13,8 @@ import { Mentions } from '../../core/chat/mentions';
 import { accessPolicy } from '../../core/policy/accessPolicy';
 import type { Workspace } from '../../core/workspace/workspace';
 import { ChatAttachments, selectionRange, showRefusal } from './attachments';
+import { applyToEditor, insertAtCursor, lastTextEditor } from './codeActions';
+import type { ChangeGate } from '../../core/write/gate';
 import type { ChangeCard, ConnectionView, Entry, FromWebview, SlashCommand, ToWebview } from './contract';
 import { Conversation } from './conversation';
 import { ChatSurfaces } from './panel';
@@ -43,13 +45,15 @@ export class ChatFeature implements vscode.Disposable {
   private commands: SlashCommand[] = [];
   /** The active editor's file, when it is one the agent may be given. */
   private activeFile: string | undefined;
+  /** The text editor used last (the chat in an editor tab takes the active editor's place). */
+  private lastEditor: vscode.TextEditor | undefined;
 
   constructor(
     context: vscode.ExtensionContext,
     private readonly controller: BridgeController,
     private readonly sessions: SessionStore,
     private readonly log: vscode.LogOutputChannel,
-    private readonly changes?: ChangeQueue,
+    private readonly changes?: ChangeQueue & ChangeGate,
   ) {
     this.transcript = new Transcript(context.workspaceState, sessions.id);
     this.attachments = new ChatAttachments(() => controller.workspace, (chips) => this.panel.post({ type: 'context', context: [...chips] }));
@@ -100,6 +104,7 @@ export class ChatFeature implements vscode.Disposable {
 
   /** Offers the active editor's file as a one-click attachment, unless it is secret or not the served folder's. */
   private async updateActiveFile(): Promise<void> {
+    if (vscode.window.activeTextEditor) this.lastEditor = vscode.window.activeTextEditor;
     const doc = vscode.window.activeTextEditor?.document;
     const ws = this.controller.workspace;
     let rel: string | undefined;
@@ -181,6 +186,12 @@ export class ChatFeature implements vscode.Disposable {
         return;
       case 'detach':
         return this.attachments.remove(m.id);
+      case 'insertCode':
+        void insertAtCursor(lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
+        return;
+      case 'applyCode':
+        void applyToEditor(this.controller.workspace, this.changes, lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
+        return;
       case 'suggest': {
         const ws = this.controller.workspace;
         if (!ws) return this.panel.post({ type: 'suggestions', requestId: m.requestId, items: [] });

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChangeQueue } from '../approval/changeQueue';
+import type { ChangeGate } from '../../core/write/gate';
 import type { BridgeController } from '../controller';
 import type { SessionStore } from '../session';
 import { ChatFeature, type ChatApi } from './feature';
@@ -14,7 +15,7 @@ export function registerChat(
   controller: BridgeController,
   sessions: SessionStore,
   log: vscode.LogOutputChannel,
-  changes?: ChangeQueue,
+  changes?: ChangeQueue & ChangeGate,
 ): { disposables: vscode.Disposable[]; api: ChatApi } {
   const chat = new ChatFeature(context, controller, sessions, log, changes);
   const disposables = [

@@ -15,6 +15,8 @@ export function webviewStrings(): Strings {
     openSettings: t('Open Settings'),
     retryIn: t('Retrying in {0} s'),
     openFileAt: t('Open {0}'),
+    insertAtCursor: t('Insert at Cursor'),
+    applyToFile: t('Apply to the Editor (replaces the selection, or the whole file, after you approve the diff)'),
     attach: t('Attach'),
     removeAttachment: t('Remove {0}'),
     addCurrentFile: t('Add {0}'),

@@ -23,3 +23,21 @@ export function summarizeParams(params: Record<string, unknown>): string {
   }
   return parts.join(' · ');
 }
+
+/**
+ * The first line of a tool's Markdown answer that says what it found (after its heading): "Lines
+ * 1–8 of 8", "**Matches**: 12 lines in 4 files", in the developer's language as the tool wrote it.
+ * Shown on the collapsed row, so the row tells the outcome without being opened.
+ */
+export function outcomeOf(markdown: string | undefined): string | undefined {
+  if (!markdown || /^\s*[[{]/.test(markdown)) return undefined;
+  let inCode = false;
+  for (const raw of markdown.split('\n', 40)) {
+    const line = raw.trim();
+    if (line.startsWith('```')) inCode = !inCode;
+    if (inCode || !line || line.startsWith('```') || line.startsWith('#') || line.startsWith('|') || /^[-*_]{3,}$/.test(line)) continue;
+    const plain = line.replace(/\*\*|__|`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/^[-*>]\s+/, '');
+    return short(plain);
+  }
+  return undefined;
+}

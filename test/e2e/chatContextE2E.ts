@@ -1,0 +1,94 @@
+// The chat's context features as a person uses them, in the real workbench: `@` to attach a file,
+// `/` for the backend's commands, the active file offered as a chip, Add Selection to Chat from
+// the command palette. Part of chatE2E.ts's run (both themes), with screenshots.
+import assert from 'node:assert/strict';
+import type { Workbench } from '../support/codeServer';
+import { chatFrame, focusChatTab, runFromPalette, TIMEOUT, waitForAnswers } from './chatPage';
+
+interface Check {
+  readonly name: string;
+  readonly run: () => Promise<void>;
+}
+
+export function contextChecks(theme: string, bench: Workbench, shot: (state: string) => Promise<void>): Check[] {
+  const page = bench.page;
+  const chat = () => chatFrame(page);
+  const box = () => chat().locator('textarea.input');
+  return [
+    {
+      name: `[${theme}] @ lists the folder's files as you type; Enter attaches the chosen one as a chip; the agent gets it`,
+      run: async () => {
+        await focusChatTab(page);
+        await box().click();
+        await box().fill('');
+        await box().pressSequentially('Explain @greetja', { delay: 30 });
+        const list = chat().locator('.picker[aria-label]:not([hidden])');
+        await list.waitFor({ timeout: TIMEOUT });
+        const first = list.locator('.picker-item').first();
+        await first.waitFor({ timeout: TIMEOUT });
+        assert.match((await first.textContent()) ?? '', /Greeter\.java/);
+        assert.equal(await first.getAttribute('aria-selected'), 'true');
+        await shot('mention');
+        await box().press('Enter');
+        const chip = chat().locator('.chips .chip', { hasText: 'Greeter.java' }).first();
+        await chip.waitFor({ timeout: TIMEOUT });
+        assert.equal(await box().inputValue(), 'Explain ', 'the @ query left the message');
+        assert.equal(await list.isVisible(), false);
+        const answers = await chat().locator('.entry.answer:not(.streaming)').count();
+        await box().pressSequentially('this class', { delay: 10 });
+        await shot('chips');
+        await box().press('Enter');
+        await waitForAnswers(page, answers + 1);
+        await chat().locator('.entry.answer').last().getByText('You attached').waitFor({ timeout: TIMEOUT });
+        assert.match((await chat().locator('.entry.answer').last().textContent()) ?? '', /You attached src\/app\/Greeter\.java:1-\d+/);
+        await chat().locator('.entry.user').last().locator('.sent-context a.chip', { hasText: 'Greeter.java' }).waitFor({ timeout: TIMEOUT });
+        assert.equal(await chat().locator('.chips .chip:not(.suggested)').count(), 0, 'the chips went with the message');
+      },
+    },
+    {
+      name: `[${theme}] / lists the backend's commands; the arrows choose, Enter puts it in the box; Escape closes the list`,
+      run: async () => {
+        await box().fill('');
+        await box().pressSequentially('/', { delay: 30 });
+        const list = chat().locator('.picker[aria-label]:not([hidden])');
+        await list.locator('.picker-item', { hasText: '/grep' }).waitFor({ timeout: TIMEOUT });
+        assert.ok((await list.locator('.picker-item').count()) >= 8);
+        await box().pressSequentially('e', { delay: 30 });
+        // /edit, /error, /echo start with e: the second is chosen with one ArrowDown.
+        await box().press('ArrowDown');
+        const active = list.locator('.picker-item[aria-selected="true"]');
+        assert.equal(((await active.textContent()) ?? '').startsWith('/error'), true, (await active.textContent()) ?? '');
+        await shot('slash');
+        await box().press('Enter');
+        assert.equal(await box().inputValue(), '/error ');
+        assert.equal(await list.isVisible(), false);
+        await box().fill('');
+        await box().pressSequentially('/g', { delay: 30 });
+        await list.waitFor({ timeout: TIMEOUT });
+        await box().press('Escape');
+        assert.equal(await list.isVisible(), false);
+        await box().fill('');
+      },
+    },
+    {
+      name: `[${theme}] the file in the editor is offered in one click; Add Selection to Chat attaches the selected lines; × removes a chip`,
+      run: async () => {
+        // Main.java is open from the file-link check, with the cursor on line 12.
+        await page.locator('.tabs-container .tab', { hasText: 'Main.java' }).first().click();
+        await page.keyboard.press('Shift+ArrowDown');
+        await page.keyboard.press('Shift+ArrowDown');
+        await runFromPalette(page, 'Agent Bridge: Add Selection to Chat');
+        const range = chat().locator('.chips .chip', { hasText: /Main\.java:12-1[34]/ });
+        await range.waitFor({ timeout: TIMEOUT });
+        const offered = chat().locator('.chips .chip.suggested', { hasText: 'Main.java' });
+        await offered.waitFor({ timeout: TIMEOUT });
+        await offered.click();
+        await chat().locator('.chips .chip:not(.suggested)', { hasText: /^Main\.java$/ }).waitFor({ timeout: TIMEOUT });
+        assert.equal(await offered.count(), 0, 'the offer is gone once the file is attached');
+        await shot('context-chips');
+        for (let i = 0; i < 2; i++) await chat().locator('.chips .chip-remove').first().click();
+        await chat().locator('.chips .chip:not(.suggested)').first().waitFor({ state: 'detached', timeout: TIMEOUT });
+      },
+    },
+  ];
+}

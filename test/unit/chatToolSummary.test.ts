@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { outcomeOf, summarizeParams } from '../../src/extension/chat/toolSummary';
+
+test("a tool row's outcome is the first line after the answer's heading, plain and short", () => {
+  assert.equal(outcomeOf('## File: src/A.java\n\nLines 1–8 of 8 · java\n\n```java\nclass A {}\n```'), 'Lines 1–8 of 8 · java');
+  assert.equal(outcomeOf('## Search: `TODO` in the project\n\n**Matches**: 3 lines in 2 files (literal)\n\n### [a.ts](a.ts)'), 'Matches: 3 lines in 2 files (literal)');
+  assert.equal(outcomeOf('## 文件：a.ts\n\n第 1–3 行，共 3 行'), '第 1–3 行，共 3 行');
+  assert.equal(outcomeOf('x'.repeat(200))?.length, 60);
+  // JSON answers (writes) and answers with nothing but a heading and code have no outcome line.
+  assert.equal(outcomeOf('{"path":"a.ts"}'), undefined);
+  assert.equal(outcomeOf('## Only a heading\n\n```\ncode\n```'), undefined);
+  assert.equal(outcomeOf(undefined), undefined);
+});
+
+test('the params line keeps the telling params, shortened, in a fixed order', () => {
+  assert.equal(summarizeParams({ pattern: 'TODO', relativePath: 'src', limit: 20, extra: 'x' }), 'pattern: TODO · relativePath: src');
+  assert.equal(summarizeParams({ replaceContent: 'a'.repeat(500) }), '');
+});
