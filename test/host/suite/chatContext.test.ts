@@ -111,4 +111,69 @@ describe('chat context', () => {
     assert.ok(!frames.slice(from).some((f) => f.includes(SECRET)), 'the secret left');
     assert.ok(!JSON.stringify(posted).includes(SECRET), 'the secret reached the webview');
   });
+
+  const pending = () => api.pendingChanges.list();
+  const text = (rel: string) => fs.readFileSync(path.join(root(), rel), 'utf8');
+
+  it("Insert at Cursor types a code block into the developer's editor at the cursor: undoable, not saved", async () => {
+    write('ctx/Ins.java', 'class Ins {\n}\n');
+    const doc = await vscode.workspace.openTextDocument(path.join(root(), 'ctx/Ins.java'));
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    api.chat.receive({ type: 'insertCode', text: '  int inserted;\n' });
+    await until(() => doc.getText() === 'class Ins {\n  int inserted;\n}\n', 'the code in the buffer');
+    assert.equal(doc.isDirty, true);
+    assert.equal(text('ctx/Ins.java'), 'class Ins {\n}\n', 'nothing saved behind the developer');
+    await vscode.commands.executeCommand('undo');
+    await until(() => doc.getText() === 'class Ins {\n}\n', 'undone');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('Apply proposes the code block over the selection as a diff: nothing lands until approved; Reject leaves the file as it was', async () => {
+    write('ctx/App.java', 'class App {\n  int a = 1;\n  int b = 2;\n}\n');
+    const doc = await vscode.workspace.openTextDocument(path.join(root(), 'ctx/App.java'));
+    let editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 3, 0);
+    api.chat.receive({ type: 'applyCode', text: '  int sum = 3;\n' });
+    const change = await until(() => pending().find((c) => c.relativePath === 'ctx/App.java'), 'a pending change');
+    assert.deepEqual([change.added, change.removed], [1, 2]);
+    assert.equal(text('ctx/App.java'), 'class App {\n  int a = 1;\n  int b = 2;\n}\n', 'written before approval');
+    // Approve acts on the diff in front of the developer (approval.test.ts): bring it forward first.
+    await api.pendingChanges.showDiff(change.id);
+    await vscode.commands.executeCommand('agentBridge.approveChange', change.id);
+    await until(() => text('ctx/App.java') === 'class App {\n  int sum = 3;\n}\n', 'the approved change on disk');
+    // No selection: the whole file; rejected, nothing changes.
+    editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    api.chat.receive({ type: 'applyCode', text: 'class Other {}' });
+    const whole = await until(() => pending().find((c) => c.relativePath === 'ctx/App.java'), 'the whole-file change');
+    await vscode.commands.executeCommand('agentBridge.rejectChange', whole.id, 'no');
+    await until(() => !pending().some((c) => c.id === whole.id), 'the change rejected');
+    assert.equal(text('ctx/App.java'), 'class App {\n  int sum = 3;\n}\n');
+  });
+
+  it('Apply never reads or writes a secret file, and a protected file is shown for approval even with approval switched off', async () => {
+    const envDoc = await vscode.workspace.openTextDocument(path.join(root(), 'ctx/.env'));
+    await vscode.window.showTextDocument(envDoc);
+    api.chat.receive({ type: 'applyCode', text: 'TOKEN=stolen' });
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!pending().some((c) => c.relativePath === 'ctx/.env'));
+    assert.equal(text('ctx/.env'), `TOKEN=${SECRET}\n`);
+    const config = vscode.workspace.getConfiguration('agentBridge');
+    await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Global);
+    try {
+      write('.vscode/tasks.json', '{}\n');
+      const doc = await vscode.workspace.openTextDocument(path.join(root(), '.vscode/tasks.json'));
+      await vscode.window.showTextDocument(doc);
+      api.chat.receive({ type: 'applyCode', text: '{ "version": "2.0.0" }' });
+      const change = await until(() => pending().find((c) => c.relativePath === '.vscode/tasks.json'), 'the protected change asked about');
+      assert.equal(text('.vscode/tasks.json'), '{}\n');
+      await vscode.commands.executeCommand('agentBridge.rejectChange', change.id, 'no');
+      await until(() => !pending().some((c) => c.id === change.id), 'rejected');
+      assert.equal(text('.vscode/tasks.json'), '{}\n');
+    } finally {
+      await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(path.join(root(), '.vscode/tasks.json'), { force: true });
+    }
+  });
 });
