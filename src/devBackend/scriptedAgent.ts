@@ -31,6 +31,7 @@ export const SCRIPTED_COMMANDS: readonly ChatCommand[] = [
   { name: 'edit', usage: '/edit <path>', description: 'proposes a one-line addition at the end of a file (`apply_change`, needs your approval)' },
   { name: 'error', usage: '/error <CODE>', description: 'answers with that ERROR code, to see how it is explained' },
   { name: 'echo', usage: '/echo <markdown>', description: 'answers with the text as is, to see how Markdown renders' },
+  { name: 'stream', usage: '/stream [chunks]', description: 'streams an answer in small pieces (v2), to see it render as it arrives' },
   { name: 'help', usage: '/help', description: 'this list' },
 ];
 
@@ -46,6 +47,20 @@ For example:
 /grep TODO
 /read src/app/Greeter.java 1 5
 \`\`\``;
+
+/** What /stream sends: prose, a list and a code block, so every kind of Markdown is seen half-arrived. */
+const STREAMED = `Streaming works like this: the backend sends **small pieces** of the answer as the model writes them, and the chat shows each one as it arrives.
+
+- The view follows the text while you are at the bottom.
+- A code block is highlighted once it is complete:
+
+\`\`\`ts
+export function add(a: number, b: number): number {
+  return a + b;
+}
+\`\`\`
+
+That is the whole answer.`;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -170,6 +185,7 @@ export function createScriptedAgent(opts: ScriptedAgentOptions = {}): ChatHandle
       return say.error(code, `Demo error from the dev backend: ${code}.`);
     }
     if (command.name === 'echo') return say.answer(command.rest);
+    if (command.name === 'stream') return say.stream(STREAMED, Math.min(200, Math.max(2, Number(command.args[0]) || 40)));
     if (command.name === 'edit') return edit(command.args[0], say, ctx, approvalTimeoutMs);
     const step = stepFor(command.name, command.args, command.rest);
     if (step === undefined) return say.answer(`I do not know \`/${command.name}\`.\n\n${HELP}`);
@@ -241,6 +257,19 @@ class Speaker {
     if (this.delayMs > 0) await sleep(this.delayMs);
     if (this.ctx.signal.aborted) return;
     this.ctx.send({ type: 'AGENT_RESPONSE', data: { sessionId: this.request.sessionId, content: second, done: true } });
+  }
+
+  /** The answer in `chunks` delta pieces (v2; v1 has one COMPLETE), a short pause between them. */
+  async stream(markdown: string, chunks: number): Promise<void> {
+    if (this.request.protocol === 'v1') return this.answer(markdown);
+    const size = Math.ceil(markdown.length / chunks);
+    const pause = Math.max(20, Math.round(this.delayMs / 5));
+    for (let at = 0; at < markdown.length; at += size) {
+      if (this.ctx.signal.aborted) return;
+      const done = at + size >= markdown.length;
+      this.ctx.send({ type: 'AGENT_RESPONSE', data: { sessionId: this.request.sessionId, content: markdown.slice(at, at + size), done } });
+      if (!done && this.delayMs > 0) await sleep(pause);
+    }
   }
 
   error(code: string, message: string): void {

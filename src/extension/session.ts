@@ -25,9 +25,19 @@ export class SessionStore {
   }
 
   async renew(): Promise<string> {
-    const id = randomUUID();
+    const id = this.newId();
+    await this.switchTo(id);
+    return id;
+  }
+
+  /** A fresh id, not yet in use. */
+  newId(): string {
+    return randomUUID();
+  }
+
+  /** Continues an earlier conversation under its own id (Conversation History). */
+  async switchTo(id: string): Promise<void> {
     await this.state.update(KEY, id);
     for (const l of this.renewed) l();
-    return id;
   }
 }

@@ -16,6 +16,7 @@ import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../src/devBackend/scr
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import { contextChecks } from './chatContextE2E';
+import { streamingCheck } from './chatStreamE2E';
 import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, runFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -132,13 +133,23 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     {
-      name: `[${theme.name}] /error ANALYSIS_TIMEOUT is shown with a human explanation`,
+      name: `[${theme.name}] /error ANALYSIS_TIMEOUT is shown with a human explanation; Retry sends it again, Edit puts it back in the box`,
       run: async () => {
         await send(page, '/error ANALYSIS_TIMEOUT');
         const error = chat().locator('.entry.error', { hasText: 'ANALYSIS_TIMEOUT' });
         await error.waitFor({ timeout: TIMEOUT });
         assert.match((await error.locator('.explanation').textContent()) ?? '', /5 minutes/);
         await shot('error');
+        // Retry sends the same message again; Edit puts a message back into the box.
+        const users = await chat().locator('.entry.user', { hasText: '/error ANALYSIS_TIMEOUT' }).count();
+        await error.last().locator('button.retry-message').click();
+        await chat().locator('.entry.user', { hasText: '/error ANALYSIS_TIMEOUT' }).nth(users).waitFor({ timeout: TIMEOUT });
+        await chat().locator('.entry.error', { hasText: 'ANALYSIS_TIMEOUT' }).nth(1).waitFor({ timeout: TIMEOUT });
+        const mine = chat().locator('.entry.user', { hasText: '/error ANALYSIS_TIMEOUT' }).last();
+        await mine.hover();
+        await mine.locator('button.edit').click();
+        assert.equal(await chat().locator('textarea.input').inputValue(), '/error ANALYSIS_TIMEOUT');
+        await chat().locator('textarea.input').fill('');
       },
     },
     {
@@ -209,6 +220,7 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     ...contextChecks(theme.name, bench, shot),
+    streamingCheck(theme.name, bench, shot),
     {
       name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,
       run: async () => {

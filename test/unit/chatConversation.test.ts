@@ -312,7 +312,7 @@ test('the local timeout and a dropped link end the turn with a notice', async ()
   assert.equal(d.conv.busy, false);
 });
 
-test('the transcript is stored per session, survives a reload, is bounded, and a reset forgets it', async () => {
+test('the transcript is stored per session, survives a reload, is bounded, and switching sessions keeps the one left', async () => {
   const s = setup();
   s.conv.send('remember me');
   await s.transcript.flush();
@@ -323,9 +323,13 @@ test('the transcript is stored per session, survives a reload, is bounded, and a
   assert.equal((s.store.get<unknown[]>(transcriptKey('sess-1')) ?? []).length, MAX_ENTRIES);
   s.store.map.set(transcriptKey('sess-x'), [{ kind: 'bogus' }, { kind: 'user', id: 'u', at: 1, text: 'ok' }]);
   assert.equal(Transcript.load(s.store, 'sess-x').length, 1, 'entries outside the contract are dropped');
-  await again.reset('sess-2');
-  assert.equal(s.store.get(transcriptKey('sess-1')), undefined);
+  await again.switchTo('sess-2');
+  assert.equal((s.store.get<unknown[]>(transcriptKey('sess-1')) ?? []).length, MAX_ENTRIES, 'the one left is kept (History decides)');
   assert.equal(again.entries.length, 0);
+  again.upsert({ kind: 'user', id: 'u2', at: 1, text: 'second' });
+  await again.switchTo('sess-1');
+  assert.equal(again.entries.length, MAX_ENTRIES, 'and is there again when switched back');
+  assert.deepEqual(Transcript.load(s.store, 'sess-2').map((e) => e.kind === 'user' && e.text), ['second']);
   s.conv.dispose();
 });
 

@@ -192,3 +192,18 @@ test('uniqueTail picks the shortest unique run of last lines', () => {
   assert.equal(uniqueTail('}\nx\n}\n'), 'x\n}');
   assert.equal(uniqueTail(''), undefined);
 });
+
+test('v2 /stream sends the answer in many small delta chunks, only the last done:true; v1 gets it whole in COMPLETE', async () => {
+  await withIde('v2', async (ide) => {
+    const turn = await ide.chat('/stream 25');
+    const responses = turn.filter((m) => m.type === 'AGENT_RESPONSE');
+    assert.ok(responses.length >= 20, `${responses.length} chunks`);
+    assert.deepEqual(responses.map((m) => (m.data as Json).done), [...Array(responses.length - 1).fill(false), true]);
+    assert.match(answerText(turn), /^Streaming works like this:[\s\S]*```ts\n[\s\S]*That is the whole answer\.$/);
+  });
+  await withIde('v1', async (ide) => {
+    const turn = await ide.chat('/stream');
+    assert.deepEqual(turn.filter((m) => m.type === 'COMPLETE').length, 1);
+    assert.match(answerText(turn), /That is the whole answer\.$/);
+  });
+});

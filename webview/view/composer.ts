@@ -53,6 +53,14 @@ export class Composer {
     this.input.addEventListener('input', () => this.update());
     this.input.addEventListener('click', () => this.update());
     this.input.addEventListener('blur', () => this.close());
+    // Edit on a message of the transcript: its text into the box, to change and send again.
+    document.addEventListener('agent-bridge-edit', (e) => {
+      const text = (e as CustomEvent<unknown>).detail;
+      if (typeof text !== 'string') return;
+      this.input.value = text;
+      this.focus();
+      this.input.setSelectionRange(text.length, text.length);
+    });
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.busy && !e.defaultPrevented) {
         e.preventDefault();

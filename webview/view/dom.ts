@@ -26,7 +26,7 @@ export function icon(name: string, extra = ''): HTMLElement {
 }
 
 /** A button with an icon and a visible or only-accessible label. */
-export function button(opts: { icon: string; label: string; showLabel?: boolean; class?: string; onClick: () => void }): HTMLButtonElement {
+export function button(opts: { icon: string; label: string; showLabel?: boolean; class?: string; onClick: (e: MouseEvent) => void }): HTMLButtonElement {
   const b = h('button', { class: `btn ${opts.class ?? ''}`.trim(), attrs: { type: 'button', 'aria-label': opts.label, title: opts.label } }, [
     icon(opts.icon),
     opts.showLabel ? h('span', { text: opts.label }) : undefined,

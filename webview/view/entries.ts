@@ -15,7 +15,12 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
   switch (entry.kind) {
     case 'user':
       return h('article', { class: 'entry user', attrs: { 'aria-label': s.you } }, [
-        h('div', { class: 'who' }, [icon('account'), h('span', { text: s.you })]),
+        h('div', { class: 'who' }, [
+          icon('account'),
+          h('span', { text: s.you }),
+          // Back into the message box to change and send again (a new message: the backend keeps what it was told).
+          button({ icon: 'edit', label: s.editMessage, class: 'entry-action edit', onClick: () => document.dispatchEvent(new CustomEvent('agent-bridge-edit', { detail: entry.text })) }),
+        ]),
         h('div', { class: 'user-text', text: entry.text }),
         entry.context?.length ? sentContext(entry.context, s) : undefined,
         entry.queued ? h('div', { class: 'queued', attrs: { role: 'status' } }, [icon('clock'), h('span', { text: s.queued })]) : undefined,
@@ -40,6 +45,7 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
         h('div', { class: 'who' }, [icon('error'), h('span', { text: `${s.errorTitle}: ` }), h('code', { text: entry.code })]),
         h('p', { class: 'explanation', text: entry.explanation }),
         entry.message ? h('p', { class: 'detail', text: entry.message }) : undefined,
+        button({ icon: 'refresh', label: s.retryMessage, showLabel: true, class: 'retry-message', onClick: (e) => resendBefore(e) }),
       ]);
     case 'notice':
       return h('div', { class: `entry notice ${entry.tone}`, attrs: { role: 'status' } }, [
@@ -182,4 +188,13 @@ function sentContext(context: NonNullable<Extract<Entry, { kind: 'user' }>['cont
       return a;
     }),
   );
+}
+
+/** Retry on an error: sends again the developer's message that the failed turn answered (the last one above it). */
+function resendBefore(e: Event): void {
+  const article = (e.currentTarget as HTMLElement).closest('.entry');
+  let prev = article?.previousElementSibling;
+  while (prev && !prev.classList.contains('user')) prev = prev.previousElementSibling;
+  const id = (prev as HTMLElement | null)?.dataset.entryId;
+  if (id) post({ type: 'resend', entryId: id });
 }

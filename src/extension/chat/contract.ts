@@ -124,7 +124,7 @@ export const STRING_KEYS = [
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
   'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn', 'openFileAt',
-  'insertAtCursor', 'applyToFile',
+  'insertAtCursor', 'applyToFile', 'editMessage', 'retryMessage',
   'attach', 'removeAttachment', 'addCurrentFile', 'noMatches', 'commandsLabel', 'mentionsLabel', 'attachmentsLabel',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
@@ -193,6 +193,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   /** Attach a file, part of one, or a symbol (an `@` completion, or the active file's one-click chip). */
   z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection', 'symbol']), path: z.string().min(1).max(1000), label: z.string().max(300).optional(), ...RangeFields }),
   z.object({ type: z.literal('detach'), id: text }),
+  /** Retry after an error: send the developer's message `entryId` again (its attachments read again). */
+  z.object({ type: z.literal('resend'), entryId: text }),
   /** A code block of an answer: into the editor at the cursor (the developer's own edit, undoable). */
   z.object({ type: z.literal('insertCode'), text: z.string().max(1_000_000) }),
   /** A code block of an answer: over the editor's selection (or whole file), as a diff to approve. */

@@ -20,6 +20,8 @@ import { Conversation } from './conversation';
 import { ChatSurfaces } from './panel';
 import { chatTexts, connectionHint, webviewStrings } from './texts';
 import { Transcript } from './transcript';
+import { ChatHistory } from './history';
+import { pickConversation } from './historyPick';
 import { openFileRef } from './openFileRef';
 
 /** What the extension exports about the chat, for its integration tests and for automation. */
@@ -40,6 +42,7 @@ export class ChatFeature implements vscode.Disposable {
   private readonly conversation: Conversation;
   private readonly subscriptions: vscode.Disposable[] = [];
   readonly attachments: ChatAttachments;
+  private readonly history: ChatHistory;
   private readonly mentions = new WeakMap<Workspace, Mentions>();
   /** The backend's `/` commands (its last COMMANDS message). */
   private commands: SlashCommand[] = [];
@@ -49,13 +52,14 @@ export class ChatFeature implements vscode.Disposable {
   private lastEditor: vscode.TextEditor | undefined;
 
   constructor(
-    context: vscode.ExtensionContext,
+    private readonly context: vscode.ExtensionContext,
     private readonly controller: BridgeController,
     private readonly sessions: SessionStore,
     private readonly log: vscode.LogOutputChannel,
     private readonly changes?: ChangeQueue & ChangeGate,
   ) {
     this.transcript = new Transcript(context.workspaceState, sessions.id);
+    this.history = new ChatHistory(context.workspaceState);
     this.attachments = new ChatAttachments(() => controller.workspace, (chips) => this.panel.post({ type: 'context', context: [...chips] }));
     this.panel = new ChatSurfaces(context.extensionUri, {
       snapshot: () => ({
@@ -157,22 +161,35 @@ export class ChatFeature implements vscode.Disposable {
 
   /**
    * Starts over: a new session id (so the backend starts a new conversation), an empty transcript,
-   * a fresh handshake. Asks first when there is a conversation to lose (`confirmed` skips that,
-   * for automation and tests); false when the developer kept the conversation.
+   * a fresh handshake. The conversation left is kept in Conversation History, so nothing is lost
+   * and nothing needs confirming (`confirmed` is accepted for older callers). False while a turn runs.
    */
-  async newSession(confirmed = false): Promise<boolean> {
-    if (!confirmed && this.transcript.entries.length > 0) {
-      const t = vscode.l10n.t;
-      const start = t('Start New Session');
-      const picked = await vscode.window.showWarningMessage(t('Start a new session? The agent starts a new conversation and this transcript is cleared.'), { modal: true }, start);
-      if (picked !== start) return false;
+  async newSession(_confirmed = false): Promise<boolean> {
+    return this.switchConversation(this.sessions.newId());
+  }
+
+  /** Conversation History: pick an earlier conversation of this workspace to continue, or delete some. */
+  async showHistory(): Promise<void> {
+    const picked = await pickConversation(this.history);
+    if (picked) await this.switchConversation(picked);
+  }
+
+  /** Leaves the current conversation (kept in History) for another session's: a new one, or one reopened. */
+  private async switchConversation(sessionId: string): Promise<boolean> {
+    if (this.conversation.busy) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Agent Bridge: the agent is still working on this conversation. Stop it first.'));
+      return false;
     }
+    const left = this.sessions.id;
+    await this.transcript.switchTo(sessionId);
+    await this.history.keep(left, Transcript.load(this.context.workspaceState, left));
+    await this.history.take(sessionId);
     this.conversation.reset();
-    const id = await this.sessions.renew();
-    await this.transcript.reset(id);
-    this.panel.post({ type: 'entries', entries: [] });
+    await this.sessions.switchTo(sessionId);
+    this.attachments.clear();
+    this.panel.post({ type: 'entries', entries: [...this.transcript.entries] });
     this.panel.post({ type: 'busy', busy: false });
-    // Reconnect so the new sessionId is in the handshake; a link the developer turned off stays off.
+    // Reconnect so the sessionId is in the handshake; a link the developer turned off stays off.
     if (this.controller.isActive) this.controller.connect();
     return true;
   }
@@ -186,6 +203,8 @@ export class ChatFeature implements vscode.Disposable {
         return;
       case 'detach':
         return this.attachments.remove(m.id);
+      case 'resend':
+        return this.resend(m.entryId);
       case 'insertCode':
         void insertAtCursor(lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
         return;
@@ -242,6 +261,17 @@ export class ChatFeature implements vscode.Disposable {
         return unreachable;
       }
     }
+  }
+
+  /** Retry: the developer's earlier message again, with its attachments as the files read now. */
+  private resend(entryId: string): void {
+    const e = this.transcript.get(entryId);
+    if (e?.kind !== 'user') return;
+    const labels = e.context ?? [];
+    this.attachments.reread(labels.map(({ path, startLine, endLine }) => ({ path, startLine, endLine }))).then(
+      (items) => void this.conversation.send(e.text, items, labels),
+      (err: unknown) => showRefusal(err instanceof Error ? err.message : String(err)),
+    );
   }
 
   /** Sends the message with its attachments, read now; if one cannot be read, nothing goes and the text returns to the box. */

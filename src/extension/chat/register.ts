@@ -23,6 +23,7 @@ export function registerChat(
     vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW_ID, chat.panel),
     vscode.commands.registerCommand('agentBridge.openChat', () => chat.panel.showDocked()),
     vscode.commands.registerCommand('agentBridge.openChatInEditor', () => chat.panel.showInEditor()),
+    vscode.commands.registerCommand('agentBridge.showHistory', () => chat.showHistory()),
     vscode.commands.registerCommand('agentBridge.addSelectionToChat', () => chat.addSelection()),
     // From the explorer: the clicked file and, with several selected, all of them.
     vscode.commands.registerCommand('agentBridge.addFileToChat', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>

@@ -16,6 +16,8 @@ export function webviewStrings(): Strings {
     retryIn: t('Retrying in {0} s'),
     openFileAt: t('Open {0}'),
     insertAtCursor: t('Insert at Cursor'),
+    editMessage: t('Edit and send again'),
+    retryMessage: t('Retry'),
     applyToFile: t('Apply to the Editor (replaces the selection, or the whole file, after you approve the diff)'),
     attach: t('Attach'),
     removeAttachment: t('Remove {0}'),

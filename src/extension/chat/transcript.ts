@@ -123,13 +123,14 @@ export class Transcript {
     return kept;
   }
 
-  /** Starts a new, empty transcript for another session and forgets the old one's storage. */
-  async reset(newSessionId: string): Promise<void> {
-    const old = this.sessionId;
-    this.sessionId = newSessionId;
-    this.items = [];
-    this.cancelSave();
-    await this.store.update(transcriptKey(old), undefined);
+  /**
+   * Turns to another session's transcript: the one left is stored complete first (History keeps or
+   * deletes it), and the other is read from storage (empty for a new session).
+   */
+  async switchTo(sessionId: string): Promise<void> {
+    await this.flush();
+    this.sessionId = sessionId;
+    this.loaded = undefined;
   }
 
   async flush(): Promise<void> {

@@ -175,4 +175,27 @@ describe('chat panel', () => {
     await backend.waitForSession((s) => s.sessionId === id, 15_000);
     await until(() => api.state() === 'connected', 'the reconnect');
   });
+
+  it('Conversation History reopens the conversation a New Session left, under its own session id, and keeps the one left', async () => {
+    // The conversation before the last New Session asked '/read notes.txt'.
+    const current = api.sessionId();
+    api.chat.receive({ type: 'send', text: '/help' });
+    await until(() => api.chat.entries().some((e) => e.kind === 'answer' && e.done), 'an answer in the new conversation');
+    const picking = vscode.commands.executeCommand('agentBridge.showHistory');
+    await new Promise((r) => setTimeout(r, 800));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await picking;
+    const reopened = api.sessionId();
+    assert.notEqual(reopened, current);
+    assert.ok(api.chat.entries().some((e) => e.kind === 'user' && e.text === '/read notes.txt'), 'the earlier transcript is back');
+    await backend.waitForSession((s) => s.sessionId === reopened, 15_000);
+    await until(() => api.state() === 'connected', 'the reconnect');
+    // And the one just left is in History now: reopening it brings '/help' back.
+    const again = vscode.commands.executeCommand('agentBridge.showHistory');
+    await new Promise((r) => setTimeout(r, 800));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await again;
+    assert.equal(api.sessionId(), current);
+    assert.ok(api.chat.entries().some((e) => e.kind === 'user' && e.text === '/help'));
+  });
 });
