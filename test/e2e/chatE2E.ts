@@ -67,7 +67,7 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
         await shot('thinking');
         const tool = chat().locator('.entry.tool.succeeded', { hasText: 'read_file' });
         await tool.waitFor({ timeout: TIMEOUT });
-        assert.match((await tool.locator('.tool-summary').textContent()) ?? '', /relativePath: src\/app\/Greeter\.java/);
+        assert.match((await tool.locator('.tool-summary').textContent()) ?? '', /^src\/app\/Greeter\.java → /);
       },
     },
     {
@@ -167,15 +167,18 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     {
-      name: `[${theme.name}] scrolled up to read, new output does not pull the view down; Jump to latest does`,
+      name: `[${theme.name}] scrolled up to read, new output does not pull the view down; Jump to latest does; your own message does`,
       run: async () => {
         const transcript = chat().locator('main.transcript');
         const answers = await chat().locator('.entry.answer:not(.streaming)').count();
-        // The developer scrolls up with the mouse wheel to reread something.
+        const users = await chat().locator('.entry.user').count();
+        await send(page, '/read notes.txt');
+        await chat().locator('.entry.user').nth(users).waitFor({ timeout: TIMEOUT });
+        // While the agent works, the developer scrolls up with the mouse wheel to reread something.
         await transcript.hover();
         await page.mouse.wheel(0, -5000);
+        await page.waitForTimeout(200);
         const top = await transcript.evaluate((t) => t.scrollTop);
-        await send(page, '/read notes.txt');
         await waitForAnswers(page, answers + 1);
         const jump = chat().locator('button.jump-to-latest');
         await jump.waitFor({ state: 'visible', timeout: TIMEOUT });
@@ -184,6 +187,13 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
         await jump.click();
         await jump.waitFor({ state: 'hidden', timeout: TIMEOUT });
         assert.ok(await transcript.evaluate((t) => t.scrollHeight - t.scrollTop - t.clientHeight < 80), 'at the latest output');
+        // Scrolled up again, the developer sends a message: that takes them to the latest output.
+        await transcript.hover();
+        await page.mouse.wheel(0, -5000);
+        await send(page, '/help');
+        await waitForAnswers(page, answers + 2);
+        assert.ok(await transcript.evaluate((t) => t.scrollHeight - t.scrollTop - t.clientHeight < 80), 'a sent message did not bring the view to the latest output');
+        assert.equal(await jump.isVisible(), false);
       },
     },
     {

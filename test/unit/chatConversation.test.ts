@@ -213,7 +213,7 @@ test('a v2 turn: THINKING in place, tool row running then succeeded, answer chun
   s.server({ type: 'TOOL_CALL', toolCallId: 'c1', toolName: 'grep_file', params: { pattern: 'TODO', projectKey: 'shop' } });
   const call: ToolCall = { id: 'c1', idKey: 'toolCallId', toolName: 'grep_file', params: { pattern: 'TODO' } };
   const tool = s.transcript.get('tool-c1');
-  assert.ok(tool?.kind === 'tool' && tool.status === 'running' && tool.summary === 'pattern: TODO');
+  assert.ok(tool?.kind === 'tool' && tool.status === 'running' && tool.summary === '"TODO"');
   s.conv.onToolFinished(call, { type: 'TOOL_RESULT', data: { toolCallId: 'c1', success: true, result: 'found', executionTime: 12 } });
   const done = s.transcript.get('tool-c1');
   assert.ok(done?.kind === 'tool' && done.status === 'succeeded' && done.ms === 12 && done.output === 'found');

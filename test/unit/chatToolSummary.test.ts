@@ -14,6 +14,7 @@ test("a tool row's outcome is the first line after the answer's heading, plain a
 });
 
 test('the params line keeps the telling params, shortened, in a fixed order', () => {
-  assert.equal(summarizeParams({ pattern: 'TODO', relativePath: 'src', limit: 20, extra: 'x' }), 'pattern: TODO · relativePath: src');
+  assert.equal(summarizeParams({ pattern: 'TODO', relativePath: 'src', limit: 20, extra: 'x' }), '"TODO" · src');
+  assert.equal(summarizeParams({ className: 'Greeter', methodName: 'greet' }), 'className: Greeter · methodName: greet');
   assert.equal(summarizeParams({ replaceContent: 'a'.repeat(500) }), '');
 });

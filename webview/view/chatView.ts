@@ -87,6 +87,11 @@ export class ChatView {
     if (old instanceof HTMLDetailsElement && el instanceof HTMLDetailsElement && old.open) el.open = true;
     if (old) old.replaceWith(el);
     else this.list.append(el);
+    // The developer's own new message takes them to the latest output, wherever they were reading.
+    if (!old && entry.kind === 'user') {
+      this.stick = true;
+      this.jump.hidden = true;
+    }
     for (const c of controls(el)) c.tabIndex = -1;
     this.nodes.set(entry.id, el);
     this.updateEmpty();

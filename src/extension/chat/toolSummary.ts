@@ -13,11 +13,14 @@ function short(value: string): string {
   return oneLine.length <= MAX_VALUE ? oneLine : `${oneLine.slice(0, MAX_VALUE - 1)}…`;
 }
 
+/** Shown as the bare value: a path speaks for itself, a pattern in quotes. */
+const BARE = new Set(['relativePath', 'file_path', 'notebook_path']);
+
 export function summarizeParams(params: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const key of KEY_PARAMS) {
     const v = params[key];
-    if (typeof v === 'string' && v.length > 0) parts.push(`${key}: ${short(v)}`);
+    if (typeof v === 'string' && v.length > 0) parts.push(key === 'pattern' ? `"${short(v)}"` : BARE.has(key) ? short(v) : `${key}: ${short(v)}`);
     else if (typeof v === 'number' || typeof v === 'boolean') parts.push(`${key}: ${String(v)}`);
     if (parts.length >= 4) break;
   }
