@@ -304,7 +304,7 @@ function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<stri
         }
         assert.equal(await chat().locator('button.new-session').count(), 0);
         assert.match((await chat().locator('.conn').textContent()) ?? '', new RegExp(zh('Connected')));
-        assert.equal((await chat().locator('.empty-state p').textContent())?.trim(), zh('Ask the agent about this workspace. Type /help to see what the dev backend can do.'));
+        assert.equal((await chat().locator('.empty-state p').textContent())?.trim(), zh('Ask the agent about this workspace. Type @ to attach a file or symbol, / for the commands the backend offers.'));
         assert.equal(await statusItem.getAttribute('aria-label'), zh('Agent Bridge: connected'));
         await shot('empty');
       },

@@ -36,7 +36,7 @@ export function webviewStrings(): Strings {
     stop: t('Stop'),
     placeholder: t('Ask the agent… (Enter to send, Shift+Enter for a new line)'),
     inputLabel: t('Message to the agent'),
-    empty: t('Ask the agent about this workspace. Type /help to see what the dev backend can do.'),
+    empty: t('Ask the agent about this workspace. Type @ to attach a file or symbol, / for the commands the backend offers.'),
     you: t('You'),
     agent: t('Agent'),
     thinking: t('Thinking'),
