@@ -4,7 +4,7 @@
  * and the answer (COMPLETE in v1, AGENT_RESPONSE chunks ending in done:true in v2) sums up in
  * Markdown what the tools returned. Anything else gets a short Markdown guide to the commands.
  */
-import { fenceFor } from '../core/chat/attachments';
+import { fenceFor } from '../core/workspace/text';
 import type { ChatCommand, ChatContext, ChatHandler, ChatRequest } from './chat';
 
 type Json = Record<string, unknown>;

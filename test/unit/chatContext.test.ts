@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { contextLabel, fenceFor, messageWithContext } from '../../src/core/chat/attachments';
+import { contextLabel, messageWithContext } from '../../src/core/chat/attachments';
+import { fenceFor } from '../../src/core/workspace/text';
 import { fuzzyFilter, fuzzyScore } from '../../src/core/chat/fuzzy';
 
 const files = [
@@ -47,7 +48,7 @@ test('fuzzy: no match is undefined; every character must appear in order', () =>
 test('an attachment goes into the message as a fenced block under its path:lines label, never closable by its own backticks', () => {
   const item = { path: 'src/A.ts', startLine: 3, endLine: 5, text: 'const a = 1;\n```\nnot the end' };
   const m = messageWithContext('Why does this fail?', [item, { path: 'x/B.java', startLine: 7, endLine: 7, text: 'int b;' }]);
-  assert.ok(m.startsWith('Why does this fail?\n\nAttached by the developer:\n\nsrc/A.ts:3-5\n````ts\nconst a = 1;'), m);
+  assert.ok(m.startsWith('Why does this fail?\n\nAttached by the developer:\n\nsrc/A.ts:3-5\n````typescript\nconst a = 1;'), m);
   assert.ok(m.endsWith('x/B.java:7\n```java\nint b;\n```'), m);
   assert.equal(fenceFor('a ````` b'), '``````');
   assert.equal(messageWithContext('plain', []), 'plain');

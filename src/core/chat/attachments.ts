@@ -10,6 +10,7 @@
 import { translator } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
+import { fenceFor, languageOf } from '../workspace/text';
 import type { Workspace } from '../workspace/workspace';
 
 /** What to attach: a project-relative path and, for part of a file, a 1-based inclusive line range. */
@@ -69,18 +70,6 @@ export async function readContext(ws: Workspace, refs: readonly ContextRef[]): P
   return items;
 }
 
-/** A code fence longer than any run of backticks in `text`, so quoted text cannot close it early. */
-export function fenceFor(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
-
-/** The fence's info string: the file's extension when it is a plain word (`java`, `ts`, `py`). */
-function language(path: string): string {
-  const ext = /\.([A-Za-z0-9]{1,10})$/.exec(path)?.[1];
-  return ext ? ext.toLowerCase() : '';
-}
-
 /** `path` or `path:10-20` (a single line: `path:10`), as the chat and the message show an attachment. */
 export function contextLabel(item: Pick<ContextItem, 'path' | 'startLine' | 'endLine'>, wholeFile = false): string {
   if (wholeFile) return item.path;
@@ -96,7 +85,7 @@ export function messageWithContext(message: string, items: readonly ContextItem[
   const blocks = items.map((item) => {
     const f = fenceFor(item.text);
     const cut = item.truncated ? ' (truncated)' : '';
-    return `${contextLabel(item)}${cut}\n${f}${language(item.path)}\n${item.text}\n${f}`;
+    return `${contextLabel(item)}${cut}\n${f}${languageOf(item.path)}\n${item.text}\n${f}`;
   });
   return `${message}\n\nAttached by the developer:\n\n${blocks.join('\n\n')}`;
 }
