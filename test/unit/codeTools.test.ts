@@ -44,7 +44,9 @@ test('read_class: an ambiguous simple name lists the candidates; a qualified nam
   const byFolder = await call(readClassTool, { className: 'User', relativePath: 'src/main/java/com/acme' });
   assert.equal((byFolder.structured as { className: string }).className, 'com.acme.model.User');
   const byName = await call(readClassTool, { className: 'com.acme.model.User', mode: 'FULL' });
-  assert.match(byName.result, /File: src\/main\/java\/com\/acme\/model\/User\.java · lines 4–14/);
+  // From its Javadoc (line 3), under the file's package line.
+  assert.match(byName.result, /File: src\/main\/java\/com\/acme\/model\/User\.java · lines 3–14/);
+  assert.match(byName.result, / 1 \| package com\.acme\.model;\n {3}⋮\n 3 \| \/\*\* A user of the app\. \*\//);
   assert.match(byName.result, / 7 \| {3}public User\(String name\) \{/);
 });
 
@@ -123,4 +125,44 @@ test('tools answer TIMEOUT while the first build outlasts the wait, then answer 
   await codeIntelFor(other).index.ready();
   const out = await call(readClassTool, { className: 'Main' }, other);
   assert.equal((out.structured as { className: string }).className, 'com.acme.app.Main');
+});
+
+test('read_class full: the header (package and imports, not the licence above it), then the class from its Javadoc and annotations to its end', async () => {
+  const java = [
+    '/*',
+    ' * Licence text that a reader of the class does not need.',
+    ' */',
+    'package com.acme.full;',
+    '',
+    'import java.util.List;',
+    'import java.util.Map;',
+    '',
+    '/** A documented service. */',
+    '@Deprecated',
+    '@SuppressWarnings("unused")',
+    'public class Documented {',
+    '  List<String> names;',
+    '  Map<String, Integer> counts;',
+    '',
+    '  /** Inner docs. */',
+    '  @Deprecated',
+    '  static class Inner {}',
+    '}',
+    '',
+  ].join('\n');
+  const local = new NodeWorkspace(makeTree({ 'src/com/acme/full/Documented.java': java }, 'ab-readclass-full-'));
+  const out = await call(readClassTool, { className: 'Documented', mode: 'full' }, local);
+  const s = out.structured as { header?: { startLine: number; endLine: number; content: string }; startLine: number; endLine: number; content: string };
+  assert.deepEqual(s.header, { startLine: 4, endLine: 7, content: 'package com.acme.full;\n\nimport java.util.List;\nimport java.util.Map;' });
+  assert.equal(s.startLine, 9);
+  assert.equal(s.endLine, 19);
+  assert.match(s.content, /^\/\*\* A documented service\. \*\/\n@Deprecated\n@SuppressWarnings\("unused"\)\npublic class Documented \{/);
+  assert.ok(!out.result.includes('Licence text'), 'the licence comment is not part of the answer');
+  assert.match(out.result, / 4 \| package com\.acme\.full;\n 5 \| \n 6 \| import java\.util\.List;\n 7 \| import java\.util\.Map;\n   ⋮\n 9 \| \/\*\* A documented service/);
+  const inner = await call(readClassTool, { className: 'Documented.Inner', mode: 'full' }, local);
+  const si = inner.structured as { header?: { startLine: number }; startLine: number; content: string };
+  assert.equal(si.header?.startLine, 4, 'a nested class gets the file header too');
+  assert.equal(si.startLine, 16);
+  assert.match(si.content, /^ {2}\/\*\* Inner docs\. \*\/\n {2}@Deprecated\n {2}static class Inner \{\}$/);
+  dropCodeIntel(local);
 });

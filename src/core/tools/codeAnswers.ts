@@ -86,6 +86,19 @@ export function ambiguity(name: string, candidates: readonly TypeEntry[], how: s
 }
 
 /** Lines `from..to` (1-based, inclusive) with right-aligned numbers, in a fence. */
+/** Several line ranges of one file in one numbered block, a `⋮` line where lines are left out between them. */
+export function numberedRanges(textLines: readonly string[], ranges: readonly { start: number; end: number }[], language = 'java'): string {
+  const width = String(Math.max(1, ...ranges.map((r) => r.end))).length;
+  const body: string[] = [];
+  ranges.forEach((r, i) => {
+    if (i > 0 && r.start > (ranges[i - 1] as { end: number }).end + 1) body.push(`${' '.repeat(width)} ⋮`);
+    for (let n = r.start; n <= r.end; n++) body.push(`${String(n).padStart(width)} | ${textLines[n - 1] ?? ''}`);
+  });
+  const joined = body.join('\n');
+  const fence = fenceFor(joined);
+  return `${fence}${language}\n${joined}\n${fence}`;
+}
+
 export function numbered(textLines: readonly string[], from: number, to: number, language = 'java'): string {
   const width = String(Math.max(to, 1)).length;
   const body = [];

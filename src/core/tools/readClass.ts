@@ -9,10 +9,11 @@ import { MAX_READ_LINES } from './readFile';
 import { defineTool } from './tool';
 import type { CodeIndex, TypeEntry } from '../code/index/codeIndex';
 import type { MethodSymbol, TypeSymbol } from '../code/model';
-import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numbered, SOURCE } from './codeAnswers';
+import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numberedRanges, SOURCE } from './codeAnswers';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
 import { languageForPath } from '../code/languages/registry';
 import { quickTypes } from '../code/intel/quickLookup';
+import { headerLines, startWithDocAndAnnotations } from '../code/sourceLines';
 import { codeIntelFor, readyCodeIntel } from '../code/intel/intel';
 
 /**
@@ -124,18 +125,37 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SO
   };
 }
 
+/**
+ * The class as a reader needs it: the file's header (package and imports, so every name in the
+ * body can be placed), then the class from its doc comment and annotations to its end, numbered.
+ */
 async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, source: Source = SOURCE): Promise<{ result: string; structured: unknown }> {
   const file = await readProjectText(ws, e.path);
   const text = splitLines(file.text);
-  const from = e.type.line;
+  const from = startWithDocAndAnnotations(text, e.type.line);
   const end = Math.min(e.type.endLine, text.length);
   const to = Math.min(end, from + MAX_READ_LINES - 1);
+  const firstDecl = Math.min(from, ...e.file.types.filter((ty) => !ty.outer && ty.kind !== 'module').map((ty) => startWithDocAndAnnotations(text, ty.line)));
+  const header = headerLines(text, firstDecl);
   const t = translator(ws.locale);
-  const out = [t('## {0}: {1}', kindLabel(e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), '', numbered(text, from, to, fenceLanguage(e.path))];
+  const language = fenceLanguage(e.path);
+  const out = [t('## {0}: {1}', kindLabel(e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), ''];
+  out.push(numberedRanges(text, [...(header ? [header] : []), { start: from, end: to }], language));
   if (to < end) out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
   return {
     result: out.join('\n'),
-    structured: { source, className: e.type.fqn, kind: e.type.kind, path: e.path, startLine: from, endLine: to, totalLines: end - from + 1, truncated: to < end, content: text.slice(from - 1, to).join('\n') },
+    structured: {
+      source,
+      className: e.type.fqn,
+      kind: e.type.kind,
+      path: e.path,
+      ...(header ? { header: { startLine: header.start, endLine: header.end, content: text.slice(header.start - 1, header.end).join('\n') } } : {}),
+      startLine: from,
+      endLine: to,
+      totalLines: end - from + 1,
+      truncated: to < end,
+      content: text.slice(from - 1, to).join('\n'),
+    },
   };
 }
 /**
