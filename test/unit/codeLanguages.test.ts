@@ -202,3 +202,30 @@ test('a Go type with methods in other files of its package, and a C# partial cla
   const listen = await run(readMethodTool, { className: 'Server', methodName: 'listen' });
   assert.match(listen.result, /srv\/listen\.go:3/);
 });
+
+test('a method called on an array or a standard collection of project types is the container\'s, not the element type\'s (TypeScript, Python, Go, Kotlin, C#)', async () => {
+  const files: Record<string, string> = {
+    'ts/cart.ts': 'export class CartLine {\n  total(): number { return 1; }\n}\nexport class Cart {\n  sum(lines: CartLine[], more: Array<CartLine>): number {\n    more.push(lines[0]);\n    return lines.reduce((a, l) => a + l.total(), 0);\n  }\n}\n',
+    'py/cart.py': 'class CartLine:\n    def total(self) -> int:\n        return 1\n\nclass Cart:\n    def sum(self, lines: list[CartLine]) -> int:\n        lines.append(CartLine())\n        return 0\n',
+    'go/cart/cart.go': 'package cart\n\ntype CartLine struct{}\n\nfunc (c CartLine) Total() int { return 1 }\n\ntype Cart struct{}\n\nfunc (c Cart) Sum(lines []CartLine) int {\n\tlines.Total()\n\treturn 0\n}\n',
+    'kt/Cart.kt': 'package cart\n\nclass CartLine {\n    fun total(): Int = 1\n}\n\nclass Cart {\n    fun sum(lines: List<CartLine>): Int {\n        return lines.size + lines.count()\n    }\n}\n',
+    'cs/Cart.cs': 'namespace Shop {\n  public class CartLine {\n    public int Total() { return 1; }\n  }\n  public class Cart {\n    public int Sum(CartLine[] lines) {\n      return lines.Count();\n    }\n  }\n}\n',
+  };
+  for (const [file, method, call] of [
+    ['ts/cart.ts', 'Cart.sum', 'reduce'],
+    ['ts/cart.ts', 'Cart.sum', 'push'],
+    ['py/cart.py', 'Cart.sum', 'append'],
+    ['go/cart/cart.go', 'Cart.Sum', 'Total'],
+    ['kt/Cart.kt', 'Cart.sum', 'count'],
+    ['cs/Cart.cs', 'Cart.Sum', 'Count'],
+  ] as const) {
+    // One language per folder, so the simple names do not collide.
+    const local = new NodeWorkspace(makeTree({ [file]: files[file] as string }, 'ab-collections-'));
+    const out = await callTool(callChainTool, local, { method, direction: 'callees', depth: 1 }).catch((e: Error) => ({ structured: { error: e.message } }));
+    const roots = ((out.structured as { callees?: Node[] }).callees ?? []) as Node[];
+    const u = roots.flatMap((r) => r.unresolved ?? []).find((x) => x.call.includes(`.${call}(`));
+    assert.ok(u, `${method}: no unresolved ${call} in ${JSON.stringify(out.structured)}`);
+    assert.match(u.reason, /built in/, `${method} ${call}: ${u.reason}`);
+    assert.doesNotMatch(u.reason, /no method/);
+  }
+});

@@ -23,6 +23,17 @@ const PY_BUILTINS = new Set(
     'reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip').split(' '),
 );
 
+/** Built-in and standard-library containers, by the name a declaration writes (`List<Foo>`, `dict[str, Foo]`). */
+const CONTAINERS = /^(?:readonly\s+)?(?:Array|ReadonlyArray|Set|ReadonlySet|Map|ReadonlyMap|WeakMap|WeakSet|Record|Iterable|AsyncIterable|Promise<(?:Array|ReadonlyArray)|List|MutableList|ArrayList|LinkedList|Collection|MutableCollection|Sequence|Dictionary|IList|IEnumerable|IReadOnlyList|ICollection|HashSet|HashMap|MutableMap|MutableSet|list|dict|set|frozenset|tuple|Sequence|Mapping|Iterator|map|chan)\s*[<[]/;
+
+/** `what (an array, built in)` when a declared type is an array, slice or standard container; undefined otherwise. */
+function collectionType(text: string): string | undefined {
+  const t = text.trim();
+  if (/\[\s*\]\s*\??$/.test(t) || /^\[\s*\]/.test(t) || /^\[\d+\]/.test(t)) return `${t}: an array, built in`;
+  if (CONTAINERS.test(t) || /^(?:<-\s*)?chan\b/.test(t)) return `${t}: a collection, built in`;
+  return undefined;
+}
+
 const raw = (t: string): string => t.replace(/^[*&\s]+/, '').replace(/[<[(].*$/s, '').replace(/\?$/, '').trim();
 
 export class NameResolver {
@@ -257,6 +268,10 @@ export class NameResolver {
    * Exactly one hit, or why not.
    */
   typeNamed(text: string, here: TypeEntry): Meaning {
+    // An array or a library collection of project types is not one of them: `lines.reduce(…)` on
+    // `CartLine[]` calls Array's reduce, not a method of CartLine.
+    const collection = collectionType(text);
+    if (collection) return { outside: collection };
     const name = raw(text);
     if (!name) return { err: 'no type' };
     const lang = here.file.language;
