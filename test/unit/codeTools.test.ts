@@ -158,7 +158,7 @@ test('read_class full: the header (package and imports, not the licence above it
   assert.equal(s.endLine, 19);
   assert.match(s.content, /^\/\*\* A documented service\. \*\/\n@Deprecated\n@SuppressWarnings\("unused"\)\npublic class Documented \{/);
   assert.ok(!out.result.includes('Licence text'), 'the licence comment is not part of the answer');
-  assert.match(out.result, / 4 \| package com\.acme\.full;\n 5 \| \n 6 \| import java\.util\.List;\n 7 \| import java\.util\.Map;\n   ⋮\n 9 \| \/\*\* A documented service/);
+  assert.match(out.result, / 4 \| package com\.acme\.full;\n 5 \| \n 6 \| import java\.util\.List;\n 7 \| import java\.util\.Map;\n {3}⋮\n 9 \| \/\*\* A documented service/);
   const inner = await call(readClassTool, { className: 'Documented.Inner', mode: 'full' }, local);
   const si = inner.structured as { header?: { startLine: number }; startLine: number; content: string };
   assert.equal(si.header?.startLine, 4, 'a nested class gets the file header too');
