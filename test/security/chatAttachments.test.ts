@@ -84,3 +84,20 @@ describe('chat attachments against a hostile repository', () => {
     assert.deepEqual(item, { path: 'src/App.java', startLine: 4, endLine: 6, text: 'public class App {\n  public void run() {\n    new Helper().help();' });
   });
 });
+
+describe('chat attachments: lines as the editor counts them', () => {
+  test('a lone CR breaks a line, so a range sends the lines the developer selected; an empty file attaches as one empty line', async () => {
+    const tree = hostileTree();
+    try {
+      fs.writeFileSync(path.join(tree.root, 'cr.txt'), 'line1\rline2\nline3\nline4\n');
+      fs.writeFileSync(path.join(tree.root, 'empty.txt'), '');
+      const ws = new NodeWorkspace(tree.root);
+      const [item] = await readContext(ws, [{ path: 'cr.txt', startLine: 3, endLine: 3 }]);
+      assert.equal(item.text, 'line3');
+      const [empty] = await readContext(ws, [{ path: 'empty.txt' }]);
+      assert.deepEqual([empty.startLine, empty.endLine, empty.text], [1, 1, '']);
+    } finally {
+      tree.remove();
+    }
+  });
+});

@@ -146,6 +146,27 @@ test('attachments go twice: fenced under their label in message, and structured 
   }
 });
 
+test('a message queued offline goes with its attachments as the files are when it is sent, not as they were when typed', async () => {
+  const sent: ClientMessage[] = [];
+  const link = { state: 'disconnected' as ConnectionState, protocol: 'v2' as const, requestId: undefined, send: (m: ClientMessage) => (sent.push(m), true) };
+  const transcript = new Transcript(new MapStore(), 'sess-1', 0);
+  let now = 'export const apiKey = "edited out";';
+  const conv = new Conversation(link, () => ({ sessionId: 'sess-1', projectKey: 'shop', projectPath: '/w' }), transcript, texts, {
+    onEntry: () => undefined,
+    onBusy: () => undefined,
+    readContext: () => Promise.resolve([{ path: 'config.ts', startLine: 1, endLine: 1, text: now }]),
+  });
+  conv.send('look', [{ path: 'config.ts', startLine: 1, endLine: 1, text: 'export const apiKey = "sk-live-REALKEY";' }], [{ path: 'config.ts', label: 'config.ts', startLine: 1, endLine: 1 }]);
+  now = 'export const apiKey = process.env.KEY;';
+  link.state = 'connected';
+  conv.onConnectionState('connected');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent.length, 1);
+  assert.ok(!JSON.stringify(sent).includes('sk-live-REALKEY'), 'the text read when typed went out');
+  assert.deepEqual((sent[0].data as { context: unknown }).context, [{ path: 'config.ts', startLine: 1, endLine: 1, text: 'export const apiKey = process.env.KEY;' }]);
+  conv.dispose();
+});
+
 test('after a reload, a message queued with attachments reads them again before it goes; if they cannot be read, it does not go', async () => {
   for (const outcome of ['read', 'refused'] as const) {
     const first = setup({ state: 'disconnected' });

@@ -10,7 +10,7 @@
 import { translator } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
-import { fenceFor, languageOf } from '../workspace/text';
+import { fenceFor, languageOf, splitLines } from '../workspace/text';
 import type { Workspace } from '../workspace/workspace';
 
 /** What to attach: a project-relative path and, for part of a file, a 1-based inclusive line range. */
@@ -47,8 +47,9 @@ export async function readContext(ws: Workspace, refs: readonly ContextRef[]): P
   const items: ContextItem[] = [];
   for (const ref of refs) {
     const read = await readProjectText(ws, ref.path);
-    const lines = read.text.split(/\r?\n/);
-    if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+    // Lines as the editor counts them (a lone CR breaks a line too), so a range is what was selected.
+    const lines = splitLines(read.text);
+    if (!lines.length) lines.push(''); // an empty file is one empty line, as the editor shows it
     const start = ref.startLine ?? 1;
     const end = Math.min(ref.endLine ?? lines.length, lines.length);
     if (!Number.isInteger(start) || start < 1 || start > Math.max(1, lines.length) || end < start) {

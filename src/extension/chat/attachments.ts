@@ -15,6 +15,7 @@ let counter = 0;
 
 export class ChatAttachments {
   private chips: ContextChip[] = [];
+  private adding = 0;
 
   constructor(
     private readonly workspace: () => Workspace | undefined,
@@ -33,7 +34,17 @@ export class ChatAttachments {
     const t = vscode.l10n.t;
     const ws = this.workspace();
     if (!ws) return t('No folder is served, so nothing can be attached.');
-    if (this.chips.length >= MAX_CONTEXT_ITEMS) return t('At most {0} attachments can go with one message.', MAX_CONTEXT_ITEMS);
+    // Counting the adds still being checked, so several at once cannot pass the limit together.
+    if (this.chips.length + this.adding >= MAX_CONTEXT_ITEMS) return t('At most {0} attachments can go with one message.', MAX_CONTEXT_ITEMS);
+    this.adding++;
+    try {
+      return await this.check(kind, ws, where, range, label);
+    } finally {
+      this.adding--;
+    }
+  }
+
+  private async check(kind: ContextChip['kind'], ws: Workspace, where: string, range: { startLine: number; endLine: number } | undefined, label: string | undefined): Promise<string | undefined> {
     let rel: string;
     try {
       rel = (await accessPolicy(ws).resolve(where)).rel;
@@ -67,9 +78,15 @@ export class ChatAttachments {
     const ws = this.workspace();
     if (!ws) throw new Error(vscode.l10n.t('No folder is served, so nothing can be attached.'));
     const items = await readContext(ws, chips.map(refOf));
-    this.chips = [];
+    // While the files were read the developer may have removed a chip (it is not sent) or added
+    // one (it stays, for the next message).
+    const sent = chips.flatMap((c, i) => (this.chips.some((x) => x.id === c.id) ? [{ chip: c, item: items[i] as ContextItem }] : []));
+    this.chips = this.chips.filter((c) => !chips.some((x) => x.id === c.id));
     this.changed(this.chips);
-    return { items, labels: chips.map((c) => ({ path: c.path, label: c.label, ...(c.startLine ? { startLine: c.startLine, endLine: c.endLine } : {}) })) };
+    return {
+      items: sent.map((s) => s.item),
+      labels: sent.map(({ chip: c }) => ({ path: c.path, label: c.label, ...(c.startLine ? { startLine: c.startLine, endLine: c.endLine } : {}) })),
+    };
   }
 
   /** Reads attachments by reference again (a message queued before a window reload). */
@@ -89,11 +106,15 @@ const refOf = (c: ContextChip): ContextRef => ({ path: c.path, ...(c.startLine ?
 
 /** The editor's selection as a line range (the whole lines it touches); undefined for an empty selection. */
 export function selectionRange(editor: vscode.TextEditor): { startLine: number; endLine: number } | undefined {
-  const sel = editor.selection;
-  if (sel.isEmpty) return undefined;
-  // A selection ending at column 0 of a line does not take that line.
+  if (editor.selection.isEmpty) return undefined;
+  const { start, end } = selectedLines(editor.selection);
+  return { startLine: start, endLine: end };
+}
+
+/** Lines `[start, end]` (1-based) a selection covers; one ending at column 0 of a line does not take that line. */
+export function selectedLines(sel: vscode.Selection): { start: number; end: number } {
   const end = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line - 1 : sel.end.line;
-  return { startLine: sel.start.line + 1, endLine: end + 1 };
+  return { start: sel.start.line + 1, end: end + 1 };
 }
 
 /** A refusal as the developer sees it: in the status bar, inert (an agent-chosen path cannot be a link). */

@@ -111,8 +111,9 @@ export class Conversation {
     const q: Queued = { entryId, text: message, items };
     if (this.link.state !== 'connected' || !this.dispatch(q, labels)) {
       // Offline (or the socket closed under the send): the message is not lost. It waits, shown
-      // as queued, and goes out when the link is back.
-      this.queued = q;
+      // as queued, and goes out when the link is back, its attachments read again then: what the
+      // files hold by that time, and refused if one became secret meanwhile.
+      this.queued = { ...q, items: labels.length ? undefined : [] };
       this.put({ kind: 'user', id: entryId, at: Date.now(), text: message, queued: true, ...(labels.length ? { context: [...labels] } : {}) });
       this.notice(this.texts.notConnected, 'info');
       this.events.onBusy(true);

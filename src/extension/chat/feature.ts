@@ -48,6 +48,10 @@ export class ChatFeature implements vscode.Disposable {
   private commands: SlashCommand[] = [];
   /** The active editor's file, when it is one the agent may be given. */
   private activeFile: string | undefined;
+  /** A message is being sent (its attachments read): a second one waits in the box. */
+  private sending = false;
+  /** Full texts of recent messages by entry id: the stored transcript cuts long ones. */
+  private readonly sentTexts = new Map<string, string>();
   /** The text editor used last (the chat in an editor tab takes the active editor's place). */
   private lastEditor: vscode.TextEditor | undefined;
 
@@ -206,7 +210,7 @@ export class ChatFeature implements vscode.Disposable {
       case 'resend':
         return this.resend(m.entryId);
       case 'insertCode':
-        void insertAtCursor(lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
+        void insertAtCursor(this.controller.workspace, lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
         return;
       case 'applyCode':
         void applyToEditor(this.controller.workspace, this.changes, lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
@@ -268,25 +272,42 @@ export class ChatFeature implements vscode.Disposable {
     const e = this.transcript.get(entryId);
     if (e?.kind !== 'user') return;
     const labels = e.context ?? [];
+    const text = this.sentTexts.get(entryId) ?? e.text;
     this.attachments.reread(labels.map(({ path, startLine, endLine }) => ({ path, startLine, endLine }))).then(
-      (items) => void this.conversation.send(e.text, items, labels),
+      (items) => this.remember(this.conversation.send(text, items, labels), text),
       (err: unknown) => showRefusal(err instanceof Error ? err.message : String(err)),
     );
   }
 
   /** Sends the message with its attachments, read now; if one cannot be read, nothing goes and the text returns to the box. */
   private send(text: string): void {
-    if (this.conversation.busy) {
-      this.conversation.send(text); // says why it waits
+    if (this.conversation.busy || this.sending) {
+      // One message at a time: this one goes back into the box (the conversation says why it waits).
+      if (this.conversation.busy) this.conversation.send(text);
+      this.panel.post({ type: 'draft', text });
       return;
     }
-    this.attachments.take().then(
-      ({ items, labels }) => void this.conversation.send(text, items, labels),
-      (e: unknown) => {
-        showRefusal(e instanceof Error ? e.message : String(e));
-        this.panel.post({ type: 'draft', text });
-      },
-    );
+    this.sending = true;
+    this.attachments
+      .take()
+      .then(
+        ({ items, labels }) => {
+          this.remember(this.conversation.send(text, items, labels), text);
+        },
+        (e: unknown) => {
+          showRefusal(e instanceof Error ? e.message : String(e));
+          this.panel.post({ type: 'draft', text });
+        },
+      )
+      .finally(() => (this.sending = false));
+  }
+
+  /** The full text of the developer's recent messages (the transcript keeps long ones cut), for Retry. */
+  private remember(sent: boolean, text: string): void {
+    const entry = sent ? [...this.transcript.entries].reverse().find((e) => e.kind === 'user') : undefined;
+    if (!entry) return;
+    this.sentTexts.set(entry.id, text);
+    while (this.sentTexts.size > 20) this.sentTexts.delete(this.sentTexts.keys().next().value as string);
   }
 
   private onChange(id: string, act: (q: ChangeQueue) => Promise<void>): void {

@@ -152,7 +152,7 @@ describe('chat context', () => {
     assert.equal(text('ctx/App.java'), 'class App {\n  int sum = 3;\n}\n');
   });
 
-  it('Apply never reads or writes a secret file, and a protected file is shown for approval even with approval switched off', async () => {
+  it('Apply never reads or writes a secret file; a protected file (or a hard link to one) is shown for approval even with approval off; Insert refuses both', async () => {
     const envDoc = await vscode.workspace.openTextDocument(path.join(root(), 'ctx/.env'));
     await vscode.window.showTextDocument(envDoc);
     api.chat.receive({ type: 'applyCode', text: 'TOKEN=stolen' });
@@ -171,9 +171,29 @@ describe('chat context', () => {
       await vscode.commands.executeCommand('agentBridge.rejectChange', change.id, 'no');
       await until(() => !pending().some((c) => c.id === change.id), 'rejected');
       assert.equal(text('.vscode/tasks.json'), '{}\n');
+      // The same file under another name (a hard link a hostile repository can ship) is protected too.
+      fs.linkSync(path.join(root(), '.vscode/tasks.json'), path.join(root(), 'ctx/config.json'));
+      const linked = await vscode.workspace.openTextDocument(path.join(root(), 'ctx/config.json'));
+      await vscode.window.showTextDocument(linked);
+      api.chat.receive({ type: 'applyCode', text: '{ "tasks": [] }' });
+      const viaLink = await until(() => pending().find((c) => c.relativePath === 'ctx/config.json'), 'the hard-linked change asked about');
+      assert.equal(viaLink.guarded?.kind, 'protected');
+      await vscode.commands.executeCommand('agentBridge.rejectChange', viaLink.id, 'no');
+      await until(() => !pending().some((c) => c.id === viaLink.id), 'rejected');
+      assert.equal(text('.vscode/tasks.json'), '{}\n');
+      // Insert at Cursor (no approval step: the developer's own edit) is refused in protected and secret files.
+      const before = linked.getText();
+      api.chat.receive({ type: 'insertCode', text: 'INSERTED' });
+      await new Promise((r) => setTimeout(r, 800));
+      assert.equal(linked.getText(), before);
+      await vscode.window.showTextDocument(envDoc);
+      api.chat.receive({ type: 'insertCode', text: 'INSERTED' });
+      await new Promise((r) => setTimeout(r, 800));
+      assert.equal(envDoc.getText(), `TOKEN=${SECRET}\n`);
     } finally {
       await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Global);
       fs.rmSync(path.join(root(), '.vscode/tasks.json'), { force: true });
+      fs.rmSync(path.join(root(), 'ctx/config.json'), { force: true });
     }
   });
 });
