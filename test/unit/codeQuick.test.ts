@@ -73,3 +73,25 @@ test('read_method before the index is built answers from the declaring file, as 
   assert.equal((await run(indexedWs, { className: 'Service', methodName: 'handle' })).result, quick.result);
   assert.match(quick.result, /com\.acme\.app\.Service/);
 });
+
+test('before the index is built, read_method of a class name declared in several places lists every match with its path at once, as the index does later', async () => {
+  const tree = makeTree(
+    {
+      'src/a/Box.java': 'package a;\n\npublic class Box {\n  /** Adds to a. */\n  public void add(int x) {}\n}\n',
+      'src/b/Box.java': 'package b;\n\npublic class Box {\n  public boolean add(String s) { return true; }\n}\n',
+      'src/c/Box.java': 'package c;\n\npublic class Box {\n  public void other() {}\n}\n',
+    },
+    'ab-quick-method-',
+  );
+  const coldWs = new NodeWorkspace(tree);
+  const cold = await callTool(readMethodTool, coldWs, { className: 'Box', methodName: 'add' });
+  assert.equal(codeIntelFor(coldWs).index.isReady, false, 'answered without waiting for the index');
+  const s = cold.structured as { ambiguous?: boolean; candidates?: Array<{ className: string; path: string }> };
+  assert.equal(s.ambiguous, true);
+  assert.deepEqual(s.candidates?.map((c) => `${c.className} ${c.path}`), ['a.Box src/a/Box.java', 'b.Box src/b/Box.java']);
+  const warmWs = new NodeWorkspace(tree);
+  await codeIntelFor(warmWs).index.ready();
+  const warm = await callTool(readMethodTool, warmWs, { className: 'Box', methodName: 'add' });
+  assert.equal(cold.result, warm.result);
+  assert.deepEqual(cold.structured, warm.structured);
+});

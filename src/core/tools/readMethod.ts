@@ -65,11 +65,18 @@ export const readMethodTool = defineTool({
     try {
       if (!codeIntelFor(ctx.workspace).index.isReady) {
         // Before the index is ready: the method of a class found in the files that declare it
-        // (see quick.ts). Inherited methods and ambiguous owners wait for the index.
-        const matches = (await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal))?.flatMap(pick) ?? [];
-        if (matches.length && new Set(matches.map((m) => m.owner.type.fqn + m.owner.path)).size === 1) {
+        // (see quickLookup.ts). Several classes of that name declaring it are listed, as the index
+        // lists them; an inherited method waits for the index (its supertypes may be anywhere).
+        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
+        const matches = quick?.flatMap(pick) ?? [];
+        const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
+        if (matches.length && owners.size === 1) {
           void readyCodeIntel(ctx).catch(() => undefined);
           return answer(ctx.workspace, p, matches, false, SOURCE);
+        }
+        if (quick && owners.size > 1 && quick.length > 1 && !typeInParts(quick)) {
+          void readyCodeIntel(ctx).catch(() => undefined);
+          return ambiguity(p.className, quick.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
         }
       }
       const { index, graph } = await readyCodeIntel(ctx);
