@@ -40,7 +40,7 @@ function handle(m: ToWebview): void {
     case 'suggestions':
       return view?.setSuggestions(m.requestId, m.items);
     case 'draft':
-      return view?.restoreDraft(m.text);
+      return view?.restoreDraft(m.text, m.replace === true);
     case 'connection':
       return view?.setConnection(m.connection);
     case 'trust':

@@ -39,14 +39,24 @@ export function reviewChecks(w: ReviewWindow): Check[] {
   const dialogButton = (label: string | RegExp) => page.locator('.monaco-dialog-box .monaco-button', { hasText: label }).first();
   /** Picks a color theme the way a person does: Preferences: Color Theme, type its name, Enter. */
   const theme = async (name: 'Dark Modern' | 'Light Modern') => {
-    const input = page.locator('.quick-input-widget input');
-    await page.keyboard.press('F1');
-    await input.fill('>Preferences: Color Theme');
-    // Exactly that command (not "Browse Color Themes in Marketplace", which matches the words too).
-    await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click({ timeout: TIMEOUT });
-    await input.fill(name);
-    const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
-    await row.click({ timeout: TIMEOUT });
+    // Only the quick input on screen: the workbench keeps hidden ones in the page, whose rows never become clickable.
+    const input = page.locator('.quick-input-widget:visible input');
+    const row = (label: RegExp) => page.locator('.quick-input-widget:visible .quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await page.keyboard.press('F1');
+        await input.fill('>Preferences: Color Theme');
+        // Exactly that command (not "Browse Color Themes in Marketplace", which matches the words too).
+        await row(/^Preferences: Color Theme$/).click({ timeout: 10_000 });
+        await input.fill(name);
+        await row(new RegExp(`^${name}$`)).click({ timeout: 10_000 });
+        break;
+      } catch (e) {
+        // The palette was not ready (the list still filling): close it and ask again, as a person would.
+        await page.keyboard.press('Escape');
+        if (attempt >= 3) throw e;
+      }
+    }
     const light = name === 'Light Modern';
     await page.waitForFunction((l) => document.querySelector('.monaco-workbench')?.classList.contains(l ? 'vs' : 'vs-dark') ?? false, light, { timeout: TIMEOUT });
     await page.waitForTimeout(300);

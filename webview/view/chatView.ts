@@ -129,8 +129,8 @@ export class ChatView {
     this.composer.setSuggestions(requestId, items);
   }
 
-  restoreDraft(text: string): void {
-    this.composer.restoreDraft(text);
+  restoreDraft(text: string, replace = false): void {
+    this.composer.restoreDraft(text, replace);
   }
 
   /** Arrow keys (and Home/End) inside the transcript: to the next or previous control; Escape back to the transcript. */

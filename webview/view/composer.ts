@@ -53,14 +53,7 @@ export class Composer {
     this.input.addEventListener('input', () => this.update());
     this.input.addEventListener('click', () => this.update());
     this.input.addEventListener('blur', () => this.close());
-    // Edit on a message of the transcript: its text into the box, to change and send again.
-    document.addEventListener('agent-bridge-edit', (e) => {
-      const text = (e as CustomEvent<unknown>).detail;
-      if (typeof text !== 'string') return;
-      this.input.value = text;
-      this.focus();
-      this.input.setSelectionRange(text.length, text.length);
-    });
+
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.busy && !e.defaultPrevented) {
         e.preventDefault();
@@ -99,11 +92,12 @@ export class Composer {
     );
   }
 
-  /** A message that could not go comes back, unless the developer already typed a new one. */
-  restoreDraft(text: string): void {
-    if (this.input.value.trim()) return;
+  /** A message that could not go comes back, unless the developer already typed a new one; one to edit replaces the box. */
+  restoreDraft(text: string, replace = false): void {
+    if (!replace && this.input.value.trim()) return;
     this.input.value = text;
     this.focus();
+    this.input.setSelectionRange(text.length, text.length);
   }
 
   focus(): void {

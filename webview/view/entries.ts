@@ -18,8 +18,8 @@ export function renderEntry(entry: Entry, ctx: EntryContext): HTMLElement {
         h('div', { class: 'who' }, [
           icon('account'),
           h('span', { text: s.you }),
-          // Back into the message box to change and send again (a new message: the backend keeps what it was told).
-          button({ icon: 'edit', label: s.editMessage, class: 'entry-action edit', onClick: () => document.dispatchEvent(new CustomEvent('agent-bridge-edit', { detail: entry.text })) }),
+          // Back into the message box (its full text, from the extension) to change and send again: a new message.
+          button({ icon: 'edit', label: s.editMessage, class: 'entry-action edit', onClick: () => post({ type: 'edit', entryId: entry.id }) }),
         ]),
         h('div', { class: 'user-text', text: entry.text }),
         entry.context?.length ? sentContext(entry.context, s) : undefined,

@@ -156,8 +156,11 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('suggestions'), requestId: z.number(), items: z.array(SuggestionSchema).max(50) }),
   /** The backend's commands for the `/` menu. */
   z.object({ type: z.literal('commands'), commands: z.array(SlashCommandSchema).max(100) }),
-  /** A message that could not go (an attachment was refused): its text goes back into the message box. */
-  z.object({ type: z.literal('draft'), text }),
+  /**
+   * Text for the message box: a message that could not go (it goes back only into an empty box),
+   * or, with `replace`, a message the developer chose to edit.
+   */
+  z.object({ type: z.literal('draft'), text, replace: z.boolean().optional() }),
   z.object({ type: z.literal('connection'), connection: ConnectionViewSchema }),
   /** Workspace Trust changed (VS Code only ever grants it while a window is open). */
   z.object({ type: z.literal('trust'), readOnly: z.boolean() }),
@@ -193,6 +196,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   /** Attach a file, part of one, or a symbol (an `@` completion, or the active file's one-click chip). */
   z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection', 'symbol']), path: z.string().min(1).max(1000), label: z.string().max(300).optional(), ...RangeFields }),
   z.object({ type: z.literal('detach'), id: text }),
+  /** Edit on a message: its full text (the transcript keeps long ones cut) comes back as a `draft` to replace the box's. */
+  z.object({ type: z.literal('edit'), entryId: text }),
   /** Retry after an error: send the developer's message `entryId` again (its attachments read again). */
   z.object({ type: z.literal('resend'), entryId: text }),
   /** A code block of an answer: into the editor at the cursor (the developer's own edit, undoable). */

@@ -209,6 +209,11 @@ export class ChatFeature implements vscode.Disposable {
         return this.attachments.remove(m.id);
       case 'resend':
         return this.resend(m.entryId);
+      case 'edit': {
+        const e = this.transcript.get(m.entryId);
+        if (e?.kind === 'user') this.panel.post({ type: 'draft', text: this.sentTexts.get(e.id) ?? e.text, replace: true });
+        return;
+      }
       case 'insertCode':
         void insertAtCursor(this.controller.workspace, lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
         return;

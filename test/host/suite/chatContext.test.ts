@@ -196,4 +196,22 @@ describe('chat context', () => {
       fs.rmSync(path.join(root(), 'ctx/config.json'), { force: true });
     }
   });
+
+  it('Edit and Retry use the full text of a long message, though the stored transcript keeps it cut', async () => {
+    const long = `/echo ${'word '.repeat(6000)}end`;
+    const from = posted.length;
+    api.chat.receive({ type: 'send', text: long });
+    await until(() => posted.slice(from).some((m) => m.type === 'busy' && !m.busy), 'the turn over');
+    const entry = api.chat.entries().filter((e) => e.kind === 'user').at(-1);
+    assert.ok(entry?.kind === 'user' && entry.text.length < long.length, 'the transcript keeps long messages cut');
+    const at = posted.length;
+    api.chat.receive({ type: 'edit', entryId: entry.id });
+    const draft = await until(() => posted.slice(at).find((m): m is Extract<ToWebview, { type: 'draft' }> => m.type === 'draft'), 'the draft');
+    assert.deepEqual([draft.text, draft.replace], [long, true]);
+    const frames0 = frames.length;
+    api.chat.receive({ type: 'resend', entryId: entry.id });
+    const again = await until(() => frames.slice(frames0).map((f) => JSON.parse(f) as { type: string; data: { message: string } }).find((f) => f.type === 'AGENT_CHAT'), 'the resent message');
+    assert.equal(again.data.message, long);
+    await until(() => posted.slice(at).some((m) => m.type === 'busy' && !m.busy), 'the turn over');
+  });
 });
