@@ -2,15 +2,17 @@
 // `/` for the backend's commands, the active file offered as a chip, Add Selection to Chat from
 // the command palette. Part of chatE2E.ts's run (both themes), with screenshots.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Workbench } from '../support/codeServer';
-import { chatFrame, focusChatTab, runFromPalette, TIMEOUT, waitForAnswers } from './chatPage';
+import { chatFrame, focusChatTab, runFromPalette, send, TIMEOUT, waitForAnswers } from './chatPage';
 
 interface Check {
   readonly name: string;
   readonly run: () => Promise<void>;
 }
 
-export function contextChecks(theme: string, bench: Workbench, shot: (state: string) => Promise<void>): Check[] {
+export function contextChecks(theme: string, bench: Workbench, shot: (state: string) => Promise<void>, folder: string): Check[] {
   const page = bench.page;
   const chat = () => chatFrame(page);
   const box = () => chat().locator('textarea.input');
@@ -88,6 +90,46 @@ export function contextChecks(theme: string, bench: Workbench, shot: (state: str
         await shot('context-chips');
         for (let i = 0; i < 2; i++) await chat().locator('.chips .chip-remove').first().click();
         await chat().locator('.chips .chip:not(.suggested)').first().waitFor({ state: 'detached', timeout: TIMEOUT });
+      },
+    },
+    {
+      name: `[${theme}] a code block of an answer: Insert at Cursor types it into the editor; Apply over a selection lands once approved from its card`,
+      run: async () => {
+        const mainJava = path.join(folder, 'src/app/Main.java');
+        const before = fs.readFileSync(mainJava, 'utf8');
+        const answers = await chat().locator('.entry.answer:not(.streaming)').count();
+        await send(page, '/echo ```java\n// from the chat\n```');
+        await waitForAnswers(page, answers + 1);
+        const block = chat().locator('.entry.answer').last().locator('.code-block');
+        // The cursor at the start of line 3 of Main.java, then Insert at Cursor.
+        await page.locator('.tabs-container .tab', { hasText: 'Main.java' }).first().click();
+        await page.keyboard.press('Control+Home');
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('ArrowDown');
+        await focusChatTab(page);
+        await block.hover();
+        await shot('code-actions');
+        await block.locator('button.insert').click();
+        await page.locator('.monaco-editor .view-line', { hasText: '// from the chat' }).first().waitFor({ timeout: TIMEOUT });
+        assert.equal(fs.readFileSync(mainJava, 'utf8'), before, 'Insert is an edit in the buffer, not a save');
+        await page.keyboard.press('Control+Z');
+        await page.locator('.monaco-editor .view-line', { hasText: '// from the chat' }).first().waitFor({ state: 'detached', timeout: TIMEOUT });
+        // Line 12 (the TODO) selected, then Apply: a change to approve, written only once approved.
+        await page.keyboard.press('Control+Home');
+        for (let i = 0; i < 11; i++) await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Home');
+        await page.keyboard.press('Shift+End');
+        await focusChatTab(page);
+        await block.hover();
+        await block.locator('button.apply').click();
+        const card = chat().locator('.card', { hasText: 'src/app/Main.java' });
+        await card.waitFor({ timeout: TIMEOUT });
+        assert.equal(fs.readFileSync(mainJava, 'utf8'), before, 'nothing written before the approval');
+        await card.locator('button.approve').click();
+        await card.waitFor({ state: 'detached', timeout: TIMEOUT });
+        const after = fs.readFileSync(mainJava, 'utf8');
+        assert.ok(after.includes('// from the chat') && !after.includes('// TODO: read the name from args'), after);
+        assert.equal(after.split('\n').length, before.split('\n').length, 'only the selected line was replaced');
       },
     },
   ];

@@ -229,7 +229,7 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
         await chat().locator('textarea.input:focus').waitFor({ timeout: TIMEOUT });
       },
     },
-    ...contextChecks(theme.name, bench, shot),
+    ...contextChecks(theme.name, bench, shot, folder),
     streamingCheck(theme.name, bench, shot),
     {
       name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,

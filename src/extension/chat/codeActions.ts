@@ -77,8 +77,12 @@ export async function applyToEditor(ws: Workspace | undefined, gate: ChangeGate 
       if (!current || current.text !== doc.getText()) throw new ToolError('CONFLICT', t('{0} changed while the change was prepared; try again.', rel));
       const start = whole ? 0 : doc.offsetAt(sel.start);
       const end = whole ? current.text.length : doc.offsetAt(sel.end);
-      // A whole file keeps its final newline; a replaced selection takes the code as it is.
-      const inserted = whole && current.text.endsWith('\n') && !code.endsWith('\n') ? `${code}\n` : code;
+      // A whole file keeps its final newline. A code block always ends with one: over a selection
+      // that does not (part of a line), it would split the line, so it is dropped.
+      const selected = current.text.slice(start, end);
+      const inserted = whole
+        ? current.text.endsWith('\n') && !code.endsWith('\n') ? `${code}\n` : code
+        : !selected.endsWith('\n') && code.endsWith('\n') ? code.slice(0, -1) : code;
       const proposed = current.text.slice(0, start) + inserted + current.text.slice(end);
       if (proposed === current.text) return { kind: 'unchanged', extra: undefined };
       const first = whole ? 1 : lines.start;
