@@ -110,8 +110,11 @@ export function contextChecks(theme: string, bench: Workbench, shot: (state: str
         await block.hover();
         await shot('code-actions');
         await block.locator('button.insert').click();
-        await page.locator('.monaco-editor .view-line', { hasText: '// from the chat' }).first().waitFor({ timeout: TIMEOUT });
+        const inserted = page.locator('.monaco-editor .view-line', { hasText: '// from the chat' }).first();
+        await inserted.waitFor({ timeout: TIMEOUT });
         assert.equal(fs.readFileSync(mainJava, 'utf8'), before, 'Insert is an edit in the buffer, not a save');
+        // Undone as any edit of one's own: in the editor, Ctrl+Z.
+        await inserted.click();
         await page.keyboard.press('Control+Z');
         await page.locator('.monaco-editor .view-line', { hasText: '// from the chat' }).first().waitFor({ state: 'detached', timeout: TIMEOUT });
         // Line 12 (the TODO) selected, then Apply: a change to approve, written only once approved.
@@ -127,6 +130,9 @@ export function contextChecks(theme: string, bench: Workbench, shot: (state: str
         assert.equal(fs.readFileSync(mainJava, 'utf8'), before, 'nothing written before the approval');
         await card.locator('button.approve').click();
         await card.waitFor({ state: 'detached', timeout: TIMEOUT });
+        // The decision closes the card at once; the write and the save follow.
+        const deadline = Date.now() + TIMEOUT;
+        while (fs.readFileSync(mainJava, 'utf8') === before && Date.now() < deadline) await page.waitForTimeout(200);
         const after = fs.readFileSync(mainJava, 'utf8');
         assert.ok(after.includes('// from the chat') && !after.includes('// TODO: read the name from args'), after);
         assert.equal(after.split('\n').length, before.split('\n').length, 'only the selected line was replaced');
