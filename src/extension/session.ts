@@ -24,12 +24,6 @@ export class SessionStore {
     return id;
   }
 
-  async renew(): Promise<string> {
-    const id = this.newId();
-    await this.switchTo(id);
-    return id;
-  }
-
   /** A fresh id, not yet in use. */
   newId(): string {
     return randomUUID();

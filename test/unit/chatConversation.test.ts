@@ -8,19 +8,9 @@ import type { ConnectionState } from '../../src/core/link/connection';
 import { parseServerMessage, type ClientMessage, type ServerMessage, type ToolCall } from '../../src/core/protocol/messages';
 import { EntrySchema, type Entry } from '../../src/extension/chat/contract';
 import { Conversation, type ChatTexts } from '../../src/extension/chat/conversation';
-import { MAX_ENTRIES, Transcript, transcriptKey, type StateStore } from '../../src/extension/chat/transcript';
+import { MAX_ENTRIES, Transcript, transcriptKey } from '../../src/extension/chat/transcript';
+import { MapStore } from './helpers/mapStore';
 
-class MapStore implements StateStore {
-  readonly map = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.map.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.map.delete(key);
-    else this.map.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 const texts: ChatTexts = {
   notConnected: 'NOT_CONNECTED',

@@ -2,19 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Entry } from '../../src/extension/chat/contract';
 import { ChatHistory, MAX_CONVERSATIONS } from '../../src/extension/chat/history';
-import { transcriptKey, type StateStore } from '../../src/extension/chat/transcript';
+import { transcriptKey } from '../../src/extension/chat/transcript';
+import { MapStore } from './helpers/mapStore';
 
-class MapStore implements StateStore {
-  readonly map = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.map.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.map.delete(key);
-    else this.map.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 const user = (text: string, i = 0): Entry => ({ kind: 'user', id: `u${i}`, at: i, text });
 

@@ -27,16 +27,19 @@ export function lastTextEditor(remembered: vscode.TextEditor | undefined): vscod
   return remembered && vscode.window.visibleTextEditors.includes(remembered) ? remembered : undefined;
 }
 
-/** Why the code may not go into this editor's file, if it may not: not the served folder's, a secret file, a protected one. */
-async function refusal(ws: Workspace, doc: vscode.TextDocument, allowProtected: boolean): Promise<string | undefined> {
+/**
+ * The editor's file as a project path, or why the code may not go into it: not the served
+ * folder's, a secret file, a protected one (unless `allowProtected`).
+ */
+async function target(ws: Workspace, doc: vscode.TextDocument, allowProtected: boolean): Promise<{ readonly rel: string } | { readonly why: string }> {
   const t = vscode.l10n.t;
   const policy = accessPolicy(ws);
   const access = await policy.resolve(doc.uri.fsPath).catch((e: unknown) => e as Error);
-  if (access instanceof Error) return access.message;
+  if (access instanceof Error) return { why: access.message };
   const linked = access.kind === 'normal' ? await policy.linkedKind(access.abs) : access.kind;
-  if (access.kind === 'secret' || linked === 'secret') return t('{0} is a secret file; Agent Bridge does not put code from the chat into it.', access.rel);
-  if (!allowProtected && (access.kind === 'protected' || linked === 'protected')) return t('{0} is a protected file: use Apply, which shows the change for your approval.', access.rel);
-  return undefined;
+  if (access.kind === 'secret' || linked === 'secret') return { why: t('{0} is a secret file; Agent Bridge does not put code from the chat into it.', access.rel) };
+  if (!allowProtected && (access.kind === 'protected' || linked === 'protected')) return { why: t('{0} is a protected file: use Apply, which shows the change for your approval.', access.rel) };
+  return { rel: access.rel };
 }
 
 /** Inserts at the cursor (over the selection) of a file of the served folder; returns why not. */
@@ -44,8 +47,8 @@ export async function insertAtCursor(ws: Workspace | undefined, editor: vscode.T
   const t = vscode.l10n.t;
   if (!editor || editor.document.uri.scheme !== 'file') return t('Open the file to insert into, put the cursor where the code goes, then try again.');
   if (!ws) return t('No folder is served, so nothing can be applied.');
-  const why = await refusal(ws, editor.document, false);
-  if (why) return why;
+  const to = await target(ws, editor.document, false);
+  if ('why' in to) return to.why;
   const ok = await editor.edit((b) => b.replace(editor.selection, code));
   if (!ok) return t('The editor did not take the insertion.');
   await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
@@ -63,13 +66,13 @@ export async function applyToEditor(ws: Workspace | undefined, gate: ChangeGate 
   if (!vscode.workspace.isTrusted) return t('This workspace is not trusted, so nothing is written to it.');
   if (!editor || editor.document.uri.scheme !== 'file') return t('Open the file to apply to (select the lines to replace, or none for the whole file), then try again.');
   const doc = editor.document;
-  const why = await refusal(ws, doc, true);
-  if (why) return why;
+  const to = await target(ws, doc, true);
+  if ('why' in to) return to.why;
+  const rel = to.rel;
   const sel = editor.selection;
   const whole = sel.isEmpty;
   const lines = selectedLines(sel);
   try {
-    const rel = (await accessPolicy(ws).resolve(doc.uri.fsPath)).rel;
     const description = whole ? t('A code block from the chat, as the whole file') : t('A code block from the chat, over lines {0}–{1}', lines.start, lines.end);
     const ctx = { workspace: ws, callId: `chat-apply-${Date.now().toString(36)}-${(++counter).toString(36)}`, signal: new AbortController().signal, changes: gate };
     const out = await planAndWrite(ctx, 'Apply', rel, description, (current) => {

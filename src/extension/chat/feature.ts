@@ -56,7 +56,7 @@ export class ChatFeature implements vscode.Disposable {
   private lastEditor: vscode.TextEditor | undefined;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    context: vscode.ExtensionContext,
     private readonly controller: BridgeController,
     private readonly sessions: SessionStore,
     private readonly log: vscode.LogOutputChannel,
@@ -166,9 +166,9 @@ export class ChatFeature implements vscode.Disposable {
   /**
    * Starts over: a new session id (so the backend starts a new conversation), an empty transcript,
    * a fresh handshake. The conversation left is kept in Conversation History, so nothing is lost
-   * and nothing needs confirming (`confirmed` is accepted for older callers). False while a turn runs.
+   * and nothing needs confirming. False while a turn runs.
    */
-  async newSession(_confirmed = false): Promise<boolean> {
+  async newSession(): Promise<boolean> {
     return this.switchConversation(this.sessions.newId());
   }
 
@@ -185,8 +185,9 @@ export class ChatFeature implements vscode.Disposable {
       return false;
     }
     const left = this.sessions.id;
+    const leftEntries = [...this.transcript.entries];
     await this.transcript.switchTo(sessionId);
-    await this.history.keep(left, Transcript.load(this.context.workspaceState, left));
+    await this.history.keep(left, leftEntries);
     await this.history.take(sessionId);
     this.conversation.reset();
     await this.sessions.switchTo(sessionId);
@@ -278,7 +279,7 @@ export class ChatFeature implements vscode.Disposable {
     if (e?.kind !== 'user') return;
     const labels = e.context ?? [];
     const text = this.sentTexts.get(entryId) ?? e.text;
-    this.attachments.reread(labels.map(({ path, startLine, endLine }) => ({ path, startLine, endLine }))).then(
+    this.attachments.reread(labels).then(
       (items) => this.remember(this.conversation.send(text, items, labels), text),
       (err: unknown) => showRefusal(err instanceof Error ? err.message : String(err)),
     );

@@ -29,9 +29,9 @@ export function registerChat(
     vscode.commands.registerCommand('agentBridge.addFileToChat', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
       chat.addFiles(Array.isArray(uris) && uris.length ? uris : uri instanceof vscode.Uri ? [uri] : []),
     ),
-    // `{ confirmed: true }` (automation, tests) starts over without asking.
-    vscode.commands.registerCommand('agentBridge.newSession', async (options?: { confirmed?: unknown }) => {
-      if (await chat.newSession(options?.confirmed === true)) await chat.panel.showDocked();
+    // Nothing to confirm: the conversation left is kept in History (older callers may still pass `{ confirmed: true }`).
+    vscode.commands.registerCommand('agentBridge.newSession', async () => {
+      if (await chat.newSession()) await chat.panel.showDocked();
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // One chat tab per window: a second restored one (from an older layout) is closed.
