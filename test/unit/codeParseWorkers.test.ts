@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { inflateCalls } from '../../src/core/code/packedSymbols';
 import { ParsePool, workerScript } from '../../src/core/code/parse/parsePool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
@@ -17,8 +18,11 @@ test('a parse worker starts from the TypeScript sources and answers what the mai
   const pool = ParsePool.start(1);
   assert.ok(pool);
   try {
-    const json = await pool.parse('a/B.java', 'package a;\nclass B { void f() { g(); } void g() {} }\n');
-    assert.equal(JSON.parse(json ?? '{}').types[0].fqn, 'a.B');
+    const packed = await pool.parse('a/B.java', 'package a;\nclass B { void f() { g(); } void g() {} }\n');
+    assert.equal(JSON.parse(packed?.json ?? '{}').types[0].fqn, 'a.B');
+    // the call sites travel apart, deflated, with the names they call
+    assert.deepEqual(packed?.keys, ['g']);
+    assert.deepEqual(inflateCalls(Buffer.from(packed?.calls ?? [])).map((calls) => calls.map((c) => c.name)), [['g'], []]);
     assert.equal(await pool.parse('notes.txt', 'hello'), undefined);
   } finally {
     await pool.close();
@@ -35,7 +39,9 @@ test('java.base indexed with parse workers equals the single-threaded index', as
     await index.ready();
     const ms = performance.now() - t0;
     const used = process.cpuUsage(cpu);
-    return { files: [...index.allFiles()], ms, cpuMs: (used.user + used.system) / 1000 };
+    // the declarations, and every method's call sites (kept packed apart from them)
+    const calls = [...index.typeEntries()].flatMap((owner) => owner.type.methods.map((method) => index.callsOf({ owner, method })));
+    return { files: [...index.allFiles()], calls, ms, cpuMs: (used.user + used.system) / 1000 };
   };
   const one = await build(0);
   const many = await build(2);
@@ -46,6 +52,8 @@ test('java.base indexed with parse workers equals the single-threaded index', as
   assert.ok(one.files.length > 3000);
   assert.deepEqual(many.files.map(([rel]) => rel), one.files.map(([rel]) => rel));
   assert.deepEqual(many.files, one.files);
+  assert.ok(one.calls.flat().length > 100_000, `${one.calls.flat().length} call sites`);
+  assert.deepEqual(many.calls, one.calls);
 });
 
 test('a worker that cannot start leaves the build to the main thread, with the same index', async () => {

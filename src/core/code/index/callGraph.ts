@@ -138,7 +138,7 @@ export class CallGraph {
 
   /** Every call in the method, resolved or not, in source order. */
   callees(m: MethodEntry): ResolvedCall[] {
-    return m.method.calls.map((site) => this.resolve(site, m));
+    return this.index.callsOf(m).map((site) => this.resolve(site, m));
   }
 
   /** Call sites across the project that reach the method, directly or through a method it overrides. */

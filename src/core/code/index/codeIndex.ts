@@ -1,6 +1,7 @@
 import type { SecretGuard } from '../../policy/secrets';
 import { accessPolicy } from '../../policy/accessPolicy';
 import type { CallSite, FileSymbols, MethodSymbol, TypeSymbol } from '../model';
+import { callKey, inflateCalls } from '../packedSymbols';
 import { IndexStore, type FileRecord } from './indexStore';
 
 /**
@@ -31,8 +32,13 @@ interface Derived {
   readonly bySimple: Map<string, TypeEntry[]>;
   /** Top-level types of each package, by simple name. */
   readonly byPackage: Map<string, Map<string, TypeEntry[]>>;
-  callsByName?: Map<string, CallRef[]>;
+  /** Call sites by `callKey`, for the names asked lately (each a scan of the files that call the name). */
+  readonly callsByName: Map<string, CallRef[]>;
 }
+
+/** Names whose call sites `callSitesNamed` keeps, and the inflated call lists `callsOf` keeps (by JSON size). */
+const CALL_NAMES_KEPT = 64;
+const INFLATED_BYTES_KEPT = 16 * 1024 * 1024;
 
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V): void => {
   const list = m.get(k);
@@ -40,23 +46,18 @@ const push = <K, V>(m: Map<K, V[]>, k: K, v: V): void => {
   else m.set(k, [v]);
 };
 
-/** Key under which a call site is found by `callSitesNamed`: the method name, the created type's simple name, `<this>` / `<super>`. */
-export function callKey(site: CallSite): string {
-  if (site.kind === 'this' || site.kind === 'super') return `<${site.kind}>`;
-  if (site.kind === 'new' || (site.kind === 'ref' && site.name === 'new')) {
-    const raw = site.kind === 'new' ? site.name.replace(/<.*$/s, '') : (site.text ?? '').replace(/<.*$/s, '');
-    return raw.slice(raw.lastIndexOf('.') + 1);
-  }
-  return site.name;
-}
-
 export class CodeIndex extends IndexStore {
   private derivedCache: Derived | undefined;
+  /** Inflated calls of recently used files, least recently used first. */
+  private inflated = new Map<FileRecord, { calls: ReadonlyArray<readonly CallSite[]>; bytes: number }>();
+  private inflatedBytes = 0;
   /** The secret globs `derivedCache` was made under: files that became secret leave every answer. */
   private derivedGuard: SecretGuard | undefined;
 
   protected override changed(): void {
     this.derivedCache = undefined;
+    this.inflated.clear();
+    this.inflatedBytes = 0;
     super.changed();
   }
 
@@ -88,7 +89,7 @@ export class CodeIndex extends IndexStore {
       this.derivedGuard = guard;
     }
     if (this.derivedCache) return this.derivedCache;
-    const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map() };
+    const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map(), callsByName: new Map() };
     for (const [rel, rec] of this.visible()) {
       for (const type of rec.symbols.types) {
         const e: TypeEntry = { path: rel, file: rec.symbols, type };
@@ -147,22 +148,69 @@ export class CodeIndex extends IndexStore {
     return owner.type.methods.map((method) => ({ owner, method }));
   }
 
-  /** Every call site under a `callKey`, across the project. */
+  /**
+   * A method's call sites. The index keeps them packed (packedSymbols.ts): they are inflated for
+   * the method's file and kept for the next few queries. Symbols from elsewhere (a file parsed for
+   * one answer, a language server's) carry their calls themselves.
+   */
+  callsOf(m: MethodEntry): readonly CallSite[] {
+    if (m.method.calls.length) return m.method.calls;
+    const rec = this.files.get(m.owner.path);
+    if (!rec?.calls || rec.symbols !== m.owner.file) return m.method.calls;
+    let at = 0;
+    for (const t of rec.symbols.types) {
+      if (t !== m.owner.type) {
+        at += t.methods.length;
+        continue;
+      }
+      const i = t.methods.indexOf(m.method);
+      return i < 0 ? m.method.calls : (this.inflate(rec)[at + i] ?? m.method.calls);
+    }
+    return m.method.calls;
+  }
+
+  private inflate(rec: FileRecord): ReadonlyArray<readonly CallSite[]> {
+    const hit = this.inflated.get(rec);
+    if (hit) {
+      this.inflated.delete(rec);
+      this.inflated.set(rec, hit);
+      return hit.calls;
+    }
+    const calls = inflateCalls(rec.calls);
+    const bytes = (rec.calls?.length ?? 0) * 5; // about the inflated JSON's size
+    this.inflated.set(rec, { calls, bytes });
+    this.inflatedBytes += bytes;
+    for (const [old, v] of this.inflated) {
+      if (this.inflatedBytes <= INFLATED_BYTES_KEPT || old === rec) break;
+      this.inflated.delete(old);
+      this.inflatedBytes -= v.bytes;
+    }
+    return calls;
+  }
+
+  /** Every call site under a `callKey`, across the project: only files that call the name are inflated. */
   callSitesNamed(key: string): readonly CallRef[] {
     const d = this.derived();
-    if (!d.callsByName) {
-      const m = new Map<string, CallRef[]>();
+    const cached = d.callsByName.get(key);
+    if (cached) return cached;
+    const out: CallRef[] = [];
+    const id = this.keyId(key);
+    if (id !== undefined) {
       for (const [rel, rec] of this.visible()) {
+        if (!rec.keys.includes(id)) continue;
+        const calls = this.inflate(rec);
+        let at = 0;
         for (const type of rec.symbols.types) {
           const owner: TypeEntry = { path: rel, file: rec.symbols, type };
           for (const method of type.methods) {
             const caller = { owner, method };
-            for (const site of method.calls) push(m, callKey(site), { caller, site });
+            for (const site of calls[at++] ?? []) if (callKey(site) === key) out.push({ caller, site });
           }
         }
       }
-      d.callsByName = m;
     }
-    return d.callsByName.get(key) ?? [];
+    if (d.callsByName.size >= CALL_NAMES_KEPT) d.callsByName.delete(d.callsByName.keys().next().value as string);
+    d.callsByName.set(key, out);
+    return out;
   }
 }

@@ -7,8 +7,9 @@ import { toRelative } from '../../workspace/paths';
 import { accessPolicy } from '../../policy/accessPolicy';
 import { decodeText, isBinary } from '../../workspace/text';
 import type { Workspace } from '../../workspace/workspace';
-import { extractFileJson, languageForPath, listSourceFiles } from '../languages/registry';
+import { extractPacked, languageForPath, listSourceFiles } from '../languages/registry';
 import type { FileSymbols } from '../model';
+import { asPacked, unpackJson, type PackedJson, type PackedSymbols } from '../packedSymbols';
 import { defaultWorkerCount, ParsePool, workerScript } from '../parse/parsePool';
 
 /**
@@ -43,20 +44,25 @@ interface Job {
   readonly text?: string;
   readonly mtimeMs: number;
   readonly size: number;
-  /** The symbols' JSON, when a parse worker made it. */
-  readonly json?: string;
+  /** The packed symbols, when a parse worker made them. */
+  readonly packed?: PackedJson;
 }
 
 export interface FileRecord {
   /** -1 when the text came from an unsaved editor buffer: never trusted from the cache. */
   readonly mtimeMs: number;
   readonly size: number;
+  /** The declarations; every method's `calls` is empty here: they are in `calls` (packedSymbols.ts). */
   readonly symbols: FileSymbols;
+  /** The methods' call sites, deflated; see `CodeIndex.callsOf`. */
+  readonly calls: Buffer | undefined;
+  /** The distinct names the file calls, as ids in the store's key table. */
+  readonly keys: Uint32Array;
 }
 
 export const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 4;
+export const CACHE_VERSION = 5;
 const YIELD_EVERY_MS = 25;
 const READ_AHEAD = 16;
 /** Fewer files to parse than this: the main thread does it (starting a worker costs more). */
@@ -65,6 +71,9 @@ const MIN_FILES_FOR_WORKERS = 64;
 /** The per-file records and their lifecycle: build, updates, disk cache. */
 export class IndexStore {
   protected readonly files = new Map<string, FileRecord>();
+  /** Every call name any file uses, once: records hold their ids. */
+  private readonly keyIds = new Map<string, number>();
+  private readonly keyNames: string[] = [];
   private building: Promise<void> | undefined;
   private listeners = new Set<(p: IndexProgress) => void>();
   /** Bumped on every change; resolvers and call graphs cache per generation. */
@@ -124,7 +133,7 @@ export class IndexStore {
       const rel = list[i];
       if (rel === undefined || jobs.has(i)) return;
       const read = this.readIfChanged(rel);
-      jobs.set(i, pool ? read.then((r) => (r.text === undefined || !pool.alive ? r : pool.parse(r.rel, r.text).then((json) => ({ ...r, json }), () => r))) : read);
+      jobs.set(i, pool ? read.then((r) => (r.text === undefined || !pool.alive ? r : pool.parse(r.rel, r.text).then((packed) => ({ ...r, packed }), () => r))) : read);
     };
     try {
       for (let i = 0; i < list.length; i++) {
@@ -132,7 +141,7 @@ export class IndexStore {
         const r = await (jobs.get(i) as Promise<Job>);
         jobs.delete(i);
         if (r.text !== undefined) {
-          if (r.json !== undefined) this.files.set(r.rel, { mtimeMs: r.mtimeMs, size: r.size, symbols: JSON.parse(r.json) as FileSymbols });
+          if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed));
           else await this.store(r.rel, r.text, r.mtimeMs, r.size);
           parsed++;
         } else if (r.mtimeMs === 0) {
@@ -187,12 +196,31 @@ export class IndexStore {
 
   private async store(rel: string, text: string, mtimeMs: number, size: number): Promise<void> {
     try {
-      const json = await extractFileJson(rel, text);
-      if (json === undefined) return;
-      this.files.set(rel, { mtimeMs, size, symbols: JSON.parse(json) as FileSymbols });
+      const packed = await extractPacked(rel, text);
+      if (packed === undefined) return;
+      this.put(rel, mtimeMs, size, unpackJson(packed));
     } catch (e) {
       this.options.log?.warn(`code index: ${rel} not indexed: ${String(e)}`);
     }
+  }
+
+  private put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
+    const keys = new Uint32Array(p.keys.length);
+    p.keys.forEach((k, i) => {
+      let id = this.keyIds.get(k);
+      if (id === undefined) {
+        id = this.keyNames.length;
+        this.keyIds.set(k, id);
+        this.keyNames.push(k);
+      }
+      keys[i] = id;
+    });
+    this.files.set(rel, { mtimeMs, size, symbols: p.symbols, calls: p.calls, keys });
+  }
+
+  /** The id of a call name, if any file calls it. */
+  protected keyId(key: string): number | undefined {
+    return this.keyIds.get(key);
   }
 
   /** Every change goes through here; `CodeIndex` drops its lookup tables too. */
@@ -220,12 +248,17 @@ export class IndexStore {
   }
 
   /**
-   * The cache, one JSON value per line (a header, then `[path, mtimeMs, size, symbols]` per file)
-   * so that neither writing nor reading it needs one string the size of a big project's index.
+   * The cache, one JSON value per line (a header, then `[path, mtimeMs, size, symbols, calls, keys]`
+   * per file, `calls` the deflated call sites in base64) so that neither writing nor reading it
+   * needs one string the size of a big project's index.
    */
   private *cacheLines(): Iterable<string> {
     yield JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION });
-    for (const [rel, rec] of this.files) if (rec.mtimeMs >= 0) yield JSON.stringify([rel, rec.mtimeMs, rec.size, rec.symbols]);
+    for (const [rel, rec] of this.files) {
+      if (rec.mtimeMs < 0) continue;
+      const keys = Array.from(rec.keys, (id) => this.keyNames[id] as string);
+      yield JSON.stringify([rel, rec.mtimeMs, rec.size, rec.symbols, rec.calls?.toString('base64') ?? null, keys]);
+    }
   }
 
   /** The whole cache as one string (small projects, tests); `save()` streams it instead. */
@@ -235,32 +268,47 @@ export class IndexStore {
 
   /** Takes records from cache lines; each is reused only while its file's mtime and size still match. Returns how many. */
   load(text: string | Iterable<string>): number {
-    let n = 0;
-    let header = false;
-    for (const line of typeof text === 'string' ? text.split('\n') : text) {
-      if (!line) continue;
-      if (!header) {
-        const h = JSON.parse(line) as { format?: unknown; version?: unknown };
-        if (h.format !== CACHE_FORMAT || h.version !== CACHE_VERSION) return 0;
-        header = true;
-        continue;
-      }
-      const [rel, mtimeMs, size, symbols] = JSON.parse(line) as [string, number, number, FileSymbols];
-      if (!this.files.has(rel)) {
-        this.files.set(rel, { mtimeMs, size, symbols });
-        n++;
-      }
-    }
-    if (n) this.changed();
-    return n;
+    const loader = this.loader();
+    for (const line of typeof text === 'string' ? text.split('\n') : text) if (!loader.line(line)) break;
+    return loader.done();
   }
 
-  /** Reads a cache file written by `save()`, line by line. */
+  /** Reads a cache file written by `save()`, a line at a time (never the whole file in memory). */
   async loadFile(file: string): Promise<number> {
     const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    const all: string[] = [];
-    for await (const line of lines) all.push(line);
-    return this.load(all);
+    const loader = this.loader();
+    try {
+      for await (const line of lines) if (!loader.line(line)) break;
+    } finally {
+      lines.close();
+    }
+    return loader.done();
+  }
+
+  private loader(): { line(line: string): boolean; done(): number } {
+    let n = 0;
+    let header = false;
+    return {
+      line: (line) => {
+        if (!line) return true;
+        if (!header) {
+          const h = JSON.parse(line) as { format?: unknown; version?: unknown };
+          if (h.format !== CACHE_FORMAT || h.version !== CACHE_VERSION) return false;
+          header = true;
+          return true;
+        }
+        const [rel, mtimeMs, size, json, calls, keys] = JSON.parse(line) as [string, number, number, FileSymbols, string | null, string[]];
+        if (!this.files.has(rel)) {
+          this.put(rel, mtimeMs, size, asPacked(json, calls === null ? undefined : Buffer.from(calls, 'base64'), keys));
+          n++;
+        }
+        return true;
+      },
+      done: () => {
+        if (n) this.changed();
+        return n;
+      },
+    };
   }
 
   async save(file: string): Promise<void> {

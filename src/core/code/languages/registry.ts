@@ -9,6 +9,7 @@ import { extractJava } from './java';
 import { extractKotlin } from './kotlin';
 import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './table';
 import type { FileSymbols, LanguageId } from '../model';
+import { packSymbols, type PackedJson } from '../packedSymbols';
 import { withTree } from '../parse/parser';
 import { extractPython } from './python';
 import { extractTypeScript } from './typescript';
@@ -41,13 +42,14 @@ export const LANGUAGES: readonly LanguageSupport[] = EXTRACTORS.map((l) => ({ ..
 export { SOURCE_EXTENSIONS };
 
 /**
- * The symbols of one file's text as JSON, or undefined for a file in no supported language. The
- * index parses it back: a copy, so no string cut from the text (a V8 sliced string) keeps all of
- * it alive, and the same text whether a parse worker or the main thread made it.
+ * The symbols of one file's text, packed for the index (packedSymbols.ts), or undefined for a file
+ * in no supported language. The declarations travel as JSON, which the index parses back: a copy,
+ * so no string cut from the text (a V8 sliced string) keeps all of it alive, and the same result
+ * whether a parse worker or the main thread made it.
  */
-export async function extractFileJson(rel: string, text: string): Promise<string | undefined> {
+export async function extractPacked(rel: string, text: string): Promise<PackedJson | undefined> {
   const symbols = await extractFile(rel, text);
-  return symbols && JSON.stringify(symbols);
+  return symbols && packSymbols(symbols);
 }
 
 /** The symbols of one file's text (`rel`: its project-relative path), or undefined for a file in no supported language. */

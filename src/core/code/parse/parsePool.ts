@@ -2,12 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { PackedJson } from '../packedSymbols';
 import { grammarDirectory } from './parser';
 
 /**
  * Parse workers for the index build (node:worker_threads, so the same in the headless host and in
  * VS Code's extension host): each loads web-tree-sitter and the grammars itself and turns a file's
- * text into its symbols' JSON, the same text `extractFileJson` gives on the main thread. A job goes
+ * text into its packed symbols, the same `extractPacked` gives on the main thread. A job goes
  * to the worker with the fewest in hand. A worker that fails (its script or the wasm not found, a
  * crash) fails its jobs and is not used again; the caller then parses on the main thread.
  */
@@ -37,7 +38,7 @@ function startWorker(script: string): Worker {
 }
 
 interface Pending {
-  readonly resolve: (json: string | undefined) => void;
+  readonly resolve: (packed: PackedJson | undefined) => void;
   readonly reject: (e: Error) => void;
 }
 
@@ -59,11 +60,11 @@ export class ParsePool {
         for (const p of slot.pending.values()) p.reject(new Error(why));
         slot.pending.clear();
       };
-      slot.worker.on('message', (m: { id: number; json?: string; error?: string }) => {
+      slot.worker.on('message', (m: { id: number; packed?: PackedJson; error?: string }) => {
         const p = slot.pending.get(m.id);
         slot.pending.delete(m.id);
         if (m.error !== undefined) p?.reject(new Error(m.error));
-        else p?.resolve(m.json);
+        else p?.resolve(m.packed);
       });
       slot.worker.on('error', (e) => fail(`parse worker failed: ${String(e)}`));
       slot.worker.on('exit', (code) => fail(`parse worker exited (${code})`));
@@ -85,8 +86,8 @@ export class ParsePool {
     return this.slots.some((s) => !s.dead);
   }
 
-  /** The symbols' JSON of `text` (undefined: no supported language); rejects when the worker fails. */
-  parse(rel: string, text: string): Promise<string | undefined> {
+  /** The packed symbols of `text` (undefined: no supported language); rejects when the worker fails. */
+  parse(rel: string, text: string): Promise<PackedJson | undefined> {
     const live = this.slots.filter((s) => !s.dead);
     if (!live.length) return Promise.reject(new Error('no parse worker'));
     const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));

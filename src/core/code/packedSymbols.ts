@@ -1,0 +1,75 @@
+import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+import type { CallSite, FileSymbols, MethodSymbol } from './model';
+
+/**
+ * How the code index keeps a file's symbols in memory and in its cache: the declarations as plain
+ * objects, and the call sites (about half of a Java file's symbols, and the most objects) apart,
+ * deflated, with the list of names they call. A 60,000-file tree kept every call site as objects
+ * and ran out of heap (4 GB); packed, the calls of one file are inflated only when a query needs
+ * them (its callees, or callers of a name it calls), and the names let a callers query skip every
+ * file that cannot call the method without inflating it.
+ */
+
+export interface PackedSymbols {
+  /** The file's symbols, every method's `calls` empty. */
+  readonly symbols: FileSymbols;
+  /** Each method's calls, types and methods in declaration order, as deflated JSON; undefined when there are none. */
+  readonly calls: Buffer | undefined;
+  /** The distinct `callKey`s of those calls. */
+  readonly keys: readonly string[];
+}
+
+/** The same, with the symbols still as JSON text: what a parse worker sends and the cache stores. */
+export interface PackedJson {
+  readonly json: string;
+  readonly calls: Uint8Array | undefined;
+  readonly keys: readonly string[];
+}
+
+const NO_CALLS: readonly CallSite[] = Object.freeze([]);
+
+/** Key under which a call site is found by a callers query: the method name, the created type's simple name, `<this>` / `<super>`. */
+export function callKey(site: CallSite): string {
+  if (site.kind === 'this' || site.kind === 'super') return `<${site.kind}>`;
+  if (site.kind === 'new' || (site.kind === 'ref' && site.name === 'new')) {
+    const raw = site.kind === 'new' ? site.name.replace(/<.*$/s, '') : (site.text ?? '').replace(/<.*$/s, '');
+    return raw.slice(raw.lastIndexOf('.') + 1);
+  }
+  return site.name;
+}
+
+/** Splits the call sites off a file's symbols (`extractFile`'s output). */
+export function packSymbols(file: FileSymbols): PackedJson {
+  const calls: Array<readonly CallSite[]> = [];
+  const keys = new Set<string>();
+  let any = false;
+  const types = file.types.map((t) => ({
+    ...t,
+    methods: t.methods.map((m): MethodSymbol => {
+      calls.push(m.calls);
+      for (const site of m.calls) keys.add(callKey(site));
+      any ||= m.calls.length > 0;
+      return { ...m, calls: [] };
+    }),
+  }));
+  // Level 1: a fifth of the JSON's size at a fraction of the default level's time (it runs once per file parsed).
+  const packed = any ? deflateRawSync(JSON.stringify(calls), { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }) : undefined;
+  return { json: JSON.stringify({ ...file, types }), calls: packed, keys: [...keys] };
+}
+
+/** A packed file as the index holds it; the symbols' JSON is parsed here (a copy: no string of it keeps the file's text alive). */
+export function unpackJson(p: PackedJson): PackedSymbols {
+  const calls = p.calls && (Buffer.isBuffer(p.calls) ? p.calls : Buffer.from(p.calls.buffer, p.calls.byteOffset, p.calls.byteLength));
+  return asPacked(JSON.parse(p.json) as FileSymbols, calls, p.keys);
+}
+
+/** Symbols already parsed (from the cache) with their packed calls; every method's `calls` becomes one shared empty list. */
+export function asPacked(symbols: FileSymbols, calls: Buffer | undefined, keys: readonly string[]): PackedSymbols {
+  for (const t of symbols.types) for (const m of t.methods) (m as { calls: readonly CallSite[] }).calls = NO_CALLS;
+  return { symbols, calls, keys };
+}
+
+/** Each method's call sites, in the order `packSymbols` wrote them. */
+export function inflateCalls(calls: Buffer | undefined): ReadonlyArray<readonly CallSite[]> {
+  return calls ? (JSON.parse(inflateRawSync(calls).toString('utf8')) as CallSite[][]) : [];
+}
