@@ -15,7 +15,8 @@ import { LspCallTree } from '../code/lsp/lspCalls';
 import type { LspSession } from '../code/lsp/lspLookup';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
 import { notFound } from './readClass';
-import { readyCodeIntel } from '../code/intel/intel';
+import { codeIntelFor, readyCodeIntel } from '../code/intel/intel';
+import { onDemandIntel } from '../code/intel/onDemand';
 
 /**
  * call_chain: callers and/or callees of `ClassName.methodName` (every overload unless parameter
@@ -132,7 +133,13 @@ export const callChainTool = defineTool({
       return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
     }
     try {
-      const { index, graph } = await readyCodeIntel(ctx);
+      // Before the index is built: a Java chain from the files it needs alone (onDemand.ts), else wait for the index.
+      const spec = parseMethodSpec(p.method);
+      const cold = codeIntelFor(ctx.workspace).index.isReady
+        ? undefined
+        : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p), ctx.signal);
+      if (cold) void readyCodeIntel(ctx).catch(() => undefined);
+      const { index, graph } = cold ?? (await readyCodeIntel(ctx));
       const q = graph.findMethods(p.method);
       if (!q.matches.length) {
         if (q.classes.length || !p.method.includes('.')) {
@@ -148,6 +155,20 @@ export const callChainTool = defineTool({
     }
   },
 });
+
+/** Every lookup the answer below makes, without the answer (the on-demand index notes them). */
+function ask(graph: CallGraph, p: z.output<typeof params>): void {
+  const q = graph.findMethods(p.method);
+  // not found anywhere: the answer suggests similar names from the whole project
+  if (!q.matches.length && !q.classes.length) graph.index.typeEntries();
+  if (!q.matches.length || (new Set(q.matches.map((m) => m.owner.type)).size > 1 && !q.inherited)) return;
+  const trees = parserTrees(graph, p.depth);
+  for (const dir of ['callees', 'callers'] as const) {
+    if (p.direction !== 'both' && p.direction !== dir) continue;
+    trees.tree(dir, q.matches);
+    if (dir === 'callers') trees.possibleCallers?.(q.matches);
+  }
+}
 
 type Tree = { nodes: CallTreeNode[]; truncated: boolean };
 type Direction = 'callers' | 'callees';

@@ -55,7 +55,7 @@ const DECLARATION_KEYWORDS = '(?:class|interface|enum|record|struct|object)';
  * Project-relative paths of the indexed files whose text declares a type named `simple`, found by
  * ripgrep with the index's own file rules; undefined when ripgrep cannot be used.
  */
-async function filesDeclaring(ws: Workspace, simple: string, signal?: AbortSignal): Promise<string[] | undefined> {
+export async function filesDeclaring(ws: Workspace, simple: string, signal?: AbortSignal): Promise<string[] | undefined> {
   const rg = ws.ripgrepPath();
   if (!rg || !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(simple)) return undefined;
   const globs = LANGUAGES.filter((l) => SEARCHABLE.has(l.id)).flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));

@@ -1,0 +1,348 @@
+import { runRipgrepText } from '../../search/ripgrep';
+import type { Workspace } from '../../workspace/workspace';
+import { CallGraph } from '../index/callGraph';
+import { CodeIndex, type CallRef, type TypeEntry } from '../index/codeIndex';
+import { LANGUAGES, listSourceFiles } from '../languages/registry';
+import { filesDeclaring } from './quickLookup';
+
+/**
+ * Java call chains before the workspace index is built (issue #15: on a 60,000-file tree the
+ * first build takes minutes, and "try again later" is no answer). An index over only the files the
+ * question needs is grown until asking it again needs no new file:
+ *
+ *  1. the files that declare the class (ripgrep), parsed;
+ *  2. the question is run on that small index, which notes every name it was asked: fully
+ *     qualified types, packages (and which names in them), call names (for callers);
+ *  3. the files that can answer those names are found — a type `a.b.C[.D]` in the files of the
+ *     package folders `…/a/b/` that declare `C` (Java keeps a package in folders named after it),
+ *     callers of `m` in the files whose text has the word `m` (ripgrep) — and parsed;
+ *  4. again from 2, until a round adds no file. Every name asked was then answered from every
+ *     file that could declare it, so the answer is the one the full index gives (tests compare).
+ *
+ * Anything this cannot bound gives up, and the tool waits for the index as before: a language
+ * other than Java (its resolver asks for every file), a name asked of the whole project, more
+ * than `maxFiles` files to parse, or the time budget spent.
+ */
+
+/** The bounds of one cold answer (tests lower them). */
+export const ON_DEMAND_LIMITS = { maxFiles: 1200, budgetMs: 10_000 };
+const MAX_ROUNDS = 16;
+/** The listing is shared by the questions of the first minute. */
+const LISTING_TTL_MS = 60_000;
+
+interface Asked {
+  readonly fqns: Set<string>;
+  /** Package → the names asked of it (`has`/`get`). */
+  readonly pkgs: Map<string, Set<string>>;
+  readonly names: Set<string>;
+  readonly calls: Set<string>;
+  all: boolean;
+}
+
+const noneAsked = (): Asked => ({ fqns: new Set(), pkgs: new Map(), names: new Set(), calls: new Set(), all: false });
+
+/** A CodeIndex over the files added to it, noting every lookup made of it. */
+class OnDemandIndex extends CodeIndex {
+  asked = noneAsked();
+  /** Names whose declaring files were added: an empty answer for one of them is the full index's answer too. */
+  readonly namesDone = new Set<string>();
+  /** Packages that exist by their folders (see `Finder.packageExists`). */
+  readonly packagesKnown = new Map<string, boolean>();
+
+  constructor(ws: Workspace) {
+    super(ws, { workers: 0 });
+  }
+
+  override typesByFqn(fqn: string): readonly TypeEntry[] {
+    this.asked.fqns.add(fqn);
+    return super.typesByFqn(fqn);
+  }
+
+  override packageTypes(pkg: string): ReadonlyMap<string, readonly TypeEntry[]> | undefined {
+    let names = this.asked.pkgs.get(pkg);
+    if (!names) this.asked.pkgs.set(pkg, (names = new Set()));
+    const map = super.packageTypes(pkg);
+    // Whether the package exists is told by its folders; its names are noted as they are asked.
+    if (!map && !this.packagesKnown.get(pkg)) return undefined;
+    const asked = names;
+    const real = map ?? new Map<string, readonly TypeEntry[]>();
+    return {
+      has: (name: string) => (asked.add(name), real.has(name)),
+      get: (name: string) => (asked.add(name), real.get(name)),
+      get size() {
+        return wholeProject();
+      },
+      keys: wholeProject,
+      values: wholeProject,
+      entries: wholeProject,
+      forEach: wholeProject,
+      [Symbol.iterator]: wholeProject,
+    } as unknown as ReadonlyMap<string, readonly TypeEntry[]>;
+  }
+
+  override findTypes(name: string): TypeEntry[] {
+    this.asked.names.add(name);
+    const found = super.findTypes(name);
+    // None declared under that name: the full index would look for it in other letter cases, everywhere.
+    if (!found.length && this.namesDone.has(name)) this.asked.all = true;
+    return found;
+  }
+
+  override callSitesNamed(key: string): readonly CallRef[] {
+    this.asked.calls.add(key);
+    return super.callSitesNamed(key);
+  }
+
+  override typeEntries(): Iterable<TypeEntry> {
+    this.asked.all = true;
+    return super.typeEntries();
+  }
+
+  override *allFiles(): Iterable<[string, import('../model').FileSymbols]> {
+    this.asked.all = true;
+    yield* super.allFiles();
+  }
+
+  has(rel: string): boolean {
+    return this.files.has(rel);
+  }
+
+  /** Parses the files, then keeps the records in path order: the order the full index lists them in. */
+  async add(rels: readonly string[]): Promise<void> {
+    for (const rel of rels) await this.update(rel);
+    const sorted = [...this.files].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    this.files.clear();
+    for (const [rel, rec] of sorted) this.files.set(rel, rec);
+  }
+}
+
+/** A package's iteration means every type in it: not bounded here (the Java resolver only asks `has`). */
+function wholeProject(): never {
+  throw new GiveUp();
+}
+
+class GiveUp extends Error {}
+
+interface Listing {
+  readonly files: ReadonlySet<string>;
+  /** Folder → its source files. */
+  readonly byDir: ReadonlyMap<string, readonly string[]>;
+  readonly at: number;
+}
+
+const listings = new WeakMap<Workspace, Promise<Listing>>();
+
+function listing(ws: Workspace): Promise<Listing> {
+  const cached = listings.get(ws);
+  const fresh = cached?.then((l) => (Date.now() - l.at < LISTING_TTL_MS ? l : undefined));
+  const make = async (): Promise<Listing> => {
+    const files = await listSourceFiles(ws.root);
+    const byDir = new Map<string, string[]>();
+    for (const rel of files) {
+      const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+      const list = byDir.get(dir);
+      if (list) list.push(rel);
+      else byDir.set(dir, [rel]);
+    }
+    return { files: new Set(files), byDir, at: Date.now() };
+  };
+  const next = (fresh ?? Promise.resolve(undefined)).then((l) => l ?? make());
+  listings.set(ws, next);
+  next.catch(() => listings.delete(ws));
+  return next;
+}
+
+const JAVA_GLOBS = LANGUAGES.filter((l) => l.id === 'java').flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));
+const WORD = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/** Finds the files that can answer what the small index was asked. */
+class Finder {
+  /** Package → type name → files in its folders whose text declares a type of that name (any nesting). */
+  private readonly declared = new Map<string, Map<string, string[]>>();
+  private readonly callsDone = new Set<string>();
+
+  /** Set once the listing is in (the first searches run beside it). */
+  list: Listing | undefined;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  private get files(): Listing {
+    if (!this.list) throw new GiveUp();
+    return this.list;
+  }
+
+  private dirsOf(pkg: string): string[] {
+    const tail = pkg.split('.').join('/');
+    return [...this.files.byDir.keys()].filter((d) => d === tail || d.endsWith(`/${tail}`));
+  }
+
+  /** The names declared in each package's folders (not their subfolders), for packages not seen yet. */
+  async scanPackages(pkgs: Iterable<string>): Promise<void> {
+    const todo = [...new Set(pkgs)].filter((p) => p && !this.declared.has(p));
+    if (!todo.length) return;
+    const byDir = new Map<string, string>();
+    for (const pkg of todo) {
+      this.declared.set(pkg, new Map());
+      for (const d of this.dirsOf(pkg)) byDir.set(d, pkg);
+    }
+    if (!byDir.size) return;
+    const out = await this.rg([
+      '-o', '-N', '--with-filename', '--max-depth', '1',
+      '-e', '^\\s*package\\s+[\\p{L}\\p{N}_$.]+',
+      '-e', '\\b(?:class|interface|enum|record)\\s+[\\p{L}_$][\\p{L}\\p{N}_$]*',
+      '--', ...[...byDir.keys()].map((d) => d || '.'),
+    ]);
+    // A file counts for the package its `package` line names (a folder `…/util` is not package `util`).
+    const fileOf = new Map<string, { pkg: string; names: string[] }>();
+    for (const line of out.split('\n')) {
+      const m = /^(.*?):\s*(package|class|interface|enum|record)\s+(\S+)$/u.exec(line);
+      if (!m) continue;
+      const rel = normal(m[1] as string);
+      let f = fileOf.get(rel);
+      if (!f) fileOf.set(rel, (f = { pkg: '', names: [] }));
+      if (m[2] === 'package') f.pkg = m[3] as string;
+      else f.names.push(m[3] as string);
+    }
+    for (const [rel, f] of fileOf) {
+      const names = this.declared.get(f.pkg);
+      if (!names || !this.files.files.has(rel) || byDir.get(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '') !== f.pkg) continue;
+      for (const name of f.names) {
+        const files = names.get(name);
+        if (!files) names.set(name, [rel]);
+        else if (!files.includes(rel)) files.push(rel);
+      }
+    }
+  }
+
+  /** Does the package have a folder whose files declare a type? (The index knows a package by its types.) */
+  packageExists(pkg: string): boolean {
+    return (this.declared.get(pkg)?.size ?? 0) > 0;
+  }
+
+  /** Files of `pkg` declaring `name`. */
+  declaring(pkg: string, name: string): readonly string[] {
+    return this.declared.get(pkg)?.get(name) ?? [];
+  }
+
+  /** `a.b.C.D`: every split into a package and a first type name. */
+  static splits(fqn: string): Array<{ pkg: string; top: string }> {
+    const segs = fqn.split('.');
+    const out: Array<{ pkg: string; top: string }> = [];
+    for (let k = 1; k < segs.length; k++) out.push({ pkg: segs.slice(0, k).join('.'), top: segs[k] as string });
+    return out;
+  }
+
+  /** Files whose text has any of the call names as a word; undefined past `maxFiles`. */
+  async calling(keys: Iterable<string>, list?: Promise<Listing>): Promise<string[] | undefined> {
+    const words = [...keys].filter((k) => WORD.test(k) && !this.callsDone.has(k));
+    if (!words.length) return [];
+    for (const w of words) this.callsDone.add(w);
+    const out = await this.rg(['--files-with-matches', '--null', '-w', ...words.flatMap((w) => ['-e', w.replace(/\$/g, '\\$')]), '--', '.']);
+    const known = list ? (await list).files : this.list?.files;
+    if (!known) throw new GiveUp();
+    const files = out
+      .split('\0')
+      .filter(Boolean)
+      .map((p) => normal(p))
+      .filter((rel) => known.has(rel));
+    return files.length > ON_DEMAND_LIMITS.maxFiles ? undefined : files;
+  }
+
+  async declaringAnywhere(simple: string, list?: Promise<Listing>): Promise<string[]> {
+    const found = (await filesDeclaring(this.ws, simple, this.signal)) ?? [];
+    const known = list ? (await list).files : this.files.files;
+    return found.filter((rel) => known.has(rel));
+  }
+
+  private async rg(args: readonly string[]): Promise<string> {
+    const rg = this.ws.ripgrepPath();
+    if (!rg) throw new GiveUp();
+    const out = await runRipgrepText(rg, ['--no-config', '--no-messages', '--no-ignore', ...JAVA_GLOBS, ...args], {
+      cwd: this.ws.root,
+      timeoutMs: 5000,
+      maxBytes: 16 * 1024 * 1024,
+      signal: this.signal,
+    });
+    if (out === undefined) throw new GiveUp();
+    return out;
+  }
+}
+
+const normal = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '');
+
+/**
+ * A small index and call graph that answer `question` as the full index would, or undefined when
+ * that cannot be had within the bounds (the caller then waits for the full index).
+ */
+export async function onDemandIntel(
+  ws: Workspace,
+  q: { readonly className: string; readonly methodName: string; readonly callers: boolean },
+  question: (graph: CallGraph) => void,
+  signal: AbortSignal,
+): Promise<{ index: CodeIndex; graph: CallGraph } | undefined> {
+  const className = q.className;
+  if (!ws.ripgrepPath() || !className) return undefined;
+  const started = Date.now();
+  try {
+    const finder = new Finder(ws, signal);
+    // The listing, the files declaring the class and (for callers) the files naming the method, side by side.
+    const listed = listing(ws);
+    const simple = className.replace(/<.*$/s, '').split(/[.$/\\]/).pop() ?? '';
+    const [list, declaring, calling] = await Promise.all([listed, finder.declaringAnywhere(simple, listed), q.callers ? finder.calling([q.methodName], listed) : []]);
+    finder.list = list;
+    if (!calling) return undefined;
+    const index = new OnDemandIndex(ws);
+    const graph = new CallGraph(index);
+    let parsed = 0;
+    const add = async (files: Iterable<string>): Promise<number> => {
+      const fresh = [...new Set(files)].filter((f) => !index.has(f));
+      parsed += fresh.length;
+      if (parsed > ON_DEMAND_LIMITS.maxFiles) throw new GiveUp();
+      if (fresh.some((f) => !f.endsWith('.java'))) throw new GiveUp();
+      await index.add(fresh);
+      return fresh.length;
+    };
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (signal.aborted || Date.now() - started > ON_DEMAND_LIMITS.budgetMs) return undefined;
+      index.asked = noneAsked();
+      if (round > 0) question(graph);
+      else {
+        index.asked.names.add(className);
+        index.namesDone.add(className);
+        for (const s of Finder.splits(className)) index.asked.pkgs.set(s.pkg, new Set());
+      }
+      const a = index.asked;
+      if (a.all) return undefined;
+      const want: string[] = round === 0 ? [...declaring, ...calling] : [];
+      for (const name of a.names) {
+        if (index.namesDone.has(name)) continue;
+        index.namesDone.add(name);
+        const simple = name.replace(/<.*$/s, '').split(/[.$/\\]/).pop() ?? '';
+        want.push(...(await finder.declaringAnywhere(simple)));
+        for (const s of Finder.splits(name)) a.pkgs.set(s.pkg, a.pkgs.get(s.pkg) ?? new Set());
+      }
+      const splits = [...a.fqns].flatMap(Finder.splits);
+      await finder.scanPackages([...a.pkgs.keys(), ...splits.map((s) => s.pkg)]);
+      let changed = false;
+      for (const pkg of a.pkgs.keys()) {
+        const exists = finder.packageExists(pkg);
+        if (index.packagesKnown.get(pkg) !== exists) changed = true;
+        index.packagesKnown.set(pkg, exists);
+      }
+      for (const s of splits) want.push(...finder.declaring(s.pkg, s.top));
+      for (const [pkg, names] of a.pkgs) for (const n of names) want.push(...finder.declaring(pkg, n));
+      const callers = await finder.calling(a.calls);
+      if (!callers) return undefined;
+      want.push(...callers);
+      // Settled: nothing new to parse and no package newly known (its names are asked only once it is).
+      if ((await add(want)) === 0 && !changed && round > 0) return { index, graph };
+    }
+    return undefined;
+  } catch (e) {
+    if (e instanceof GiveUp) return undefined;
+    throw e;
+  }
+}
