@@ -70,6 +70,30 @@ export function ensureCorpus(): { root: string; javaFiles: number; unpackMs: num
   return { root: corpusDir, javaFiles, unpackMs };
 }
 
+/**
+ * The monorepo corpus of issue #15: four copies of the JDK tree side by side in
+ * .bench-cache/jdk17-src-x4/copy-{1..4} (~60,000 Java files, ~900 MB), made once from ensureCorpus's
+ * tree. Real copies, not hard links: the access policy treats a multiply-linked file as possibly
+ * secret, and a monorepo's files are not hard links of each other.
+ */
+export function ensureCorpusX4(): { root: string; javaFiles: number; unpackMs: number } {
+  const base = ensureCorpus();
+  const dir = path.join(cacheDir, 'jdk17-src-x4');
+  const marker = path.join(dir, '.complete');
+  let unpackMs = 0;
+  if (!fs.existsSync(marker)) {
+    const t0 = now();
+    const tmp = `${dir}.tmp-${process.pid}`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    for (let i = 1; i <= 4; i++) fs.cpSync(base.root, path.join(tmp, `copy-${i}`), { recursive: true, filter: (src) => path.basename(src) !== '.complete' });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(tmp, dir);
+    fs.writeFileSync(marker, 'four copies of jdk17-src\n');
+    unpackMs = now() - t0;
+  }
+  return { root: dir, javaFiles: base.javaFiles * 4, unpackMs };
+}
+
 /** A child running a TypeScript file under tsx that talks in JSON lines on stdout. */
 export interface Child {
   readonly proc: ChildProcess;

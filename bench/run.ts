@@ -3,7 +3,9 @@
 // compared to, ending with a Markdown table. The same rows go to bench/results/latest.json and a
 // timestamped copy beside it (bench/results/ is not committed).
 //
-//   node --expose-gc --import tsx bench/run.ts [--only grep,read,edit,javabase,tree,realhost,soak,realsoak]
+//   node --expose-gc --import tsx bench/run.ts [--only grep,read,edit,javabase,tree,realhost,soak,realsoak] [--trees jdk,x4]
+//
+// grep and tree run on both trees: the JDK sources and a monorepo-sized copy of four of them.
 //
 // Bounded: loopback only, fixed counts, children stopped in `finally`. Needs scripts/setup-jdk.sh
 // (JDK sources, unzip), ripgrep on PATH, and scripts/setup-test-host.sh for the real-host rows.
@@ -15,14 +17,16 @@ import { parseArgs } from 'node:util';
 import { startDevBackend } from '../src/devBackend/server';
 import { benchJavaBase, benchWholeTree } from './code';
 import { benchEdit } from './edit';
-import { ensureCorpus, log, repoRoot, startChild, type Row } from './lib';
+import { ensureCorpus, ensureCorpusX4, log, repoRoot, startChild, type Row } from './lib';
 import { benchGrep, benchReadFile } from './loopback';
 import { benchRealHost } from './realHost';
 
 const SECTIONS = ['grep', 'read', 'edit', 'javabase', 'tree', 'realhost', 'soak', 'realsoak'] as const;
 type Section = (typeof SECTIONS)[number];
 
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const { values } = parseArgs({ options: { only: { type: 'string' }, trees: { type: 'string' } } });
+/** `jdk`: the JDK sources (~15,000 files); `x4`: four copies of them side by side (~60,000 files, issue #15). */
+const trees = new Set((values.trees ?? 'jdk,x4').split(',').map((s) => s.trim()));
 const only = new Set((values.only ?? SECTIONS.join(',')).split(',').map((s) => s.trim()));
 const want = (s: Section): boolean => only.has(s);
 
@@ -62,6 +66,9 @@ async function main(): Promise<number> {
   log(`machine: ${JSON.stringify(info)}`);
   const corpus = ensureCorpus();
   log(`corpus: ${corpus.root}, ${corpus.javaFiles} Java files${corpus.unpackMs ? ` (unpacked in ${(corpus.unpackMs / 1000).toFixed(1)} s)` : ''}`);
+  const x4 = trees.has('x4') && (want('grep') || want('tree')) ? ensureCorpusX4() : undefined;
+  if (x4) log(`corpus ×4: ${x4.root}, ${x4.javaFiles} Java files${x4.unpackMs ? ` (copied in ${(x4.unpackMs / 1000).toFixed(1)} s)` : ''}`);
+  const treeList = [...(trees.has('jdk') ? [{ label: 'JDK', root: corpus.root }] : []), ...(x4 ? [{ label: '4×JDK', root: x4.root }] : [])];
   const rows: Row[] = [];
   const errors: string[] = [];
   const section = async (name: Section, run: () => Promise<Row[]> | Row[]): Promise<void> => {
@@ -80,22 +87,24 @@ async function main(): Promise<number> {
 
   const backend = await startDevBackend({ port: 0, toolTimeoutMs: 120_000 });
   try {
-    if (want('grep') || want('read')) {
-      const host = startChild('hostChild.ts', [backend.wsUrl(), corpus.root, 'jdk'], ['--expose-gc']);
+    for (const tree of treeList) {
+      if (!want('grep') && !(want('read') && tree.root === corpus.root)) continue;
+      const key = `grep-${tree.label === 'JDK' ? 'jdk' : 'x4'}`;
+      const host = startChild('hostChild.ts', [backend.wsUrl(), tree.root, key], ['--expose-gc']);
       try {
         await host.ready;
-        await backend.waitForSession((s) => s.projectKey === 'jdk', 30_000);
+        await backend.waitForSession((s) => s.projectKey === key, 30_000);
         // callTool without a session goes to the only IDE connected: this one
         if (backend.sessions().length !== 1) throw new Error(`expected one IDE, found ${backend.sessions().length}`);
-        await section('grep', () => benchGrep(backend, corpus.root));
-        await section('read', () => benchReadFile(corpus.root));
+        await section('grep', () => benchGrep(backend, tree.root, tree.label));
+        if (tree.root === corpus.root) await section('read', () => benchReadFile(corpus.root));
       } finally {
         await host.stop();
       }
     }
     await section('edit', () => benchEdit());
     await section('javabase', () => benchJavaBase(corpus.root));
-    await section('tree', () => benchWholeTree(backend, corpus.root));
+    for (const tree of treeList) await section('tree', () => benchWholeTree(backend, tree.root, tree.label));
     await section('realhost', () => benchRealHost(backend, corpus.root));
     // bench/soak.ts (its own host, in this process); loaded lazily so a problem there is one failed section
     await section('soak', async () => (await import('./soak')).benchSoak(corpus.root));
@@ -119,7 +128,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     `\n## Benchmarks — ${info.date as string}\n\n` +
       `${String(info.nproc)} cores (${String(info.cpu)}), ${String(info.memory)}; load average at start ${String(info.loadAverageAtStart)}, at end ${result.machine.loadAverageAtEnd}; ` +
-      `Node ${String(info.node)}; ${String(info.rg)}; corpus: ${corpus.javaFiles} Java files of the JDK 17 sources; total ${totalS.toFixed(0)} s\n\n` +
+      `Node ${String(info.node)}; ${String(info.rg)}; corpus: ${corpus.javaFiles} Java files of the JDK 17 sources${x4 ? ` and ${x4.javaFiles} in four copies of them` : ''}; total ${totalS.toFixed(0)} s\n\n` +
       `${md}\n\n${notes.join('\n')}\n` +
       (errors.length ? `\nErrors:\n${errors.map((e) => `- ${e.split('\n')[0] as string}`).join('\n')}\n` : ''),
   );
