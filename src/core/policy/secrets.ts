@@ -40,12 +40,12 @@ export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
  */
 export class GlobSet {
   readonly globs: readonly string[];
-  private readonly matchers: readonly { glob: string; m: Minimatch }[];
+  private readonly matchers: readonly { glob: string; needle: string | undefined; m: Minimatch }[];
   private readonly seen = new Map<string, string>();
 
   constructor(globs: readonly string[]) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
-    this.matchers = this.globs.map((glob) => ({ glob, m: new Minimatch(glob, OPTIONS) }));
+    this.matchers = this.globs.map((glob) => ({ glob, needle: needleOf(glob), m: new Minimatch(glob, OPTIONS) }));
   }
 
   /** The first glob that matches `rel`, or undefined. A folder matches when its contents would (`.git`). */
@@ -53,11 +53,49 @@ export class GlobSet {
     const known = this.seen.get(rel);
     if (known !== undefined) return known === NO_MATCH ? undefined : known;
     const clean = rel.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
-    const glob = clean === '' || clean === '.' ? undefined : this.matchers.find(({ m }) => m.match(clean) || m.match(`${clean}/x`))?.glob;
+    const inside = `${clean}/x`;
+    // A glob is tried only on a path that has its literal part: a search answer of 16,000 files was
+    // otherwise matched against every glob, costing more than ripgrep's whole search.
+    const lower = inside.toLowerCase();
+    const glob =
+      clean === '' || clean === '.'
+        ? undefined
+        : this.matchers.find(({ needle, m }) => (needle === undefined || lower.includes(needle)) && (m.match(clean) || m.match(inside)))?.glob;
     if (this.seen.size >= MATCH_MEMO_SIZE) this.seen.clear();
     this.seen.set(rel, glob ?? NO_MATCH);
     return glob;
   }
+}
+
+/**
+ * The longest literal part of a glob that every path it matches must contain (lowercased: the
+ * globs match without case), or undefined when there is none to rely on. Only text outside braces,
+ * classes and extglob groups counts, cut at wildcards and at `/` (`**\/` may match no folder).
+ */
+export function needleOf(glob: string): string | undefined {
+  if (glob.startsWith('!')) return undefined; // a negation matches what lacks its text
+  let depth = 0;
+  let run = '';
+  let best = '';
+  const flush = (): void => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (const ch of glob) {
+    if (ch === '{' || ch === '[' || ch === '(') {
+      flush();
+      depth++;
+    } else if (ch === '}' || ch === ']' || ch === ')') {
+      flush();
+      depth = Math.max(0, depth - 1);
+    } else if (depth > 0 || '*?!+@\\/,|'.includes(ch)) {
+      flush();
+    } else {
+      run += ch;
+    }
+  }
+  flush();
+  return best ? best.toLowerCase() : undefined;
 }
 
 const OPTIONS = { dot: true, nocase: true, nocomment: true } as const;
