@@ -17,7 +17,7 @@ import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import { contextChecks } from './chatContextE2E';
 import { streamingCheck } from './chatStreamE2E';
-import { chatFrame, focusChatTab, openFromActivityBar, openFromPalette, runFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
+import { boxValueBecomes, chatFrame, focusChatTab, openFromActivityBar, openFromPalette, runFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const resultsDir = path.join(repoRoot, 'test-results');
@@ -148,7 +148,7 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
         const mine = chat().locator('.entry.user', { hasText: '/error ANALYSIS_TIMEOUT' }).last();
         await mine.hover();
         await mine.locator('button.edit').click();
-        assert.equal(await chat().locator('textarea.input').inputValue(), '/error ANALYSIS_TIMEOUT');
+        assert.equal(await boxValueBecomes(page, '/error ANALYSIS_TIMEOUT'), '/error ANALYSIS_TIMEOUT');
         await chat().locator('textarea.input').fill('');
       },
     },

@@ -65,3 +65,17 @@ export async function focusChatTab(page: Page): Promise<void> {
   await page.keyboard.press('Control+Alt+A');
   await waitForComposer(page);
 }
+
+/**
+ * The message box's text once it equals `expected` (what the box held at the deadline otherwise).
+ * Some buttons (Edit) ask the extension, which answers with the draft: the box fills a moment later.
+ */
+export async function boxValueBecomes(page: Page, expected: string, timeoutMs = TIMEOUT): Promise<string> {
+  const box = chatFrame(page).locator('textarea.input');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await box.inputValue();
+    if (value === expected || Date.now() > deadline) return value;
+    await page.waitForTimeout(50);
+  }
+}
