@@ -6,7 +6,8 @@
  */
 import { diffArrays } from 'diff';
 import type { ClosestRegion } from './types';
-import { splitSearchLines, stripTrailingBlanks, trimBlanks } from './lines';
+import { stripTrailingBlanks, trimBlanks } from './blanks';
+import { splitSearchLines } from './lines';
 
 const CANDIDATES = 6;
 const MIN_SIMILARITY = 0.3;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProposedChange } from '../../core/write/gate';
-import { minimalReplace } from '../../core/edit/lines';
+import { minimalReplace } from '../../core/edit/eol';
 import type { Logger } from '../../core/log';
 import type { ProposalStore } from './proposalFs';
 
