@@ -1,8 +1,4 @@
-/**
- * How attachments travel in the message text (docs/protocol.md §8.1): each as a fenced block under
- * its `path:start-end` label, appended to `message`, so a backend that knows nothing of attachments
- * still gets them. Apart from reading them (attachments.ts), which happens when the message is sent.
- */
+/** Attachments in the message text (docs/protocol.md §8.1), so a backend that knows nothing of attachments still gets them; reading them is attachments.ts. */
 import { fenceFor, languageOf } from '../workspace/text';
 import type { ContextItem } from './attachments';
 

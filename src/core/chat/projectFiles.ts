@@ -1,7 +1,4 @@
-/**
- * The project's files as `@` completion offers them: the same set grep_file searches (ripgrep's
- * walk with the .gitignore rules and the search excludes, secret files left out), or a bounded walk without ripgrep.
- */
+/** The project's files for `@` completion: the set grep_file searches (ripgrep's walk, .gitignore and search excludes, no secret files), apart from ranking them. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { accessPolicy } from '../policy/accessPolicy';

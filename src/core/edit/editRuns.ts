@@ -1,7 +1,6 @@
 /**
- * The change regions of an edit, lines kept with their terminators (a region that only gained or
- * lost a line ending is a change like any other), and putting back only some of them (the
- * developer drops a hunk of a proposal before approving it). Undoing them later is revert.ts.
+ * The change regions of an edit, and keeping only some (the developer drops a hunk before approving); undoing them later is revert.ts.
+ * Lines keep their terminators: a region that only gained or lost a line ending is a change like any other.
  */
 import { diffArrays } from 'diff';
 import { linesWithEnds } from './eol';
