@@ -1,7 +1,4 @@
-/**
- * The dev backend's table of connected IDEs, and the rule that picks one for a tool call.
- * Kept apart from the sockets so the routing rule can be read (and changed) in one place.
- */
+/** The dev backend's table of connected IDEs, kept apart from the sockets; the rule that picks one for a tool call is routing.ts. */
 
 export type Protocol = 'v1' | 'v2';
 
@@ -24,17 +21,6 @@ export interface SessionInfo {
 export interface RegisteredConnection {
   info(): SessionInfo;
 }
-
-/** How a tool call names its target; every field optional (the HTTP body, docs/protocol.md §9.3). */
-export interface TargetCriteria {
-  readonly webSocketSessionId?: string;
-  readonly sessionId?: string;
-  readonly projectKey?: string;
-}
-
-export type TargetLookup<C> =
-  | { readonly ok: true; readonly connection: C; readonly rule: string }
-  | { readonly ok: false; readonly status: 404 | 409; readonly error: string };
 
 export class SessionRegistry<C extends RegisteredConnection> {
   private readonly connections = new Map<string, C>();
@@ -66,46 +52,6 @@ export class SessionRegistry<C extends RegisteredConnection> {
     for (const wake of [...this.waiters]) wake();
   }
 
-  /**
-   * Picks the IDE for a tool call. An explicit webSocketSessionId must match exactly (docs/protocol.md §9.1:
-   * "WebSocket Session not found"); a sessionId that matches wins; a projectKey must match; with
-   * nothing that matches, the only connected IDE is taken, which is what a developer with curl
-   * and one VS Code window expects. Unauthenticated connections never receive tool calls.
-   */
-  find(criteria: TargetCriteria): TargetLookup<C> {
-    const ready = this.all().filter((c) => c.info().authenticated);
-    // Newest first: after a reconnect the old socket may linger for a moment.
-    ready.sort((a, b) => b.info().connectedAt.localeCompare(a.info().connectedAt));
-    const describe = (): string =>
-      ready.length === 0
-        ? 'none is connected'
-        : `connected: ${ready.map((c) => summarize(c.info())).join(', ')} (see GET /api/ide/sessions)`;
-
-    if (criteria.webSocketSessionId) {
-      const hit = ready.find((c) => c.info().webSocketSessionId === criteria.webSocketSessionId);
-      return hit
-        ? { ok: true, connection: hit, rule: 'webSocketSessionId' }
-        : { ok: false, status: 404, error: `No IDE connected with webSocketSessionId ${criteria.webSocketSessionId}; ${describe()}` };
-    }
-    if (criteria.sessionId) {
-      const hit = ready.find((c) => c.info().sessionId === criteria.sessionId);
-      if (hit) return { ok: true, connection: hit, rule: 'sessionId' };
-    }
-    if (criteria.projectKey) {
-      const hit = ready.find((c) => c.info().projectKey === criteria.projectKey);
-      return hit
-        ? { ok: true, connection: hit, rule: 'projectKey' }
-        : { ok: false, status: 404, error: `No IDE connected for projectKey ${criteria.projectKey}; ${describe()}` };
-    }
-    if (ready.length === 1) return { ok: true, connection: ready[0], rule: 'only IDE connected' };
-    if (ready.length === 0) return { ok: false, status: 404, error: 'No IDE connected to the dev backend.' };
-    return {
-      ok: false,
-      status: 409,
-      error: `${ready.length} IDEs are connected; pass webSocketSessionId, sessionId or projectKey to pick one. ${describe()}`,
-    };
-  }
-
   /** Resolves with the first session (existing or future) that satisfies `predicate`. */
   waitFor(predicate: (s: SessionInfo) => boolean, timeoutMs: number): Promise<SessionInfo> {
     return new Promise((resolve, reject) => {
@@ -129,8 +75,4 @@ export class SessionRegistry<C extends RegisteredConnection> {
       check();
     });
   }
-}
-
-function summarize(s: SessionInfo): string {
-  return `${s.webSocketSessionId} (${s.protocol}, sessionId=${s.sessionId}, projectKey=${s.projectKey})`;
 }

@@ -14,6 +14,7 @@ import { IdeConnection, type ReceivedMessage } from './connection';
 import type { CallToolOptions } from './toolCalls';
 import { SessionRegistry, type Protocol, type SessionInfo } from './registry';
 import { allowedHost, allowedOrigin } from './requestGuard';
+import { pickTarget } from './routing';
 import { createHttpHandler } from './toolApi';
 
 export type { SessionInfo } from './registry';
@@ -176,7 +177,7 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
 
   const connectionFor = (ref: SessionRef | undefined): IdeConnection => {
     if (ref === undefined) {
-      const found = registry.find({});
+      const found = pickTarget(registry.all(), {});
       if (!found.ok) throw new Error(found.error);
       return found.connection;
     }

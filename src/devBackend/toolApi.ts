@@ -3,9 +3,9 @@
  * a session listing so a developer can find a webSocketSessionId for curl, and a health check.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
 import type { IdeConnection } from './connection';
-import { IdeGoneError, ToolCallTimeoutError } from './toolCalls';
+import { executeTool } from './executeTool';
+import { HttpError, reply, type Json } from './httpJson';
 import type { SessionRegistry } from './registry';
 import { refuseHttp } from './requestGuard';
 
@@ -21,17 +21,6 @@ export interface ToolApiDeps {
   /** When set, every /api request must carry it as a Bearer token. */
   readonly token?: string;
   log(line: string): void;
-}
-
-type Json = Record<string, unknown>;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Returns the `request` listener; it never rejects (every failure becomes a JSON answer). */
@@ -70,85 +59,4 @@ export function createHttpHandler(deps: ToolApiDeps): (req: IncomingMessage, res
       },
     );
   };
-}
-
-/** docs/protocol.md §9.3: forward one tool to the chosen IDE and answer with its TOOL_RESULT's data. */
-async function executeTool(req: IncomingMessage, deps: ToolApiDeps): Promise<[number, Json]> {
-  const body = await readJsonBody(req);
-  const tool = body.tool;
-  if (typeof tool !== 'string' || tool.length === 0) throw new HttpError(400, 'Body must have a non-empty string "tool".');
-  const params = body.params ?? {};
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    throw new HttpError(400, '"params" must be a JSON object.');
-  }
-  const criteria = {
-    webSocketSessionId: optionalString(body, 'webSocketSessionId'),
-    sessionId: optionalString(body, 'sessionId'),
-    projectKey: optionalString(body, 'projectKey'),
-  };
-  const target = deps.registry.find(criteria);
-  if (!target.ok) {
-    deps.log(`[http] ${tool}: ${target.error}`);
-    return [target.status, { success: false, error: target.error }];
-  }
-  deps.log(`[http] ${tool} → ${target.connection.webSocketSessionId} (matched by ${target.rule})`);
-  const call = target.connection.startToolCall(tool, params as Json);
-  try {
-    const message = await call.done;
-    const data = (message.data ?? {}) as Json;
-    return [
-      200,
-      {
-        success: data.success === true,
-        result: data.result ?? null,
-        error: data.error ?? null,
-        code: data.code ?? null,
-        executionTime: data.executionTime ?? null,
-        ...(data.structured !== undefined ? { structured: data.structured } : {}),
-        toolCallId: call.id,
-      },
-    ];
-  } catch (err) {
-    if (err instanceof ToolCallTimeoutError) {
-      return [504, { success: false, error: err.message, code: 'TIMEOUT', toolCallId: call.id }];
-    }
-    if (err instanceof IdeGoneError) {
-      return [502, { success: false, error: err.message, code: 'CANCELLED', toolCallId: call.id }];
-    }
-    throw err;
-  }
-}
-
-function optionalString(body: Json, key: string): string | undefined {
-  const value = body[key];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new HttpError(400, `"${key}" must be a string.`);
-  return value;
-}
-
-/** Reads at most one protocol message's worth of body, so a runaway client cannot exhaust memory. */
-async function readJsonBody(req: IncomingMessage): Promise<Json> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.byteLength;
-    if (size > MAX_MESSAGE_BYTES) throw new HttpError(413, `Body exceeds ${MAX_MESSAGE_BYTES} bytes.`);
-    chunks.push(buffer);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (err) {
-    throw new HttpError(400, `Body is not valid JSON: ${(err as Error).message}`);
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new HttpError(400, 'Body must be a JSON object.');
-  return json as Json;
-}
-
-function reply(res: ServerResponse, status: number, body: Json): void {
-  if (res.headersSent) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
 }

@@ -1,5 +1,7 @@
+/** The editor's Problems as the core's plain DiagnosticInfo, once the language services had their moment (settleReports.ts). */
 import * as vscode from 'vscode';
 import type { DiagnosticInfo } from '../core/workspace/workspace';
+import { settleReports, trackReportingLanguages } from './settleReports';
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, DiagnosticInfo['severity']> = {
   [vscode.DiagnosticSeverity.Error]: 'error',
@@ -7,64 +9,6 @@ const SEVERITY: Record<vscode.DiagnosticSeverity, DiagnosticInfo['severity']> = 
   [vscode.DiagnosticSeverity.Information]: 'information',
   [vscode.DiagnosticSeverity.Hint]: 'hint',
 };
-
-/** Once the language services report on a file, they often report again (syntax, then types): wait for this much quiet. */
-const QUIET_MS = 300;
-/**
- * How long to wait for the first report on a file whose language has a service that reports
- * (TypeScript's, built in, or one seen reporting this session). A busy machine can take seconds to
- * type-check; answering "no new problems" before the service looked would mislead the agent.
- */
-const REPORTING_LANGUAGE_MS = 6000;
-
-/** Languages whose services have reported on some file this session (or always do: VS Code's TypeScript). */
-const reporting = new Set<string>();
-/** Of open documents: when their text last changed, and when the services last reported on them. */
-const lastChange = new Map<string, number>();
-const lastReport = new Map<string, number>();
-let tracking: vscode.Disposable | undefined;
-
-const openDoc = (key: string): vscode.TextDocument | undefined => vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-
-function trackReportingLanguages(): void {
-  if (tracking) return;
-  if (vscode.extensions.getExtension('vscode.typescript-language-features')) {
-    for (const id of ['typescript', 'typescriptreact', 'javascript', 'javascriptreact']) reporting.add(id);
-  }
-  // Lives as long as the extension host; the maps hold open documents only.
-  tracking = vscode.Disposable.from(
-    vscode.languages.onDidChangeDiagnostics((e) => {
-      for (const uri of e.uris) {
-        const doc = openDoc(uri.toString());
-        if (!doc) continue;
-        reporting.add(doc.languageId);
-        lastReport.set(uri.toString(), Date.now());
-      }
-    }),
-    vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.contentChanges.length) lastChange.set(e.document.uri.toString(), Date.now());
-    }),
-    vscode.workspace.onDidCloseTextDocument((doc) => {
-      lastChange.delete(doc.uri.toString());
-      lastReport.delete(doc.uri.toString());
-    }),
-  );
-}
-
-/** The services already reported on the file since its text last changed (before we started listening). */
-function reportedSinceChange(key: string): boolean {
-  const report = lastReport.get(key);
-  return report !== undefined && report >= (lastChange.get(key) ?? 0);
-}
-
-/** The longest wait for the first report on these files: longer when their language's service is known to report. */
-function settleCap(uris: readonly vscode.Uri[], settleMs: number): number {
-  const known = uris.some((u) => {
-    const doc = openDoc(u.toString());
-    return doc !== undefined && reporting.has(doc.languageId);
-  });
-  return known ? Math.max(settleMs, REPORTING_LANGUAGE_MS) : settleMs;
-}
 
 /**
  * The Problems of these files (or of every file), as plain data. With `settleMs`, first waits for
@@ -80,7 +24,7 @@ export async function editorDiagnostics(
 ): Promise<DiagnosticInfo[]> {
   trackReportingLanguages();
   const uris = absPaths?.map((p) => vscode.Uri.file(shown(p)));
-  if (uris?.length && opts.settleMs) await settle(uris, settleCap(uris, opts.settleMs), opts.signal);
+  if (uris?.length && opts.settleMs) await settleReports(uris, opts.settleMs, opts.signal);
   const pairs: [vscode.Uri, readonly vscode.Diagnostic[]][] = uris ? uris.map((u) => [u, vscode.languages.getDiagnostics(u)]) : vscode.languages.getDiagnostics();
   return pairs.flatMap(([uri, list]) =>
     uri.scheme !== 'file'
@@ -95,27 +39,4 @@ export async function editorDiagnostics(
           ...(d.code !== undefined ? { code: String(typeof d.code === 'object' ? d.code.value : d.code) } : {}),
         })),
   );
-}
-
-function settle(uris: readonly vscode.Uri[], maxMs: number, signal: AbortSignal | undefined): Promise<void> {
-  const wanted = new Set(uris.map((u) => u.toString()));
-  return new Promise((resolve) => {
-    let quiet: NodeJS.Timeout | undefined;
-    const done = (): void => {
-      clearTimeout(quiet);
-      clearTimeout(cap);
-      sub.dispose();
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const cap = setTimeout(done, maxMs);
-    // Reported already (between the write and now): only the short quiet for a second report.
-    if ([...wanted].every(reportedSinceChange)) quiet = setTimeout(done, QUIET_MS);
-    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (!e.uris.some((u) => wanted.has(u.toString()))) return;
-      clearTimeout(quiet);
-      quiet = setTimeout(done, QUIET_MS);
-    });
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

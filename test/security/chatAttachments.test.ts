@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { MAX_CONTEXT_BYTES, MAX_CONTEXT_ITEMS, messageWithContext, readContext } from '../../src/core/chat/attachments';
+import { MAX_CONTEXT_BYTES, MAX_CONTEXT_ITEMS, readContext } from '../../src/core/chat/attachments';
+import { messageWithContext } from '../../src/core/chat/contextMessage';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { ALL_CANARIES, hostileTree } from './helpers/hostile';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { contextLabel, messageWithContext } from '../../src/core/chat/attachments';
+import { contextLabel, messageWithContext } from '../../src/core/chat/contextMessage';
 import { fenceFor } from '../../src/core/workspace/text';
 import { fuzzyFilter, fuzzyScore } from '../../src/core/chat/fuzzy';
 

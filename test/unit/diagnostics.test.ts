@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
-import { newProblems, viewOf } from '../../src/core/write/diagnostics';
+import { newProblems, viewOf } from '../../src/core/write/problems';
 import type { DiagnosticInfo } from '../../src/core/workspace/workspace';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { applyKept, editRuns, linesWithEnds, planRevert, runCounts } from '../../src/core/edit/revert';
+import { applyKept, editRuns, runCounts } from '../../src/core/edit/editRuns';
+import { linesWithEnds } from '../../src/core/edit/eol';
+import { planRevert } from '../../src/core/edit/revert';
 
 const RUNS = Number(process.env.EDIT_PROPERTY_RUNS) || 250;
 const line = fc.string({ unit: fc.constantFrom('a', 'b', 'x', ' ', ';'), maxLength: 6 });

@@ -3,14 +3,13 @@
  * Each is read through the same door as read_file (readProjectText: the access policy, then a
  * bounded, FIFO-safe read; a secret file or one outside the project is refused, naming the path
  * and never its content), at the moment the message is sent, so the agent gets what the developer
- * sees then (an unsaved buffer included). On the wire an attachment travels twice
- * (docs/protocol.md §8.1): as a fenced, path-labelled block appended to `message`, so a backend
- * that knows nothing of attachments still gets it, and structured in `data.context`.
+ * sees then (an unsaved buffer included). On the wire an attachment travels twice (docs/protocol.md
+ * §8.1): as a block in the message text (contextMessage.ts) and structured in `data.context`.
  */
 import { translator } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
-import { fenceFor, languageOf, splitLines } from '../workspace/text';
+import { splitLines } from '../workspace/text';
 import type { Workspace } from '../workspace/workspace';
 
 /** What to attach: a project-relative path and, for part of a file, a 1-based inclusive line range. */
@@ -69,24 +68,4 @@ export async function readContext(ws: Workspace, refs: readonly ContextRef[]): P
     items.push({ path: read.path.rel, startLine: start, endLine: last, text: lines.slice(start - 1, last).join('\n'), ...(last < end ? { truncated: true } : {}) });
   }
   return items;
-}
-
-/** `path` or `path:10-20` (a single line: `path:10`), as the chat and the message show an attachment. */
-export function contextLabel(item: Pick<ContextItem, 'path' | 'startLine' | 'endLine'>, wholeFile = false): string {
-  if (wholeFile) return item.path;
-  return item.startLine === item.endLine ? `${item.path}:${item.startLine}` : `${item.path}:${item.startLine}-${item.endLine}`;
-}
-
-/**
- * The message as the backend reads it: the developer's text, then each attachment as a fenced
- * block under its `path:start-end` label (in English: it is for the agent, not for the developer).
- */
-export function messageWithContext(message: string, items: readonly ContextItem[]): string {
-  if (!items.length) return message;
-  const blocks = items.map((item) => {
-    const f = fenceFor(item.text);
-    const cut = item.truncated ? ' (truncated)' : '';
-    return `${contextLabel(item)}${cut}\n${f}${languageOf(item.path)}\n${item.text}\n${f}`;
-  });
-  return `${message}\n\nAttached by the developer:\n\n${blocks.join('\n\n')}`;
 }

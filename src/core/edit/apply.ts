@@ -6,7 +6,8 @@ import type { Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { findMatch } from './match';
 import { reindent } from './indent';
-import { dominantEol, dropFinalEol, endsWithEol, lineNumberAt, splitSearchLines, withEol } from './lines';
+import { dominantEol, dropFinalEol, endsWithEol, withEol } from './eol';
+import { lineNumberAt, splitSearchLines } from './lines';
 import { ENGLISH, matchError, nothingChanged, notExactForReplaceAll } from './errors';
 import type { ApplyResult, EditNames, EditReport, EditSpec, EditsResult, LineRange, MatchOutcome } from './types';
 

@@ -4,7 +4,7 @@
  * is in the agent's indentation too and must be moved onto the file's before it is inserted.
  */
 import type { IndentShift, IndentStyle } from './types';
-import { isBlank, leadingBlanks } from './lines';
+import { isBlank, leadingBlanks } from './blanks';
 
 const DEFAULT_UNIT = 4;
 

@@ -1,11 +1,8 @@
 /**
- * Line bookkeeping shared by the matcher, the applier and the patcher. Line terminators are CRLF,
- * LF or a lone CR, as in VS Code and text.ts's splitLines.
+ * Line bookkeeping shared by the matcher, the applier and the patcher: where lines start and which
+ * line an offset is on. Terminators are CRLF, LF or a lone CR (eol.ts), as in text.ts's splitLines.
  */
-
-export type Eol = '\r\n' | '\n' | '\r';
-
-const EOL_RE = /\r\n|\n|\r/g;
+import { endsWithEol, EOL_RE } from './eol';
 
 /** A text's lines with their positions: `starts[i]` is where line i begins, `ends[i]` where its content ends. */
 export interface LineIndex {
@@ -54,67 +51,11 @@ export function lineAt(index: LineIndex, offset: number): number {
   return index.starts.length === 0 ? 1 : floorIndex(index.starts, offset) + 1;
 }
 
-/**
- * The terminator used by most lines, or undefined for a text without any. Ties go to LF, then CRLF.
- * Counted with indexOf (native scans), as this runs on every edit of possibly huge files.
- */
-export function dominantEol(text: string): Eol | undefined {
-  let lf = 0;
-  let crlf = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
-    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
-    else lf++;
-  }
-  let cr = 0;
-  for (let i = text.indexOf('\r'); i >= 0; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) cr++;
-  if (crlf + lf + cr === 0) return undefined;
-  if (lf >= crlf && lf >= cr) return '\n';
-  return crlf >= cr ? '\r\n' : '\r';
-}
-
-/** Rewrites every terminator of `text` as `eol`. */
-export function withEol(text: string, eol: Eol): string {
-  return text.replace(EOL_RE, eol);
-}
-
-export function endsWithEol(text: string): boolean {
-  const last = text.charCodeAt(text.length - 1);
-  return last === 10 || last === 13;
-}
-
-/** Drops one final terminator (CRLF counts as one). */
-export function dropFinalEol(text: string): string {
-  if (text.endsWith('\r\n')) return text.slice(0, -2);
-  return endsWithEol(text) ? text.slice(0, -1) : text;
-}
-
 /** Splits into lines the way the matcher compares them; a final terminator does not make an extra line. */
 export function splitSearchLines(text: string): string[] {
   const lines = text.split(/\r\n|\n|\r/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-/** Only spaces and tabs count as indentation or trailing blanks: a BOM or NBSP is content. */
-export function stripTrailingBlanks(line: string): string {
-  let end = line.length;
-  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
-  return end === line.length ? line : line.slice(0, end);
-}
-
-export function leadingBlanks(line: string): string {
-  let i = 0;
-  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
-  return line.slice(0, i);
-}
-
-/** A line with its indentation and trailing blanks removed: the key of the indentation tier. */
-export function trimBlanks(line: string): string {
-  return stripTrailingBlanks(line).slice(leadingBlanks(line).length);
-}
-
-export function isBlank(line: string): boolean {
-  return trimBlanks(line) === '';
 }
 
 /**
@@ -132,37 +73,4 @@ export function lineNumberAt(text: string, offset: number): number {
     if (text.charCodeAt(i + 1) !== 10) line++;
   }
   return line;
-}
-
-const CR = 13;
-const LF = 10;
-
-/**
- * The smallest single replacement that turns `before` into `after`: keeps cursors, folds and undo
- * tidy. Its edges never fall between the CR and LF of one line break: a document takes a lone CR
- * at the edge of an edit as a line break of its own, and would add an empty line.
- */
-export function minimalReplace(before: string, after: string): { start: number; end: number; text: string } {
-  let start = 0;
-  const max = Math.min(before.length, after.length);
-  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  if (start > 0 && before.charCodeAt(start - 1) === CR) start--;
-  let tail = 0;
-  while (tail < max - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
-  if (tail > 0 && before.charCodeAt(before.length - tail) === LF) tail--;
-  return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
-}
-
-/** Whether a text ends its lines in more than one way (CRLF, LF, lone CR): an editor document cannot hold it as it is. */
-export function hasMixedEol(text: string): boolean {
-  let seen = '';
-  for (let i = text.search(/[\r\n]/); i >= 0 && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== CR && c !== LF) continue;
-    const kind = c === LF ? 'lf' : text.charCodeAt(i + 1) === LF ? 'crlf' : 'cr';
-    if (kind === 'crlf') i++;
-    if (seen && seen !== kind) return true;
-    seen = kind;
-  }
-  return false;
 }

@@ -7,10 +7,9 @@
 import type { IndentShift, MatchOutcome, MatchStrategy, TextRange } from './types';
 import { findClosest } from './closest';
 import { indentShift } from './indent';
-import {
-  endsWithEol, floorIndex, indexLines, isBlank, lineNumberAt, splitSearchLines, stripTrailingBlanks, trimBlanks,
-  type LineIndex,
-} from './lines';
+import { isBlank, stripTrailingBlanks, trimBlanks } from './blanks';
+import { endsWithEol } from './eol';
+import { floorIndex, indexLines, lineNumberAt, splitSearchLines, type LineIndex } from './lines';
 
 /** At most this many places are listed in an ambiguity message (all are counted). */
 export const MAX_LISTED = 10;

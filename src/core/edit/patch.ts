@@ -8,7 +8,7 @@
  */
 import { structuredPatch } from 'diff';
 import { splitLines } from '../workspace/text';
-import { endsWithEol } from './lines';
+import { endsWithEol } from './eol';
 import type { Hunk } from './types';
 
 function joinLines(lines: readonly string[], terminated: boolean): string {

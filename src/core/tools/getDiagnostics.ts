@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { translator } from '../l10n';
-import { viewOf, type DiagnosticView } from '../write/diagnostics';
+import { viewOf, type DiagnosticView } from '../write/problems';
 import { defineTool } from './tool';
 
 const params = z.object({

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { hasMixedEol } from '../../core/edit/lines';
-import { editRuns, planRevert, runCounts, type EditRun, type RevertPlan } from '../../core/edit/revert';
+import { hasMixedEol } from '../../core/edit/eol';
+import { editRuns, runCounts, type EditRun } from '../../core/edit/editRuns';
+import { planRevert, type RevertPlan } from '../../core/edit/revert';
 import type { Logger } from '../../core/log';
 import type { ProposedChange } from '../../core/write/gate';
 import { currentText, writeText } from './writeChange';

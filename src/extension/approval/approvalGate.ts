@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChangeGate, CommittedChange, GateHooks, ProposedChange, SecretChangeRequest } from '../../core/write/gate';
-import { hasMixedEol } from '../../core/edit/lines';
-import { applyKept, editRuns, runCounts, type EditRun } from '../../core/edit/revert';
+import { hasMixedEol } from '../../core/edit/eol';
+import { applyKept, editRuns, runCounts, type EditRun } from '../../core/edit/editRuns';
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';

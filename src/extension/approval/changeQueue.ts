@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { EditRun } from '../../core/edit/revert';
+import type { EditRun } from '../../core/edit/editRuns';
 
 /** A change the agent proposed that waits for the developer's decision, as the UI shows it. */
 export interface PendingChangeView {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ApprovalGate } from './approvalGate';
 import { guardedWarning } from './prompts';
 import type { PendingChangeView } from './changeQueue';
-import type { EditRun } from '../../core/edit/revert';
+import type { EditRun } from '../../core/edit/editRuns';
 
 export const PENDING_VIEW_ID = 'agentBridge.pendingChanges';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { NotebookCellEdit } from '../../core/edit/types';
 import type { CommittedChange } from '../../core/write/gate';
 import { encodeText, type Encoding } from '../../core/workspace/text';
-import { minimalReplace } from '../../core/edit/lines';
+import { minimalReplace } from '../../core/edit/eol';
 import { readRegularFileSync } from '../../core/policy/safeRead';
 import { decodeText } from '../../core/workspace/text';
 

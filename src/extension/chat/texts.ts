@@ -1,70 +1,10 @@
 /**
- * Every sentence of the chat, through vscode.l10n so it follows VS Code's display language
- * (l10n/bundle.l10n.*.json). The webview gets its table in `init`, since it cannot call l10n itself.
+ * The sentences the extension side of the chat writes (errors, connection hints, notices), through
+ * vscode.l10n so they follow VS Code's display language (l10n/bundle.l10n.*.json).
  */
 import * as vscode from 'vscode';
 import type { BackendErrorCode } from '../../core/protocol/errors';
-import type { Strings } from './contract';
 import type { ChatTexts } from './conversation';
-
-export function webviewStrings(): Strings {
-  const t = vscode.l10n.t;
-  return {
-    queued: t('Waiting for the connection; sent when it is back'),
-    jumpToLatest: t('Jump to latest'),
-    openSettings: t('Open Settings'),
-    retryIn: t('Retrying in {0} s'),
-    openFileAt: t('Open {0}'),
-    insertAtCursor: t('Insert at Cursor'),
-    editMessage: t('Edit and send again'),
-    retryMessage: t('Retry'),
-    applyToFile: t('Apply to the Editor (replaces the selection, or the whole file, after you approve the diff)'),
-    attach: t('Attach'),
-    removeAttachment: t('Remove {0}'),
-    addCurrentFile: t('Add {0}'),
-    noMatches: t('No matching files or symbols'),
-    commandsLabel: t('Commands'),
-    mentionsLabel: t('Files and symbols'),
-    attachmentsLabel: t('Attached to the next message'),
-    title: t('Agent Chat'),
-    connected: t('Connected'),
-    connecting: t('Connecting…'),
-    offline: t('Offline'),
-    retry: t('Retry'),
-    newSession: t('New Session'),
-    send: t('Send'),
-    stop: t('Stop'),
-    placeholder: t('Ask the agent… (Enter to send, Shift+Enter for a new line)'),
-    inputLabel: t('Message to the agent'),
-    empty: t('Ask the agent about this workspace. Type @ to attach a file or symbol, / for the commands the backend offers.'),
-    you: t('You'),
-    agent: t('Agent'),
-    thinking: t('Thinking'),
-    round: t('Round'),
-    running: t('Running'),
-    succeeded: t('Succeeded'),
-    failed: t('Failed'),
-    rejected: t('Rejected by you'),
-    cancelled: t('Withdrawn'),
-    reviewed: t('reviewed for {0}'),
-    moreLines: t('{0} more lines'),
-    output: t('Result'),
-    copy: t('Copy'),
-    copied: t('Copied'),
-    pendingChanges: t('Changes waiting for your approval'),
-    openDiff: t('Open Diff'),
-    approve: t('Approve'),
-    reject: t('Reject'),
-    created: t('new file'),
-    errorTitle: t('Error'),
-    busy: t('The agent is working…'),
-    transcriptLabel: t('Conversation'),
-    toolLabel: t('Tool'),
-    readOnlyTitle: t('Read-only: this workspace is not trusted'),
-    readOnlyText: t('The agent can read and search this workspace but cannot change any file. Trust the workspace to let it propose changes.'),
-    manageTrust: t('Manage Workspace Trust'),
-  };
-}
 
 /** A sentence per chat error code (docs/protocol.md §8.4), saying what happened and what to do. */
 export function explainError(code: string): string {

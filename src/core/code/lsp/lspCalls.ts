@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { readProjectText } from '../../policy/projectText';
 import { splitLines } from '../../workspace/text';
-import type { IntelCall, IntelCallItem, IntelRange } from '../../workspace/workspace';
+import type { IntelCall, IntelCallItem, IntelRange } from '../../workspace/languageIntel';
 import { MAX_TREE_NODES, type CallTreeNode } from '../index/callGraph';
 import type { MethodEntry, TypeEntry } from '../index/codeIndex';
 import type { LspSession } from './lspLookup';

@@ -1,4 +1,4 @@
-import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../../workspace/workspace';
+import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../../workspace/languageIntel';
 import { summarize } from '../java/javaSyntax';
 import { moduleName, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 import { startWithDoc } from '../sourceLines';
