@@ -85,7 +85,6 @@ export function ambiguity(name: string, candidates: readonly TypeEntry[], how: s
   };
 }
 
-/** Lines `from..to` (1-based, inclusive) with right-aligned numbers, in a fence. */
 /** Several line ranges of one file in one numbered block, a `⋮` line where lines are left out between them. */
 export function numberedRanges(textLines: readonly string[], ranges: readonly { start: number; end: number }[], language = 'java'): string {
   const width = String(Math.max(1, ...ranges.map((r) => r.end))).length;
