@@ -16,6 +16,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { silentLogger } from '../../src/core/log';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
+import { peekCodeIntel } from '../../src/core/code/intel/state';
 import { startHeadlessHost } from '../../src/node/headless';
 import { quantile } from './stats';
 
@@ -140,7 +141,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: o.workspace, projectKey: 'soak', log: silentLogger, limits: { maxConcurrent: o.maxConcurrent } });
   try {
     await backend.waitForSession((s) => s.projectKey === 'soak', 15_000);
-    return await soakAgainst(backend, processMemory(), o, () => `host load ${JSON.stringify(host.dispatcher.load)}`);
+    // The baseline must include the whole index: a build still running would be counted as growth.
+    const built = (): void => {
+      if (peekCodeIntel(host.workspace)?.index.isReady !== true) throw new Error('the warm-up ended before the code index was built');
+    };
+    return await soakAgainst(backend, processMemory(), o, () => `host load ${JSON.stringify(host.dispatcher.load)}`, built);
   } finally {
     host.stop();
     await backend.close();
@@ -149,9 +154,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
 
 /**
  * The soak itself, through `backend` to the one IDE connected to it (the headless host or VS
- * Code), with memory read by `memory`. `status` adds a word to the progress lines.
+ * Code), with memory read by `memory`. `status` adds a word to the progress lines; `afterWarmUp`
+ * may check the host once the warm-up is over (it throws when the host is not warm).
  */
-export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: SoakOptions, status: () => string = () => ''): Promise<SoakReport> {
+export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: SoakOptions, status: () => string = () => '', afterWarmUp: () => void = () => undefined): Promise<SoakReport> {
   const say = o.log ?? (() => undefined);
   const total = o.calls ?? 6000;
   const rate = o.rate ?? 50;
@@ -191,17 +197,20 @@ export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: S
       return { tool: 'read_class', params: { className: pick(classes) } };
     };
 
-    // Warm-up: the code index, the search engine, JIT; then the baseline. call_chain needs the whole
-    // index (read_class may answer before it, from the files that declare the class): while the
-    // index is being built it answers TIMEOUT; any other answer, NOT_FOUND included, means built.
+    // Warm-up: the code index, the search engine, JIT; then the baseline. A method of a class that
+    // exists nowhere needs the whole index: its NOT_FOUND suggests names from every file, so even
+    // the cold call_chain (intel/onDemand.ts, which answers most chains before the index) waits for
+    // the build. While the index is being built it answers TIMEOUT; any other answer means built.
     const t0 = Date.now();
     for (;;) {
-      const first = (await backend.callTool('call_chain', { method: 'java.lang.Object.hashCode', depth: 1 }, { timeoutMs: 300_000 })).data as { success: boolean; code?: string };
-      if (first.success || first.code !== 'TIMEOUT') break;
+      const first = (await backend.callTool('call_chain', { method: 'NoSuchClassAnywhere.none', depth: 1 }, { timeoutMs: 300_000 })).data as { success: boolean; code?: string };
+      if (first.code === 'NOT_FOUND') break;
+      if (first.success || first.code !== 'TIMEOUT') throw new Error(`warm-up: unexpected answer ${JSON.stringify(first).slice(0, 300)}`);
       if (Date.now() - t0 > 300_000) throw new Error('the code index was not ready within 5 minutes');
     }
     for (let i = 0; i < 20; i++) await backend.callTool(makeCall(i).tool, makeCall(i).params);
     say(`warm-up (code index included) ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    afterWarmUp();
     frames.clear();
     const baseline = await memory.settled();
     let peak: MemorySample = baseline;
