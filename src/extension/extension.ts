@@ -14,7 +14,7 @@ import { BridgeController } from './controller';
 import { ServedFolder } from './folders';
 import { channelLogger } from './logger';
 import { SessionStore } from './session';
-import { affectsConnection, readSettings } from './settings';
+import { affectsConnection, readSettings, watchSecretSettings } from './settings';
 import { StatusBar } from './statusBar';
 
 /** What the extension exports to other extensions and to its own integration tests. */
@@ -44,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const controller = new BridgeController(sessions, log, approvals, folders, tokens, context.globalStorageUri.fsPath);
   const chat = registerChat(context, controller, sessions, channel, approvals);
   context.subscriptions.push(
+    watchSecretSettings(),
     channel,
     approvals,
     tokens,

@@ -70,17 +70,39 @@ export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
 }
 
 let cachedGuard: { key: string; guard: SecretGuard } | undefined;
+/** True while `watchSecretSettings` listens: only then may the guard be handed out without rereading. */
+let watched = false;
 
 /**
  * The secrets guard from `agentBridge.excludeGlobs`, from the user's settings only, so a
- * workspace's own settings file cannot relax it.
+ * workspace's own settings file cannot relax it. The access policy asks for it on every path it
+ * judges (each file of a search answer): reading the setting each time cost more than ripgrep's
+ * whole search in the extension host, so while `watchSecretSettings` listens the guard is kept
+ * until the setting changes.
  */
 export function readSecretGuard(): SecretGuard {
+  if (watched && cachedGuard) return cachedGuard.guard;
   const raw: readonly unknown[] = userSetting<readonly unknown[]>(Setting.excludeGlobs, DEFAULT_EXCLUDE_GLOBS);
   const globs = raw.filter((g): g is string => typeof g === 'string');
   const key = JSON.stringify(globs);
   if (cachedGuard?.key !== key) cachedGuard = { key, guard: new SecretGuard(globs) };
   return cachedGuard.guard;
+}
+
+/** Drops the kept secrets guard whenever `agentBridge.excludeGlobs` changes (VS Code tells before any later read). */
+export function watchSecretSettings(): vscode.Disposable {
+  const listener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(`${SECTION}.${Setting.excludeGlobs}`)) cachedGuard = undefined;
+  });
+  cachedGuard = undefined;
+  watched = true;
+  return {
+    dispose: () => {
+      watched = false;
+      cachedGuard = undefined;
+      listener.dispose();
+    },
+  };
 }
 
 /** `agentBridge.maxConcurrentTools` and `agentBridge.toolTimeoutSeconds` (read per call). */

@@ -58,6 +58,38 @@ describe('token auth and secrets', () => {
     assert.ok(!(grep.result ?? '').includes('API_KEY'), grep.result);
   });
 
+  it('a change of agentBridge.excludeGlobs in user settings holds from the next call; a workspace value is ignored', async () => {
+    // The guard is kept between calls (it was reread for every path judged): a change must still
+    // take effect at once, tightening or loosening, and only from the user's settings.
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string;
+    const plain = path.join(root, 'cache-test-plans.txt');
+    fs.writeFileSync(plain, 'quarterly plans 4711\n');
+    const config = () => vscode.workspace.getConfiguration('agentBridge');
+    const read = async () => ((await backend.callTool('read_file', { relativePath: 'cache-test-plans.txt' })).data as { success: boolean; code?: string }).code ?? 'OK';
+    const found = async () => ((await backend.callTool('grep_file', { pattern: 'quarterly plans 4711' })).data as { result?: string }).result?.includes('cache-test-plans.txt');
+    try {
+      assert.equal(await read(), 'OK');
+      assert.equal(await found(), true);
+      await config().update('excludeGlobs', ['**/.env', '**/*-plans.txt'], vscode.ConfigurationTarget.Global);
+      assert.equal(await read(), 'PERMISSION_DENIED', 'a glob added in user settings holds from the next call');
+      assert.equal(await found(), false);
+      assert.equal(((await backend.callTool('read_file', { relativePath: '.env' })).data as { code?: string }).code, 'PERMISSION_DENIED');
+      // A hostile repository's own settings file empties the list (editor.tabSize tells when VS Code has read it).
+      fs.mkdirSync(path.join(root, '.vscode'), { recursive: true });
+      fs.writeFileSync(path.join(root, '.vscode', 'settings.json'), JSON.stringify({ 'agentBridge.excludeGlobs': [], 'editor.tabSize': 7 }));
+      await until(() => vscode.workspace.getConfiguration('editor').inspect('tabSize')?.workspaceValue === 7, 'VS Code to read the workspace settings');
+      assert.equal(await read(), 'PERMISSION_DENIED', "the workspace's own value loosens nothing");
+      fs.rmSync(path.join(root, '.vscode', 'settings.json'), { force: true });
+      await until(() => vscode.workspace.getConfiguration('editor').inspect('tabSize')?.workspaceValue === undefined, 'VS Code to drop the workspace settings');
+      await config().update('excludeGlobs', undefined, vscode.ConfigurationTarget.Global);
+      assert.equal(await read(), 'OK', 'back to the defaults');
+    } finally {
+      fs.rmSync(path.join(root, '.vscode', 'settings.json'), { force: true });
+      await config().update('excludeGlobs', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(plain, { force: true });
+    }
+  });
+
   it('a changed, wrong token reconnects and is refused: offline, no reconnect loop', async () => {
     await vscode.commands.executeCommand('agentBridge.setToken', 'wrong-token');
     await until(() => api.state() === 'disconnected', 'the refusal');
