@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { readClassTool } from '../../src/core/tools/readClass';
 import { readMethodTool } from '../../src/core/tools/readMethod';
 import { codeIntelFor } from '../../src/core/code/intel/intel';
-import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { filesDeclaring } from '../../src/core/code/intel/quickLookup';
+import { findOnPath, NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';
 import { callTool } from './helpers/tools';
@@ -94,4 +98,23 @@ test('before the index is built, read_method of a class name declared in several
   const warm = await callTool(readMethodTool, warmWs, { className: 'Box', methodName: 'add' });
   assert.equal(cold.result, warm.result);
   assert.deepEqual(cold.structured, warm.structured);
+});
+
+test('a slow disk: ripgrep taking 6 s still answers which files declare a class (the index takes minutes on a large tree)', { timeout: 30_000 }, async () => {
+  // With the disk cache cold, 60,000 files took ripgrep 3.6 s alone, more while the index build
+  // read the same files; the search used to give up at 5 s and the tool then waited for the index.
+  const rg = findOnPath('rg');
+  assert.ok(rg, 'ripgrep on PATH (scripts/setup-jdk.sh and CI install it)');
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-slow-rg-'));
+  const slow = path.join(bin, 'rg');
+  fs.writeFileSync(slow, `#!/bin/sh\nsleep 6\nexec ${JSON.stringify(rg)} "$@"\n`, { mode: 0o755 });
+  try {
+    const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-quick-slow-'), { ripgrep: slow });
+    const started = Date.now();
+    const files = await filesDeclaring(ws, 'Main');
+    assert.ok(Date.now() - started >= 6000, 'the slow ripgrep ran');
+    assert.deepEqual(files, ['src/main/java/com/acme/app/Main.java']);
+  } finally {
+    fs.rmSync(bin, { recursive: true, force: true });
+  }
 });

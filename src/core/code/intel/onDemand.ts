@@ -262,7 +262,8 @@ class Finder {
     if (!rg) throw new GiveUp();
     const out = await runRipgrepText(rg, ['--no-config', '--no-messages', '--no-ignore', ...JAVA_GLOBS, ...args], {
       cwd: this.ws.root,
-      timeoutMs: 5000,
+      // the whole lookup's budget: a cold disk cache makes the first search the slow one
+      timeoutMs: ON_DEMAND_LIMITS.budgetMs,
       maxBytes: 16 * 1024 * 1024,
       signal: this.signal,
     });
