@@ -41,6 +41,8 @@ export class VscodeWorkspace implements Workspace {
   readonly name: string;
   /** VS Code's display language: tool results are written in it. */
   readonly locale = vscode.env.language;
+  /** `readBytes` reads this host's disk through safeRead.ts (see below). */
+  readonly readsLocalFiles = true;
   private readonly rg: string | undefined;
 
   /** Which workspace folder this is (its URI), to tell whether a cached instance still fits. */

@@ -44,6 +44,8 @@ export class NodeWorkspace implements Workspace {
   readonly root: string;
   readonly name: string;
   readonly locale: string | undefined;
+  /** `readBytes` reads this disk through safeRead.ts (sync or async, the same checks). */
+  readonly readsLocalFiles = true;
   private readonly rg: string | undefined;
   private readonly excludes: readonly string[];
   private readonly secrets: SecretGuard | undefined;

@@ -31,6 +31,12 @@ export interface Workspace {
    * `size` is the file's size from a `stat` just made, when the caller has one.
    */
   readBytes(absPath: string, size?: number): Promise<Uint8Array>;
+  /**
+   * True when `readBytes` is `readRegularFile` (safeRead.ts) on this host's disk, so another
+   * thread may read a checked path itself with the same checks and get the same bytes (the code
+   * index's parse workers do, to keep reads off the main thread).
+   */
+  readonly readsLocalFiles?: boolean;
   /** Undefined when nothing exists at the path. Follows symlinks. */
   stat(absPath: string): Promise<FileInfo | undefined>;
   /** Resolves symlinks; for a path that does not exist, resolves its nearest existing ancestor and appends the rest. */

@@ -33,7 +33,7 @@ export interface CodeIndexOptions {
   readonly listFiles?: (ws: Workspace) => Promise<string[]>;
   /** Larger files (generated code) are not indexed. Default 2 MB. */
   readonly maxFileBytes?: number;
-  /** Parse workers for a build of many files; 0: parse on the main thread. Default min(cores − 1, 4), at least 1. */
+  /** Parse workers for a build of many files; 0: parse on the main thread. Default `defaultWorkerCount()`. */
   readonly workers?: number;
   /** The parse workers' script; default `workerScript()` (tests give a broken one to see the fallback). */
   readonly workerScript?: string;
@@ -46,6 +46,10 @@ interface Job {
   readonly size: number;
   /** The packed symbols, when a parse worker made them. */
   readonly packed?: PackedJson;
+  /** A parse worker read and parsed the file (`packed` is its answer). */
+  readonly parsed?: true;
+  /** The checked absolute path, when the file is left for a parse worker to read. */
+  readonly abs?: string;
 }
 
 export interface FileRecord {
@@ -129,18 +133,36 @@ export class IndexStore {
     // Files are read (and, with workers, parsed) ahead, but stored in list order: the same index either way.
     const ahead = pool ? READ_AHEAD * workers * 2 : READ_AHEAD;
     const jobs = new Map<number, Promise<Job>>();
+    // Where the workspace reads its own disk, a worker reads the file as well as parsing it: the
+    // reads, their buffers and the copy of the text to the worker were half the main thread's work.
+    const workerReads = !!pool && this.ws.readsLocalFiles === true;
+    const viaWorker = (r: Job): Promise<Job> => {
+      if (!pool?.alive) return r.abs !== undefined ? this.readFromDisk(r.rel, r.abs, r.mtimeMs, r.size) : Promise.resolve(r);
+      if (r.abs !== undefined) {
+        const abs = r.abs;
+        return pool.parseFile(r.rel, abs, this.maxFileBytes).then(
+          (o): Job => (o.unreadable ? { rel: r.rel, mtimeMs: 0, size: 0 } : { rel: r.rel, mtimeMs: r.mtimeMs, size: r.size, packed: o.packed, parsed: true }),
+          () => this.readFromDisk(r.rel, abs, r.mtimeMs, r.size), // the worker failed: read and parse here
+        );
+      }
+      if (r.text === undefined) return Promise.resolve(r);
+      return pool.parse(r.rel, r.text).then((packed) => ({ ...r, packed }), () => r);
+    };
     const startJob = (i: number): void => {
       const rel = list[i];
       if (rel === undefined || jobs.has(i)) return;
-      const read = this.readIfChanged(rel);
-      jobs.set(i, pool ? read.then((r) => (r.text === undefined || !pool.alive ? r : pool.parse(r.rel, r.text).then((packed) => ({ ...r, packed }), () => r))) : read);
+      const read = this.readIfChanged(rel, workerReads);
+      jobs.set(i, pool ? read.then(viaWorker) : read);
     };
     try {
       for (let i = 0; i < list.length; i++) {
         for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
         const r = await (jobs.get(i) as Promise<Job>);
         jobs.delete(i);
-        if (r.text !== undefined) {
+        if (r.parsed) {
+          if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed));
+          parsed++;
+        } else if (r.text !== undefined) {
           if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed));
           else await this.store(r.rel, r.text, r.mtimeMs, r.size);
           parsed++;
@@ -169,12 +191,17 @@ export class IndexStore {
     if (this.options.cacheFile && parsed > 0) await this.save(this.options.cacheFile).catch((e: unknown) => log?.warn(`code index: cache not saved: ${String(e)}`));
   }
 
+  private get maxFileBytes(): number {
+    return this.options.maxFileBytes ?? 2_000_000;
+  }
+
   /**
    * Reads the file unless the record in hand has the same mtime and size. The access policy comes
    * first: a file that leads outside the project (a symbolic link) or is secret is never read, and
-   * answers as gone (mtimeMs 0).
+   * answers as gone (mtimeMs 0). With `leaveRead`, a changed file is not read here but answered
+   * with its checked absolute path, for a parse worker to read.
    */
-  private async readIfChanged(rel: string): Promise<{ rel: string; text?: string; mtimeMs: number; size: number }> {
+  private async readIfChanged(rel: string, leaveRead = false): Promise<Job> {
     const policy = accessPolicy(this.ws);
     const access = await policy.resolve(rel).catch(() => undefined);
     if (!access || access.kind === 'secret' || (await policy.linksToSecret(access.abs))) return { rel, mtimeMs: 0, size: 0 };
@@ -182,13 +209,19 @@ export class IndexStore {
     const dirty = this.ws.dirtyText(abs);
     if (dirty !== undefined) return { rel, text: dirty, mtimeMs: -1, size: dirty.length };
     const info = await this.ws.stat(abs).catch(() => undefined);
-    if (!info || info.kind !== 'file' || info.size > (this.options.maxFileBytes ?? 2_000_000)) return { rel, mtimeMs: 0, size: 0 };
+    if (!info || info.kind !== 'file' || info.size > this.maxFileBytes) return { rel, mtimeMs: 0, size: 0 };
     const old = this.files.get(rel);
     if (old && old.mtimeMs === info.mtimeMs && old.size === info.size) return { rel, mtimeMs: info.mtimeMs, size: info.size };
+    if (leaveRead) return { rel, abs, mtimeMs: info.mtimeMs, size: info.size };
+    return this.readFromDisk(rel, abs, info.mtimeMs, info.size);
+  }
+
+  /** The file's text as a Job; gone (mtimeMs 0) when unreadable or binary. */
+  private async readFromDisk(rel: string, abs: string, mtimeMs: number, size: number): Promise<Job> {
     try {
       const bytes = await this.ws.readBytes(abs);
       if (isBinary(bytes)) return { rel, mtimeMs: 0, size: 0 };
-      return { rel, text: decodeText(bytes).text, mtimeMs: info.mtimeMs, size: info.size };
+      return { rel, text: decodeText(bytes).text, mtimeMs, size };
     } catch {
       return { rel, mtimeMs: 0, size: 0 };
     }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PackedJson } from '../packedSymbols';
 import { grammarDirectory } from './parser';
+import type { WorkerAnswer } from './parseWorker';
 
 /**
  * Parse workers for the index build (node:worker_threads, so the same in the headless host and in
@@ -20,10 +21,15 @@ export function workerScript(): string | undefined {
   return candidates.find((c) => fs.existsSync(c));
 }
 
-/** min(cores − 1, 4), at least 1. */
-export function defaultWorkerCount(): number {
+/**
+ * On Linux one worker per core, at most 4: the workers run below the main thread's priority
+ * (parseWorker.ts), so the host's event loop still gets the CPU it asks for and the build takes
+ * what is left (on 2 cores it took half the time of one worker). Elsewhere a worker's priority
+ * cannot be lowered alone, so a core is kept for the host: min(cores − 1, 4). At least 1.
+ */
+export function defaultWorkerCount(platform: NodeJS.Platform = process.platform): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(cores - 1, 4));
+  return Math.max(1, Math.min(platform === 'linux' ? cores : cores - 1, 4));
 }
 
 /**
@@ -37,8 +43,14 @@ function startWorker(script: string): Worker {
   return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, { eval: true, workerData });
 }
 
+/** A parse's outcome: the packed symbols (undefined: no supported language), or `unreadable` when the worker read the file and could not use it. */
+export interface ParseOutcome {
+  readonly packed?: PackedJson;
+  readonly unreadable?: true;
+}
+
 interface Pending {
-  readonly resolve: (packed: PackedJson | undefined) => void;
+  readonly resolve: (outcome: ParseOutcome) => void;
   readonly reject: (e: Error) => void;
 }
 
@@ -60,11 +72,11 @@ export class ParsePool {
         for (const p of slot.pending.values()) p.reject(new Error(why));
         slot.pending.clear();
       };
-      slot.worker.on('message', (m: { id: number; packed?: PackedJson; error?: string }) => {
+      slot.worker.on('message', (m: WorkerAnswer) => {
         const p = slot.pending.get(m.id);
         slot.pending.delete(m.id);
         if (m.error !== undefined) p?.reject(new Error(m.error));
-        else p?.resolve(m.packed);
+        else p?.resolve(m.unreadable ? { unreadable: true } : { packed: m.packed });
       });
       slot.worker.on('error', (e) => fail(`parse worker failed: ${String(e)}`));
       slot.worker.on('exit', (code) => fail(`parse worker exited (${code})`));
@@ -87,14 +99,27 @@ export class ParsePool {
   }
 
   /** The packed symbols of `text` (undefined: no supported language); rejects when the worker fails. */
-  parse(rel: string, text: string): Promise<PackedJson | undefined> {
+  async parse(rel: string, text: string): Promise<PackedJson | undefined> {
+    return (await this.send({ rel, text })).packed;
+  }
+
+  /**
+   * The packed symbols of the file at `abs`, which the access policy has cleared: the worker reads
+   * it (safeRead.ts, at most `maxBytes`) and parses it. `unreadable` when it is gone, not a regular
+   * file, larger or binary; rejects when the worker fails.
+   */
+  parseFile(rel: string, abs: string, maxBytes: number): Promise<ParseOutcome> {
+    return this.send({ rel, abs, maxBytes });
+  }
+
+  private send(job: { rel: string; text: string } | { rel: string; abs: string; maxBytes: number }): Promise<ParseOutcome> {
     const live = this.slots.filter((s) => !s.dead);
     if (!live.length) return Promise.reject(new Error('no parse worker'));
     const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, rel, text });
+      slot.worker.postMessage({ id, ...job });
     });
   }
 

@@ -1,29 +1,72 @@
+import * as os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { readRegularFileSync } from '../../policy/safeRead';
+import { decodeText, isBinary } from '../../workspace/text';
 import { extractPacked } from '../languages/registry';
+import type { PackedJson } from '../packedSymbols';
 import { configureGrammarDirectory } from './parser';
 
 /**
  * A code-index parse worker (see parsePool.ts): loads web-tree-sitter and the grammars in its own
- * thread and answers `{ id, rel, text }` with the file's symbols packed (packedSymbols.ts: what the
- * main thread would have stored), or with the error. Bundled on its own as dist/codeWorker.js.
+ * thread and answers a job with the file's symbols packed (packedSymbols.ts: what the main thread
+ * would have stored), or with the error. A job brings the file's text, or only its checked
+ * absolute path: the worker then reads it itself, through the same checks as every read
+ * (safeRead.ts: a regular file, where the policy looked, bounded), so the main thread neither
+ * reads nor copies the text. Bundled on its own as dist/codeWorker.js.
  */
 
-interface Job {
+type Job = { readonly id: number; readonly rel: string } & ({ readonly text: string } | { readonly abs: string; readonly maxBytes: number });
+
+/** What a job answers: the packed symbols, `unreadable` (gone, not a regular file, too large, binary), or the error. */
+export interface WorkerAnswer {
   readonly id: number;
-  readonly rel: string;
-  readonly text: string;
+  readonly packed?: PackedJson;
+  readonly unreadable?: true;
+  readonly error?: string;
+}
+
+/**
+ * Below the main thread: the build must not take the CPU from the host's event loop (tool calls,
+ * the link's heartbeat). On Linux a thread's nice value is its own (setpriority on "process" 0
+ * is the calling thread), so only this worker is lowered; elsewhere it would lower the whole
+ * extension host, so it is left alone there (parsePool.ts then keeps a core free instead).
+ */
+export const WORKER_NICE = 10;
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(0, WORKER_NICE);
+  } catch {
+    // not permitted here: the worker runs at the host's priority
+  }
 }
 
 const data = workerData as { grammarDir?: string } | undefined;
 if (data?.grammarDir) configureGrammarDirectory(data.grammarDir);
 
+/** The file's text, or undefined when it is not a readable text file (the main thread drops its record). */
+function textOf(job: Job): string | undefined {
+  if ('text' in job) return job.text;
+  let bytes: Buffer;
+  try {
+    // Synchronous: this thread does nothing else meanwhile, and a page-cache read takes microseconds.
+    bytes = readRegularFileSync(job.abs, job.maxBytes);
+  } catch {
+    return undefined;
+  }
+  return isBinary(bytes) ? undefined : decodeText(bytes).text;
+}
+
+const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPort?.postMessage(a, transfer);
+
 parentPort?.on('message', (job: Job) => {
-  extractPacked(job.rel, job.text).then(
+  const text = textOf(job);
+  if (text === undefined) return answer({ id: job.id, unreadable: true });
+  extractPacked(job.rel, text).then(
     (packed) => {
       // the deflated calls are moved, not copied (a Buffer of their own, never a slice of a pool)
       const calls = packed?.calls && new Uint8Array(packed.calls);
-      parentPort?.postMessage({ id: job.id, packed: packed && { ...packed, calls } }, calls ? [calls.buffer] : []);
+      answer({ id: job.id, ...(packed ? { packed: { ...packed, calls } } : {}) }, calls ? [calls.buffer as ArrayBuffer] : []);
     },
-    (e: unknown) => parentPort?.postMessage({ id: job.id, error: String(e) }),
+    (e: unknown) => answer({ id: job.id, error: String(e) }),
   );
 });

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { ParsePool } from '../../src/core/code/parse/parsePool';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { ALL_CANARIES, CANARY, hostileTree } from './helpers/hostile';
+
+/**
+ * The index build's parse workers read the files themselves (the main thread only checks the
+ * paths). On a hostile tree big enough to start them: a FIFO named like a source file must not
+ * pin a worker, a link out of the project or to a secret (symbolic or hard) and a binary file are
+ * never indexed, no canary reaches the index, and the index is the one the main thread builds.
+ */
+
+const BUILD_DEADLINE_MS = 60_000;
+
+async function build(root: string, workers: number): Promise<CodeIndex> {
+  const secrets = new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, '**/private/**']);
+  const index = new CodeIndex(new NodeWorkspace(root, { secrets }), { workers });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`index build (${workers} workers) still running after ${BUILD_DEADLINE_MS} ms`)), BUILD_DEADLINE_MS);
+  });
+  try {
+    await Promise.race([index.ready(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return index;
+}
+
+test('parse workers that read for themselves index only what the policy lets through, and never hang on a FIFO', { timeout: 3 * BUILD_DEADLINE_MS }, async () => {
+  const tree = hostileTree(); // has src/Pipe.java (a FIFO), src/Ext.java (a link out), private/Hidden.java (secret by setting)
+  try {
+    const root = tree.root;
+    // Enough files that the build starts its workers (below 64 the main thread parses).
+    for (let i = 0; i < 90; i++) fs.writeFileSync(path.join(root, `src/Filler${i}.java`), `package app;\nclass Filler${i} { void f() { new Filler${(i + 1) % 90}().f(); } }\n`);
+    fs.writeFileSync(path.join(root, 'src/Bin.java'), Buffer.from([0x63, 0x6c, 0x61, 0x73, 0x73, 0, 0, 0, 0x41, 0x7b, 0x7d]));
+    fs.linkSync(path.join(root, '.git/config'), path.join(root, 'src/Config.java'));
+    fs.writeFileSync(path.join(root, 'src/Latin.java'), Buffer.from('package app;\n/** Caf\xe9 */\nclass Latin {}\n', 'latin1'));
+
+    const viaWorkers = await build(root, 2);
+    const mainThread = await build(root, 0);
+    const files = [...viaWorkers.allFiles()];
+    const names = files.map(([rel]) => rel);
+    assert.equal(files.length, 90 + 3, names.join(', ')); // the fillers, App, Helper, Latin
+    for (const gone of ['src/Pipe.java', 'src/Ext.java', 'private/Hidden.java', 'src/Bin.java', 'src/Config.java']) assert.ok(!names.includes(gone), `${gone} indexed`);
+    assert.ok(names.includes('src/Latin.java'));
+    assert.deepEqual(files, [...mainThread.allFiles()]);
+
+    const everything = JSON.stringify(files) + JSON.stringify([...viaWorkers.typeEntries()].flatMap((owner) => owner.type.methods.map((method) => viaWorkers.callsOf({ owner, method }))));
+    for (const canary of ALL_CANARIES) assert.ok(!everything.includes(canary), `the index holds ${canary}`);
+    assert.ok(!everything.includes(CANARY.outside));
+  } finally {
+    tree.remove();
+  }
+});
+
+test('a parse worker handed a path reads it only as a regular file, where it was checked, and bounded', { timeout: BUILD_DEADLINE_MS }, async () => {
+  // What the main thread's checks rule out can still be there by the time the worker opens the
+  // path (a file swapped for a FIFO or a link after the stat): the worker's own read must refuse it.
+  const tree = hostileTree();
+  const pool = ParsePool.start(1);
+  assert.ok(pool);
+  try {
+    const root = tree.root;
+    const ask = (rel: string, maxBytes = 1_000_000) => pool.parseFile(rel, path.join(root, rel), maxBytes);
+    assert.deepEqual(await ask('src/Pipe.java'), { unreadable: true }); // a FIFO: never opened for a blocking read
+    assert.deepEqual(await ask('src/Ext.java'), { unreadable: true }); // a symbolic link out of the project
+    assert.deepEqual(await ask('out/Outside.java'), { unreadable: true }); // through a linked folder
+    assert.deepEqual(await ask('src/App.java', 10), { unreadable: true }); // over the byte bound
+    const app = await ask('src/App.java');
+    assert.equal(JSON.parse(app.packed?.json ?? '{}').types[0].fqn, 'app.App');
+  } finally {
+    await pool.close();
+    tree.remove();
+  }
+});
