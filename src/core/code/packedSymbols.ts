@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+import type { SymbolInterner } from './compactSymbols';
 import type { CallSite, FileSymbols, MethodSymbol } from './model';
 
 /**
@@ -58,15 +59,18 @@ export function packSymbols(file: FileSymbols): PackedJson {
 }
 
 /** A packed file as the index holds it; the symbols' JSON is parsed here (a copy: no string of it keeps the file's text alive). */
-export function unpackJson(p: PackedJson): PackedSymbols {
+export function unpackJson(p: PackedJson, interner?: SymbolInterner): PackedSymbols {
   const calls = p.calls && (Buffer.isBuffer(p.calls) ? p.calls : Buffer.from(p.calls.buffer, p.calls.byteOffset, p.calls.byteLength));
-  return asPacked(JSON.parse(p.json) as FileSymbols, calls, p.keys);
+  return asPacked(JSON.parse(p.json) as FileSymbols, calls, p.keys, interner);
 }
 
-/** Symbols already parsed (from the cache) with their packed calls; every method's `calls` becomes one shared empty list. */
-export function asPacked(symbols: FileSymbols, calls: Buffer | undefined, keys: readonly string[]): PackedSymbols {
+/**
+ * Symbols already parsed (from the cache) with their packed calls; every method's `calls` becomes
+ * one shared empty list, and with an `interner` what they repeat is shared (compactSymbols.ts).
+ */
+export function asPacked(symbols: FileSymbols, calls: Buffer | undefined, keys: readonly string[], interner?: SymbolInterner): PackedSymbols {
   for (const t of symbols.types) for (const m of t.methods) (m as { calls: readonly CallSite[] }).calls = NO_CALLS;
-  return { symbols, calls, keys };
+  return { symbols: interner ? interner.file(symbols) : symbols, calls, keys };
 }
 
 /** Each method's call sites, in the order `packSymbols` wrote them. */

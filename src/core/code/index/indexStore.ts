@@ -8,6 +8,7 @@ import { accessPolicy } from '../../policy/accessPolicy';
 import { decodeText, isBinary } from '../../workspace/text';
 import type { Workspace } from '../../workspace/workspace';
 import { extractPacked, languageForPath, listSourceFiles } from '../languages/registry';
+import { SymbolInterner } from '../compactSymbols';
 import type { FileSymbols } from '../model';
 import { asPacked, unpackJson, type PackedJson, type PackedSymbols } from '../packedSymbols';
 import { defaultWorkerCount, ParsePool, workerScript } from '../parse/parsePool';
@@ -78,6 +79,8 @@ export class IndexStore {
   /** Every call name any file uses, once: records hold their ids. */
   private readonly keyIds = new Map<string, number>();
   private readonly keyNames: string[] = [];
+  /** Shares the names, type texts and lists the records repeat (compactSymbols.ts). */
+  private readonly interner = new SymbolInterner();
   private building: Promise<void> | undefined;
   private listeners = new Set<(p: IndexProgress) => void>();
   /** Bumped on every change; resolvers and call graphs cache per generation. */
@@ -160,10 +163,10 @@ export class IndexStore {
         const r = await (jobs.get(i) as Promise<Job>);
         jobs.delete(i);
         if (r.parsed) {
-          if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed));
+          if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed, this.interner));
           parsed++;
         } else if (r.text !== undefined) {
-          if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed));
+          if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed, this.interner));
           else await this.store(r.rel, r.text, r.mtimeMs, r.size);
           parsed++;
         } else if (r.mtimeMs === 0) {
@@ -231,7 +234,7 @@ export class IndexStore {
     try {
       const packed = await extractPacked(rel, text);
       if (packed === undefined) return;
-      this.put(rel, mtimeMs, size, unpackJson(packed));
+      this.put(rel, mtimeMs, size, unpackJson(packed, this.interner));
     } catch (e) {
       this.options.log?.warn(`code index: ${rel} not indexed: ${String(e)}`);
     }
@@ -332,7 +335,7 @@ export class IndexStore {
         }
         const [rel, mtimeMs, size, json, calls, keys] = JSON.parse(line) as [string, number, number, FileSymbols, string | null, string[]];
         if (!this.files.has(rel)) {
-          this.put(rel, mtimeMs, size, asPacked(json, calls === null ? undefined : Buffer.from(calls, 'base64'), keys));
+          this.put(rel, mtimeMs, size, asPacked(json, calls === null ? undefined : Buffer.from(calls, 'base64'), keys, this.interner));
           n++;
         }
         return true;

@@ -1,0 +1,101 @@
+import type { FileSymbols, MethodSymbol, TypeSymbol, VarSymbol } from './model';
+
+/**
+ * Shares what the declarations of many files repeat, so the code index holds each once. A
+ * file's symbols come from JSON.parse (packedSymbols.ts), which makes a new array for every `[]`
+ * and a new string for every value longer than a few characters. On the JDK's 15,000 files that
+ * was 630,000 empty arrays, `["public", "static"]` hundreds of thousands of times, and 2.1 million
+ * strings of which 290,000 differ (a third of the index's heap).
+ *
+ *  - every empty list becomes one frozen empty array;
+ *  - short string lists (modifiers, annotations, supertypes, throws) are shared by content;
+ *  - names and type texts are shared through a table of the strings seen.
+ *
+ * Docs and signatures are left alone: nearly every one is unique. The records are read-only once
+ * stored (nothing pushes into a stored list; a frozen one would throw if something did). The
+ * tables only grow with distinct names, and are dropped and started afresh past a bound, which
+ * costs sharing for what comes after, never correctness.
+ */
+
+const EMPTY: readonly never[] = Object.freeze([]);
+/** Past this many distinct strings (or lists) the table starts afresh. */
+const MAX_ENTRIES = 1_000_000;
+/** Lists longer than this are not shared by content (rare, and their key would cost more). */
+const MAX_SHARED_LIST = 6;
+
+export class SymbolInterner {
+  private strings = new Map<string, string>();
+  private lists = new Map<string, readonly string[]>();
+
+  /** The stored copy of `s` (the first seen). */
+  str(s: string): string {
+    const hit = this.strings.get(s);
+    if (hit !== undefined) return hit;
+    if (this.strings.size >= MAX_ENTRIES) this.strings = new Map();
+    this.strings.set(s, s);
+    return s;
+  }
+
+  /** One shared array per content for short lists of strings; the empty list for every empty one. */
+  list(a: readonly string[] | undefined): readonly string[] {
+    if (!a || !a.length) return EMPTY;
+    if (a.length > MAX_SHARED_LIST) return a.map((s) => this.str(s));
+    const key = a.join('\u0000');
+    const hit = this.lists.get(key);
+    if (hit) return hit;
+    if (this.lists.size >= MAX_ENTRIES) this.lists = new Map();
+    const shared = Object.freeze(a.map((s) => this.str(s)));
+    this.lists.set(key, shared);
+    return shared;
+  }
+
+  private vars(vs: readonly VarSymbol[]): readonly VarSymbol[] {
+    if (!vs.length) return EMPTY;
+    for (const v of vs) {
+      const w = v as { name: string; type: string; modifiers?: readonly string[] };
+      w.name = this.str(v.name);
+      w.type = this.str(v.type);
+      if (v.modifiers) w.modifiers = this.list(v.modifiers);
+    }
+    return vs;
+  }
+
+  private method(m: MethodSymbol): void {
+    const w = m as { -readonly [K in keyof MethodSymbol]: MethodSymbol[K] };
+    w.name = this.str(m.name);
+    w.params = this.vars(m.params);
+    w.modifiers = this.list(m.modifiers);
+    w.annotations = this.list(m.annotations);
+    if (m.returnType !== undefined) w.returnType = this.str(m.returnType);
+    if (m.throws) w.throws = this.list(m.throws);
+    if (m.typeParams) w.typeParams = m.typeParams.length ? m.typeParams : EMPTY;
+  }
+
+  private type(t: TypeSymbol): void {
+    const w = t as { -readonly [K in keyof TypeSymbol]: TypeSymbol[K] };
+    w.name = this.str(t.name);
+    w.qname = this.str(t.qname);
+    if (t.outer !== undefined) w.outer = this.str(t.outer);
+    w.modifiers = this.list(t.modifiers);
+    w.annotations = this.list(t.annotations);
+    w.extends = this.list(t.extends);
+    w.implements = this.list(t.implements);
+    w.typeParams = t.typeParams.length ? t.typeParams : EMPTY;
+    w.fields = this.vars(t.fields);
+    w.enumConstants = t.enumConstants.length ? t.enumConstants : EMPTY;
+    w.components = this.vars(t.components);
+    for (const m of t.methods) this.method(m);
+    if (!t.methods.length) w.methods = EMPTY;
+  }
+
+  /** Shares the repeated parts of a file's symbols in place, and returns them. */
+  file(f: FileSymbols): FileSymbols {
+    const w = f as { -readonly [K in keyof FileSymbols]: FileSymbols[K] };
+    w.package = this.str(f.package);
+    for (const i of f.imports) (i as { name: string }).name = this.str(i.name);
+    if (!f.imports.length) w.imports = EMPTY;
+    for (const t of f.types) this.type(t);
+    if (!f.types.length) w.types = EMPTY;
+    return f;
+  }
+}
