@@ -41,6 +41,8 @@ command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 command -v python3 >/dev/null 2>&1 || need_pkgs+=(python3)
 # the TLS tests make a throwaway certificate authority with the openssl CLI
 command -v openssl >/dev/null 2>&1 || need_pkgs+=(openssl)
+# the README's curl example is run as written (test/unit/readmeCurl.test.ts)
+command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)
 # fonts so screenshots show text (chromium pulls some in; make sure of one)
 pkg_installed fonts-dejavu-core || need_pkgs+=(fonts-dejavu-core)
 # and a CJK font, or the Simplified Chinese UI shows as empty boxes in the zh-cn screenshots

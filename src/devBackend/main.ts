@@ -19,13 +19,15 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * A tool call to paste, aimed by project key (the folder's name unless agentBridge.projectKey says
+ * otherwise): it keeps working after the editor reconnects, which gives it a new webSocketSessionId.
+ */
 function curlExample(backend: DevBackend, s: SessionInfo): string {
   const body = {
     tool: 'read_file',
     params: { relativePath: 'README.md', start_line: 1, end_line: 20 },
     projectKey: s.projectKey,
-    sessionId: s.sessionId,
-    webSocketSessionId: s.webSocketSessionId,
   };
   return `curl -s -X POST ${shellQuote(backend.url + TOOL_EXECUTE_PATH)} -H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify(body))}`;
 }

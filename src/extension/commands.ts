@@ -3,6 +3,7 @@ import type { ApprovalGate } from './approval/approvalGate';
 import { askReason } from './approval/pendingView';
 import { registerSetToken, type TokenStore } from './auth';
 import type { BridgeController } from './controller';
+import { openServerUrlSetting } from './settings';
 import { stateText } from './statusBar';
 
 /** The commands of package.json, plus the status bar's menu. Each is a few lines over the controller. */
@@ -15,6 +16,7 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
     vscode.commands.registerCommand('agentBridge.connect', connect),
     vscode.commands.registerCommand('agentBridge.disconnect', () => controller.disconnect()),
     vscode.commands.registerCommand('agentBridge.showLog', () => channel.show(true)),
+    vscode.commands.registerCommand('agentBridge.openSettings', () => openServerUrlSetting()),
     registerSetToken(tokens),
     // Approve acts only on the change whose diff is in front of the developer (the active editor; the
     // title bar passes that diff's URI). An id from elsewhere counts only when it is that change.

@@ -16,6 +16,8 @@ import { channelLogger } from './logger';
 import { SessionStore } from './session';
 import { affectsConnection, readSettings, watchSecretSettings } from './settings';
 import { StatusBar } from './statusBar';
+import { registerTestConnection } from './testConnection';
+import { redactingLogger } from '../core/log';
 
 /** What the extension exports to other extensions and to its own integration tests. */
 export interface AgentBridgeApi {
@@ -57,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     sessions.onDidRenew(() => agentChanges.sessionChanged()),
     registerCodeIntel(context, log, () => controller.workspace),
     ...registerCommands(controller, channel, approvals, tokens),
+    registerTestConnection({ folders, tokens, log: redactingLogger(log, () => [tokens.known()]), sessionId: () => sessions.id, linkActive: () => controller.isActive }),
     ...chat.disposables,
     // The served folder was closed (or another became the first): follow it.
     vscode.workspace.onDidChangeWorkspaceFolders(() => {

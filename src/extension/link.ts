@@ -9,3 +9,4 @@ export { systemTrust } from '../core/link/systemCa';
 export { tokenAuth } from '../core/link/token';
 export { ALL_TOOLS } from '../core/tools/registry';
 export { journalDirFor, WriteJournal } from '../core/link/writeJournal';
+export { probeBackend } from '../core/link/probe';

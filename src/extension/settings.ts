@@ -65,6 +65,14 @@ export function readApprovalMode(): 'ask' | 'autoApprove' {
   return userSetting<string>(Setting.approvalMode, 'ask') === 'autoApprove' ? 'autoApprove' : 'ask';
 }
 
+/**
+ * Opens the settings at `agentBridge.serverUrl`. It is machine-scoped: in a remote window (SSH, WSL,
+ * code-server) it is set in the Remote tab; the User tab would say "No Settings Found".
+ */
+export function openServerUrlSetting(): Thenable<unknown> {
+  return vscode.commands.executeCommand(vscode.env.remoteName ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', { query: `${SECTION}.${Setting.serverUrl}` });
+}
+
 export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
   return CONNECTION_SETTINGS.some((key) => e.affectsConfiguration(`${SECTION}.${key}`));
 }

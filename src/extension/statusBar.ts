@@ -35,6 +35,8 @@ export class StatusBar implements vscode.Disposable {
   private render(): void {
     const state = this.controller.state;
     const look = LOOK[state];
+    // The walkthrough's "dev backend" step completes once the link is up.
+    void vscode.commands.executeCommand('setContext', 'agentBridge.connected', state === 'connected');
     // In Restricted Mode the agent may read but not write: say so where the developer looks.
     const readOnly = vscode.workspace.isTrusted ? '' : ` ${t('(read-only)')}`;
     this.item.text = `${look.icon} ${look.text()}${readOnly}`;

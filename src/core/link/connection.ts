@@ -61,6 +61,13 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
 
+const carriesToken = (headers: Record<string, string>): boolean => Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+
+/** A token over plain ws:// to another machine would reach anyone on the path: such a link is never opened. */
+export function exposesToken(url: URL, headers: Record<string, string>): boolean {
+  return carriesToken(headers) && url.protocol === 'ws:' && !isLoopbackHost(url.hostname);
+}
+
 /** v1 when the setting says so, or when the URL path is `/ws/analyze` under `auto`. */
 export function resolveProtocol(serverUrl: string, setting: ProtocolSetting): Protocol {
   if (setting !== 'auto') return setting;
@@ -116,6 +123,8 @@ export class BridgeConnection {
   requestId: string | undefined;
   /** Why the last attempt failed, for the status bar and log. */
   lastError: string | undefined;
+  /** The socket error behind `lastError`, when there was one: its code tells a closed port from a DNS failure (probe.ts). */
+  lastSocketError: (Error & { code?: string }) | undefined;
   /** Whether the last handshake carried a token (an Authorization header). */
   private sentToken = false;
   /** Set when the backend refused our credentials: retrying cannot help, so the link stops. */
@@ -239,8 +248,9 @@ export class BridgeConnection {
       return;
     }
     if (!this.wanted) return;
-    this.sentToken = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
-    if (this.sentToken && url.protocol === 'ws:' && !isLoopbackHost(url.hostname)) {
+    this.sentToken = carriesToken(headers);
+    this.lastSocketError = undefined;
+    if (exposesToken(url, headers)) {
       // Plain ws:// to another machine would hand the token to anyone on the path.
       this.wanted = false;
       this.lastError = `Not connecting: the backend token would be sent unencrypted to ${url.hostname} over ws://. Use a wss:// URL for a backend on another machine (ws:// is only for this machine: localhost, 127.0.0.1, ::1).`;
@@ -265,6 +275,7 @@ export class BridgeConnection {
     socket.on('ping', () => this.sawTraffic());
     socket.on('pong', () => this.sawTraffic());
     socket.on('error', (err) => {
+      this.lastSocketError = err;
       const tlsProblem = explainTlsError(err, trust?.describe);
       this.lastError = tlsProblem ?? err.message;
       if (tlsProblem) this.options.log.error(tlsProblem);

@@ -8,7 +8,7 @@ import { inert } from '../approval/inert';
 import { askReason } from '../approval/pendingView';
 import type { BridgeController } from '../controller';
 import type { SessionStore } from '../session';
-import { readSettings } from '../settings';
+import { openServerUrlSetting, readSettings } from '../settings';
 import { Mentions } from '../../core/chat/mentions';
 import { accessPolicy } from '../../core/policy/accessPolicy';
 import type { Workspace } from '../../core/workspace/workspace';
@@ -263,9 +263,7 @@ export class ChatFeature implements vscode.Disposable {
         });
         return;
       case 'openSettings':
-        // agentBridge.serverUrl is machine-scoped: in a remote window (SSH, WSL, code-server) it is
-        // set in the Remote tab; the User tab would say "No Settings Found".
-        void vscode.commands.executeCommand(vscode.env.remoteName ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', { query: 'agentBridge.serverUrl' });
+        void openServerUrlSetting();
         return;
       default: {
         const unreachable: never = m;

@@ -23,6 +23,7 @@ async function loadTests(): Promise<void> {
   await import('./auth.test');
   await import('./cancel.test');
   await import('./tls.test');
+  await import('./gettingStarted.test');
 }
 
 export interface TestResult {
