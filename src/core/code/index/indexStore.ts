@@ -38,6 +38,8 @@ export interface CodeIndexOptions {
   readonly workers?: number;
   /** The parse workers' script; default `workerScript()` (tests give a broken one to see the fallback). */
   readonly workerScript?: string;
+  /** While `busy`, the build starts no more files until `idle()` resolves (cold answers first: intel/foreground.ts). */
+  readonly foreground?: { readonly busy: boolean; idle(): Promise<void> };
 }
 
 interface Job {
@@ -158,7 +160,9 @@ export class IndexStore {
       jobs.set(i, pool ? read.then(viaWorker) : read);
     };
     try {
+      const foreground = this.options.foreground;
       for (let i = 0; i < list.length; i++) {
+        if (foreground?.busy) await foreground.idle();
         for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
         const r = await (jobs.get(i) as Promise<Job>);
         jobs.delete(i);

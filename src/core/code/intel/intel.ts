@@ -4,6 +4,7 @@ import { ToolError } from '../../protocol/errors';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex } from '../index/codeIndex';
+import { foregroundGate } from './foreground';
 import { byWorkspace, codeIndexSettings, type CodeIntel } from './state';
 
 export { configureCodeIndexes, dropCodeIntel, peekCodeIntel, type CodeIndexSettings, type CodeIntel } from './state';
@@ -18,7 +19,7 @@ export function codeIntelFor(ws: Workspace): CodeIntel {
     const settings = codeIndexSettings();
     const dir = settings.cacheDir?.(ws);
     const cacheFile = dir ? path.join(dir, cacheFileName(ws.root)) : undefined;
-    const index = new CodeIndex(ws, { ...(cacheFile ? { cacheFile } : {}), ...(settings.log ? { log: settings.log } : {}) });
+    const index = new CodeIndex(ws, { ...(cacheFile ? { cacheFile } : {}), ...(settings.log ? { log: settings.log } : {}), foreground: foregroundGate(ws) });
     intel = { index, graph: new CallGraph(index) };
     byWorkspace.set(ws, intel);
   }

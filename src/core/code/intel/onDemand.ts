@@ -4,6 +4,7 @@ import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type CallRef, type TypeEntry } from '../index/codeIndex';
 import { LANGUAGES, listSourceFiles } from '../languages/registry';
 import { filesDeclaring } from './quickLookup';
+import { foregroundGate } from './foreground';
 
 /**
  * Java call chains before the workspace index is built (issue #15: on a 60,000-file tree the
@@ -278,12 +279,18 @@ const normal = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '')
  * A small index and call graph that answer `question` as the full index would, or undefined when
  * that cannot be had within the bounds (the caller then waits for the full index).
  */
-export async function onDemandIntel(
-  ws: Workspace,
-  q: { readonly className: string; readonly methodName: string; readonly callers: boolean },
-  question: (graph: CallGraph) => void,
-  signal: AbortSignal,
-): Promise<{ index: CodeIndex; graph: CallGraph } | undefined> {
+export function onDemandIntel(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => void, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
+  return foregroundGate(ws).run(() => answerOnDemand(ws, q, question, signal));
+}
+
+interface ColdQuestion {
+  readonly className: string;
+  readonly methodName: string;
+  readonly callers: boolean;
+}
+type OnDemandAnswer = { index: CodeIndex; graph: CallGraph };
+
+async function answerOnDemand(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => void, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
   const className = q.className;
   if (!ws.ripgrepPath() || !className) return undefined;
   const started = Date.now();

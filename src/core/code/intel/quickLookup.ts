@@ -7,6 +7,7 @@ import type { Workspace } from '../../workspace/workspace';
 import type { TypeEntry } from '../index/codeIndex';
 import { extractFile, isIndexedPath, languageForPath, LANGUAGES, listSourceFiles } from '../languages/registry';
 import type { FileSymbols, LanguageId } from '../model';
+import { foregroundGate } from './foreground';
 
 /**
  * Before the workspace index is built (or loaded from its cache), read_class need not wait for
@@ -23,7 +24,11 @@ import type { FileSymbols, LanguageId } from '../model';
  * see whole (Go declares types in `type ( … )` groups; TypeScript and Python modules are named
  * after files), or nothing found (the index then explains, with similar names).
  */
-export async function quickTypes(ws: Workspace, className: string, relativePath?: string, signal?: AbortSignal): Promise<TypeEntry[] | undefined> {
+export function quickTypes(ws: Workspace, className: string, relativePath?: string, signal?: AbortSignal): Promise<TypeEntry[] | undefined> {
+  return foregroundGate(ws).run(() => lookUp(ws, className, relativePath, signal));
+}
+
+async function lookUp(ws: Workspace, className: string, relativePath?: string, signal?: AbortSignal): Promise<TypeEntry[] | undefined> {
   const name = className.trim().replace(/<.*$/s, '').replace(/\$/g, '.').replace(/\.(java|kt)$/, '');
   const parts = name.split('.');
   const simple = parts[parts.length - 1] ?? '';
