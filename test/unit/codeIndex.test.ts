@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -145,6 +146,19 @@ test('persistence: a second index loads the cache and reparses only what changed
   assert.deepEqual(third.lastBuild && { parsed: third.lastBuild.parsed, cached: third.lastBuild.cached }, { parsed: 1, cached: 7 });
   assert.equal(third.findTypes('Strings')[0]?.type.methods.find((m) => m.name === 'trim')?.params.length, 2);
   fs.rmSync(path.dirname(cacheFile), { recursive: true, force: true });
+});
+
+test('a save removes the half-written caches of hosts that ended, never a live one', async () => {
+  const { index } = await build();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-code-cache-'));
+  const cacheFile = path.join(dir, 'index.json');
+  const ended = spawnSync(process.execPath, ['-e', '0']).pid; // a process that has exited
+  const names = { ended: `index.json.${ended}.tmp`, live: `index.json.${process.ppid}.tmp`, other: `other.json.${ended}.tmp`, odd: 'index.json.x.tmp' };
+  for (const n of Object.values(names)) fs.writeFileSync(path.join(dir, n), 'partial');
+  await index.save(cacheFile);
+  const left = fs.readdirSync(dir).sort();
+  assert.deepEqual(left, ['index.json', names.live, names.odd, names.other].sort());
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('incremental: update() reparses one file, remove() drops it', async () => {

@@ -12,6 +12,7 @@ import { SymbolInterner } from '../compactSymbols';
 import type { FileSymbols } from '../model';
 import { asPacked, unpackJson, type PackedJson, type PackedSymbols } from '../packedSymbols';
 import { defaultWorkerCount, ParsePool, workerScript } from '../parse/parsePool';
+import { removeStaleTemps } from './cacheTemps';
 
 /**
  * The code index's records, one per source file: its declarations and call sites, parsed once
@@ -353,6 +354,7 @@ export class IndexStore {
 
   async save(file: string): Promise<void> {
     await fs.mkdir(path.dirname(file), { recursive: true });
+    await removeStaleTemps(file);
     const tmp = `${file}.${process.pid}.tmp`;
     const out = await fs.open(tmp, 'w');
     try {
