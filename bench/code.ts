@@ -210,6 +210,10 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
         data: { lat: c.lat, bytes: c.bytes },
       });
     }
+    // Host A writes its cache after the build (hundreds of MB on 60,000 files): stopped before
+    // that ends, it left a half-written .tmp and host B found no cache and parsed everything.
+    const saved = await cacheWritten(cacheDir, 180_000);
+    if (!saved) process.stderr.write(`[bench] ${tree} tree: host A had not written its cache after 180 s\n`);
     await hostA.stop();
 
     // cold: a fresh process, the index restored from host A's cache
@@ -280,3 +284,13 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
   return rows;
 }
 
+/** Waits until `dir` holds a finished cache file and no file being written; false after `timeoutMs`. */
+async function cacheWritten(dir: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const names = fs.readdirSync(dir);
+    if (names.some((n) => n.endsWith('.json')) && !names.some((n) => n.endsWith('.tmp'))) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
