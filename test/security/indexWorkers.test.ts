@@ -72,6 +72,11 @@ test('a parse worker handed a path reads it only as a regular file, where it was
     assert.deepEqual(await ask('src/Ext.java'), { unreadable: true }); // a symbolic link out of the project
     assert.deepEqual(await ask('out/Outside.java'), { unreadable: true }); // through a linked folder
     assert.deepEqual(await ask('src/App.java', 10), { unreadable: true }); // over the byte bound
+    // UTF-16 big-endian by its BOM, but an odd number of bytes: read (the odd byte as U+FFFD), never a dead worker.
+    fs.writeFileSync(path.join(root, 'src/Odd.java'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('\0c\0l\0a\0s\0s\0 \0O\0d\0d\0 \0{\0}', 'latin1'), Buffer.from([0x41])]));
+    const odd = await ask('src/Odd.java');
+    assert.equal(pool.alive, true, 'a file took the worker down');
+    assert.equal(JSON.parse(odd.packed?.json ?? '{}').types[0]?.name, 'Odd');
     const app = await ask('src/App.java');
     assert.equal(JSON.parse(app.packed?.json ?? '{}').types[0].fqn, 'app.App');
   } finally {

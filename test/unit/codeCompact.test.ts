@@ -44,3 +44,16 @@ test('compacted symbols equal the plain ones, and share repeated lists and empty
   assert.throws(() => (ta.annotations as string[]).push('@X'), TypeError);
   assert.deepEqual(mainB.modifiers, ['public', 'static']);
 });
+
+test('the interner holds no long strings and stays within its character budget', () => {
+  const interner = new SymbolInterner();
+  interner.str('ArrayList');
+  const held = interner.heldChars;
+  assert.equal(held, 'ArrayList'.length);
+  // A generated return type of a megabyte, rewritten over and over: never kept by the table.
+  for (let i = 0; i < 50; i++) interner.str(`Map<${'K'.repeat(1_000_000)}${i}>`);
+  assert.equal(interner.heldChars, held);
+  // Many distinct short names: the table starts afresh before 32 million characters.
+  for (let i = 0; i < 200_000; i++) interner.str(`name_${i}_${'x'.repeat(200)}`);
+  assert.ok(interner.heldChars <= 32_000_000, String(interner.heldChars));
+});

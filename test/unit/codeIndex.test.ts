@@ -158,6 +158,12 @@ test('a save removes the half-written caches of hosts that ended, never a live o
   await index.save(cacheFile);
   const left = fs.readdirSync(dir).sort();
   assert.deepEqual(left, ['index.json', names.live, names.odd, names.other].sort());
+  // A name the cleanup cannot remove (a folder) does not stop the save.
+  fs.mkdirSync(path.join(dir, names.ended));
+  fs.writeFileSync(path.join(dir, names.ended, 'x'), 'x');
+  fs.rmSync(cacheFile);
+  await index.save(cacheFile);
+  assert.ok(fs.existsSync(cacheFile));
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -13,27 +13,50 @@ import type { FileSymbols, MethodSymbol, TypeSymbol, VarSymbol } from './model';
  *
  * Docs and signatures are left alone: nearly every one is unique. The records are read-only once
  * stored (nothing pushes into a stored list; a frozen one would throw if something did). The
- * tables only grow with distinct names, and are dropped and started afresh past a bound, which
- * costs sharing for what comes after, never correctness.
+ * tables keep names of records since replaced, so they are bounded (a million entries, 32
+ * million characters, strings of at most 256) and start afresh past that, which costs sharing
+ * for what came before, never correctness.
  */
 
 const EMPTY: readonly never[] = Object.freeze([]);
-/** Past this many distinct strings (or lists) the table starts afresh. */
+/** Past this many distinct strings (or lists), or characters, a table starts afresh. */
 const MAX_ENTRIES = 1_000_000;
+const MAX_CHARS = 32_000_000;
+/** Longer strings are not shared: rarely repeated, and a table of them would keep the text of records long replaced. */
+const MAX_SHARED_CHARS = 256;
 /** Lists longer than this are not shared by content (rare, and their key would cost more). */
 const MAX_SHARED_LIST = 6;
 
 export class SymbolInterner {
   private strings = new Map<string, string>();
   private lists = new Map<string, readonly string[]>();
+  /** Characters held by the tables' keys (what stays alive after the records holding them are gone). */
+  private chars = 0;
+
+  /** Characters the tables hold now. */
+  get heldChars(): number {
+    return this.chars;
+  }
 
   /** The stored copy of `s` (the first seen). */
   str(s: string): string {
+    if (s.length > MAX_SHARED_CHARS) return s;
     const hit = this.strings.get(s);
     if (hit !== undefined) return hit;
-    if (this.strings.size >= MAX_ENTRIES) this.strings = new Map();
+    this.room(s.length);
     this.strings.set(s, s);
     return s;
+  }
+
+  /** Starts both tables afresh when they would pass their bounds (sharing is lost for what came before, nothing else). */
+  private room(chars: number): void {
+    if (this.strings.size < MAX_ENTRIES && this.lists.size < MAX_ENTRIES && this.chars + chars <= MAX_CHARS) {
+      this.chars += chars;
+      return;
+    }
+    this.strings = new Map();
+    this.lists = new Map();
+    this.chars = chars;
   }
 
   /** One shared array per content for short lists of strings; the empty list for every empty one. */
@@ -41,9 +64,10 @@ export class SymbolInterner {
     if (!a || !a.length) return EMPTY;
     if (a.length > MAX_SHARED_LIST) return a.map((s) => this.str(s));
     const key = a.join('\u0000');
+    if (key.length > MAX_SHARED_CHARS) return a.map((s) => this.str(s));
     const hit = this.lists.get(key);
     if (hit) return hit;
-    if (this.lists.size >= MAX_ENTRIES) this.lists = new Map();
+    this.room(key.length);
     const shared = Object.freeze(a.map((s) => this.str(s)));
     this.lists.set(key, shared);
     return shared;

@@ -33,9 +33,12 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     case 'utf16le':
       return { text: buf.subarray(2).toString('utf16le'), encoding };
     case 'utf16be': {
-      const body = Buffer.from(buf.subarray(2));
+      // An odd byte count is not UTF-16: the dangling last byte reads as U+FFFD (swap16 would
+      // throw), and a write refuses the file since its text would not encode back to these bytes.
+      const even = (buf.length - 2) & ~1;
+      const body = Buffer.from(buf.subarray(2, 2 + even));
       body.swap16();
-      return { text: body.toString('utf16le'), encoding };
+      return { text: body.toString('utf16le') + (buf.length - 2 > even ? '\uFFFD' : ''), encoding };
     }
     default:
       return { text: buf.toString('utf8'), encoding };

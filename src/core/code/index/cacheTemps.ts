@@ -14,7 +14,8 @@ export async function removeStaleTemps(file: string): Promise<void> {
     const pid = /^(\d+)\.tmp$/.exec(n.startsWith(prefix) ? n.slice(prefix.length) : '')?.[1];
     return pid !== undefined && Number(pid) !== process.pid && !running(Number(pid));
   });
-  await Promise.all(stale.map((n) => fs.rm(path.join(dir, n), { force: true })));
+  // Best effort: a name that cannot be removed (a folder of that name, a file held open) must not stop the save.
+  await Promise.all(stale.map((n) => fs.rm(path.join(dir, n), { force: true }).catch(() => undefined)));
 }
 
 function running(pid: number): boolean {

@@ -354,7 +354,7 @@ export class IndexStore {
 
   async save(file: string): Promise<void> {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await removeStaleTemps(file);
+    await removeStaleTemps(file).catch(() => undefined);
     const tmp = `${file}.${process.pid}.tmp`;
     const out = await fs.open(tmp, 'w');
     try {

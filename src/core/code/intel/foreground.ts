@@ -34,11 +34,12 @@ export class ForegroundGate {
   async idle(now = Date.now()): Promise<void> {
     if (!this.active || now < this.heldUntil + RUN_MS) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, HOLD_MS);
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== done);
         resolve();
-      }
+      };
+      const timer = setTimeout(done, HOLD_MS);
       this.waiters.push(done);
     });
     this.heldUntil = Date.now();

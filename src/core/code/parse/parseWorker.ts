@@ -46,14 +46,13 @@ if (data?.grammarDir) configureGrammarDirectory(data.grammarDir);
 /** The file's text, or undefined when it is not a readable text file (the main thread drops its record). */
 function textOf(job: Job): string | undefined {
   if ('text' in job) return job.text;
-  let bytes: Buffer;
   try {
     // Synchronous: this thread does nothing else meanwhile, and a page-cache read takes microseconds.
-    bytes = readRegularFileSync(job.abs, job.maxBytes);
+    const bytes = readRegularFileSync(job.abs, job.maxBytes);
+    return isBinary(bytes) ? undefined : decodeText(bytes).text;
   } catch {
-    return undefined;
+    return undefined; // whatever a file's bytes are, they never take the worker down
   }
-  return isBinary(bytes) ? undefined : decodeText(bytes).text;
 }
 
 const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPort?.postMessage(a, transfer);
