@@ -61,7 +61,8 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
 
-const carriesToken = (headers: Record<string, string>): boolean => Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+/** Whether the handshake headers carry a token (an Authorization header). */
+export const carriesToken = (headers: Record<string, string>): boolean => Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
 
 /** A token over plain ws:// to another machine would reach anyone on the path: such a link is never opened. */
 export function exposesToken(url: URL, headers: Record<string, string>): boolean {

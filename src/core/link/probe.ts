@@ -3,7 +3,7 @@
  * and what its outcome was, as a kind the editor turns into a sentence. Nothing is answered and
  * nothing reconnects: the probe closes as soon as it knows.
  */
-import { BridgeConnection, buildConnectUrl, exposesToken, type ConnectionOptions, type Protocol } from './connection';
+import { BridgeConnection, buildConnectUrl, carriesToken, exposesToken, type ConnectionOptions, type Protocol } from './connection';
 import { explainTlsError } from './tlsErrors';
 
 export type ProbeFailure =
@@ -76,7 +76,7 @@ export async function probeBackend(options: ProbeOptions): Promise<ProbeOutcome>
   }
   const shown = `${url.origin}${url.pathname}`;
   const headers = (await options.headers?.()) ?? {};
-  const tokenSent = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+  const tokenSent = carriesToken(headers);
   if (exposesToken(url, headers)) {
     return { ok: false, kind: 'insecureToken', url: shown, tokenSent, detail: `ws:// to ${url.hostname}` };
   }
