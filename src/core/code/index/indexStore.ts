@@ -167,12 +167,10 @@ export class IndexStore {
         for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
         const r = await (jobs.get(i) as Promise<Job>);
         jobs.delete(i);
-        if (r.parsed) {
+        if (r.parsed || r.text !== undefined) {
+          // A worker's answer (undefined for a file in no supported language), else parse the text here.
           if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed, this.interner));
-          parsed++;
-        } else if (r.text !== undefined) {
-          if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed, this.interner));
-          else await this.store(r.rel, r.text, r.mtimeMs, r.size);
+          else if (r.text !== undefined) await this.store(r.rel, r.text, r.mtimeMs, r.size);
           parsed++;
         } else if (r.mtimeMs === 0) {
           // Gone, unreadable, secret or leading outside: a record from the cache must not stay.
