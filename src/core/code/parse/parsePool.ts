@@ -27,9 +27,9 @@ export function workerScript(): string | undefined {
  * what is left (on 2 cores it took half the time of one worker). Elsewhere a worker's priority
  * cannot be lowered alone, so a core is kept for the host: min(cores − 1, 4). At least 1.
  */
-export function defaultWorkerCount(platform: NodeJS.Platform = process.platform): number {
+export function defaultWorkerCount(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(platform === 'linux' ? cores : cores - 1, 4));
+  return Math.max(1, Math.min(process.platform === 'linux' ? cores : cores - 1, 4));
 }
 
 /**

@@ -31,7 +31,7 @@ export interface WorkerAnswer {
  * is the calling thread), so only this worker is lowered; elsewhere it would lower the whole
  * extension host, so it is left alone there (parsePool.ts then keeps a core free instead).
  */
-export const WORKER_NICE = 10;
+const WORKER_NICE = 10;
 if (process.platform === 'linux') {
   try {
     os.setPriority(0, WORKER_NICE);
