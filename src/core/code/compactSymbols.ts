@@ -19,6 +19,8 @@ import type { FileSymbols, MethodSymbol, TypeSymbol, VarSymbol } from './model';
  */
 
 const EMPTY: readonly never[] = Object.freeze([]);
+/** The list itself, or the one shared empty list. */
+const orEmpty = <T>(a: readonly T[]): readonly T[] => (a.length ? a : EMPTY);
 /** Past this many distinct strings (or lists), or characters, a table starts afresh. */
 const MAX_ENTRIES = 1_000_000;
 const MAX_CHARS = 32_000_000;
@@ -74,14 +76,13 @@ export class SymbolInterner {
   }
 
   private vars(vs: readonly VarSymbol[]): readonly VarSymbol[] {
-    if (!vs.length) return EMPTY;
     for (const v of vs) {
       const w = v as { name: string; type: string; modifiers?: readonly string[] };
       w.name = this.str(v.name);
       w.type = this.str(v.type);
       if (v.modifiers) w.modifiers = this.list(v.modifiers);
     }
-    return vs;
+    return orEmpty(vs);
   }
 
   private method(m: MethodSymbol): void {
@@ -92,7 +93,7 @@ export class SymbolInterner {
     w.annotations = this.list(m.annotations);
     if (m.returnType !== undefined) w.returnType = this.str(m.returnType);
     if (m.throws) w.throws = this.list(m.throws);
-    if (m.typeParams) w.typeParams = m.typeParams.length ? m.typeParams : EMPTY;
+    if (m.typeParams) w.typeParams = orEmpty(m.typeParams);
   }
 
   private type(t: TypeSymbol): void {
@@ -104,12 +105,12 @@ export class SymbolInterner {
     w.annotations = this.list(t.annotations);
     w.extends = this.list(t.extends);
     w.implements = this.list(t.implements);
-    w.typeParams = t.typeParams.length ? t.typeParams : EMPTY;
+    w.typeParams = orEmpty(t.typeParams);
     w.fields = this.vars(t.fields);
-    w.enumConstants = t.enumConstants.length ? t.enumConstants : EMPTY;
+    w.enumConstants = orEmpty(t.enumConstants);
     w.components = this.vars(t.components);
     for (const m of t.methods) this.method(m);
-    if (!t.methods.length) w.methods = EMPTY;
+    w.methods = orEmpty(t.methods);
   }
 
   /** Shares the repeated parts of a file's symbols in place, and returns them. */
@@ -117,9 +118,9 @@ export class SymbolInterner {
     const w = f as { -readonly [K in keyof FileSymbols]: FileSymbols[K] };
     w.package = this.str(f.package);
     for (const i of f.imports) (i as { name: string }).name = this.str(i.name);
-    if (!f.imports.length) w.imports = EMPTY;
+    w.imports = orEmpty(f.imports);
     for (const t of f.types) this.type(t);
-    if (!f.types.length) w.types = EMPTY;
+    w.types = orEmpty(f.types);
     return f;
   }
 }
