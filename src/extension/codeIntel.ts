@@ -19,9 +19,13 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
     onBuildStart: (_ws, index) => {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Agent Bridge: indexing code' }, async (progress) => {
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(storage));
-        await index.ready((p) => {
-          if (p.phase === 'parsing' && p.total) progress.report({ message: `${p.done}/${p.total} files` });
-        }).catch(() => undefined);
+        // The declarations first (read_class and read_method answer from them), then the call sites (call_chain).
+        await index
+          .ready((p) => {
+            if (p.phase === 'parsing' && p.total) progress.report({ message: `${p.done}/${p.total} files` });
+            if (p.phase === 'calls' && p.total) progress.report({ message: `call sites ${p.done}/${p.total}` });
+          })
+          .catch(() => undefined);
       });
     },
   });
@@ -30,7 +34,7 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
   const onChange = (uri: vscode.Uri) => {
     const ws = current();
     const intel = ws && peekCodeIntel(ws);
-    if (ws && intel?.index.isReady) void intel.index.update(relative(uri, ws)).catch((e: unknown) => log.warn(`code index: ${String(e)}`));
+    if (ws && intel?.index.declarationsIn) void intel.index.update(relative(uri, ws)).catch((e: unknown) => log.warn(`code index: ${String(e)}`));
   };
   return vscode.Disposable.from(
     watcher,
@@ -39,7 +43,7 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
     watcher.onDidDelete((uri) => {
       const ws = current();
       const intel = ws && peekCodeIntel(ws);
-      if (ws && intel?.index.isReady) intel.index.remove(relative(uri, ws));
+      if (ws && intel?.index.declarationsIn) intel.index.remove(relative(uri, ws));
     }),
   );
 }

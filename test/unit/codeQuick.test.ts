@@ -61,7 +61,7 @@ test('before the index is built, simple and partly qualified names answer from t
 test('without ripgrep a simple name goes through the index; an unknown qualified name is NOT_FOUND', async () => {
   const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-quick2-'), { ripgrep: false });
   const simple = await call(ws, { className: 'Main', mode: 'structure' });
-  assert.equal(codeIntelFor(ws).index.isReady, true);
+  assert.equal(codeIntelFor(ws).index.declarationsIn, true);
   assert.match(simple.result, /com\.acme\.app\.Main/);
   await assert.rejects(call(new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-quick3-')), { className: 'com.acme.Nope', mode: 'structure' }), /NOT_FOUND|not found/i);
 });

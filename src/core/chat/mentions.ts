@@ -64,7 +64,7 @@ export class Mentions {
   /** Types (`Greeter`) and methods (`Greeter.greet`) from the code index, once it is built; none before. */
   private symbols(): Mention[] {
     const intel = peekCodeIntel(this.ws);
-    if (!intel?.index.isReady) return [];
+    if (!intel?.index.declarationsIn) return [];
     if (this.symbolList && Date.now() - this.symbolList.at < FRESH_MS) return this.symbolList.list;
     const out: Mention[] = [];
     for (const [rel, file] of intel.index.allFiles()) {

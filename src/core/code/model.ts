@@ -40,7 +40,7 @@ export interface VarSymbol {
  * would otherwise be a good part of the cache's bytes. The letters: k kind; n name; t type (source text); o the object a member is read
  * from; a, b operands (for `call`, a is the argument count); g the arguments; q the qualifier of
  * `Outer.this`; c, j, i, n of a lambda parameter: the call, the argument position, the parameter
- * position and the parameter count. Changing a key changes CACHE_VERSION (index/codeIndex.ts).
+ * position and the parameter count. Changing a key changes CACHE_VERSION (index/indexCache.ts).
  */
 export type Expr =
   | { readonly k: 'id'; readonly n: string } // a name that is no local: field, type or package

@@ -18,6 +18,8 @@ export interface PackedSymbols {
   readonly calls: Buffer | undefined;
   /** The distinct `callKey`s of those calls. */
   readonly keys: readonly string[];
+  /** The declarations alone, from the file's outline: its call sites are still to be parsed. */
+  readonly outline?: true;
 }
 
 /** The same, with the symbols still as JSON text: what a parse worker sends and the cache stores. */
@@ -25,6 +27,7 @@ export interface PackedJson {
   readonly json: string;
   readonly calls: Uint8Array | undefined;
   readonly keys: readonly string[];
+  readonly outline?: true;
 }
 
 const NO_CALLS: readonly CallSite[] = Object.freeze([]);
@@ -61,7 +64,8 @@ export function packSymbols(file: FileSymbols): PackedJson {
 /** A packed file as the index holds it; the symbols' JSON is parsed here (a copy: no string of it keeps the file's text alive). */
 export function unpackJson(p: PackedJson, interner?: SymbolInterner): PackedSymbols {
   const calls = p.calls && (Buffer.isBuffer(p.calls) ? p.calls : Buffer.from(p.calls.buffer, p.calls.byteOffset, p.calls.byteLength));
-  return asPacked(JSON.parse(p.json) as FileSymbols, calls, p.keys, interner);
+  const packed = asPacked(JSON.parse(p.json) as FileSymbols, calls, p.keys, interner);
+  return p.outline ? { ...packed, outline: true } : packed;
 }
 
 /**

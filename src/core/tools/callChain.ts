@@ -133,13 +133,13 @@ export const callChainTool = defineTool({
       return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
     }
     try {
-      // Before the index is built: a Java chain from the files it needs alone (onDemand.ts), else wait for the index.
+      // Before the index has every call site: a Java chain from the files it needs alone (onDemand.ts), else wait for it.
       const spec = parseMethodSpec(p.method);
       const cold = codeIntelFor(ctx.workspace).index.isReady
         ? undefined
         : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p), ctx.signal);
-      if (cold) void readyCodeIntel(ctx).catch(() => undefined);
-      const { index, graph } = cold ?? (await readyCodeIntel(ctx));
+      if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
+      const { index, graph } = cold ?? (await readyCodeIntel(ctx, 'calls'));
       const q = graph.findMethods(p.method);
       if (!q.matches.length) {
         if (q.classes.length || !p.method.includes('.')) {

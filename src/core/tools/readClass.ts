@@ -209,7 +209,7 @@ export const readClassTool = defineTool({
     }
     try {
       const intel = codeIntelFor(ctx.workspace);
-      if (!intel.index.isReady) {
+      if (!intel.index.declarationsIn) {
         const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
         if (quick?.length) {
           // Answered from the files that declare it; the index is still built, for the next calls.

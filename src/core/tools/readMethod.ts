@@ -63,7 +63,7 @@ export const readMethodTool = defineTool({
       return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
     }
     try {
-      if (!codeIntelFor(ctx.workspace).index.isReady) {
+      if (!codeIntelFor(ctx.workspace).index.declarationsIn) {
         // Before the index is ready: the method of a class found in the files that declare it
         // (see quickLookup.ts). Several classes of that name declaring it are listed, as the index
         // lists them; an inherited method waits for the index (its supertypes may be anywhere).

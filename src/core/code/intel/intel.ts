@@ -29,12 +29,13 @@ export function codeIntelFor(ws: Workspace): CodeIntel {
 const announced = new WeakSet<CodeIndex>();
 
 /**
- * The index, built. The first call starts the build; a call that would wait longer than `waitMs`
- * gets a TIMEOUT saying how far indexing is, while the build goes on for the next call.
+ * The index, built: every file's declarations, and with `calls` every file's call sites too. The
+ * first call starts the build; a call that would wait longer than `waitMs` gets a TIMEOUT saying
+ * how far indexing is, while the build goes on for the next call.
  */
-export async function readyCodeIntel(ctx: { readonly workspace: Workspace; readonly signal: AbortSignal }): Promise<CodeIntel> {
+export async function readyCodeIntel(ctx: { readonly workspace: Workspace; readonly signal: AbortSignal }, need: 'declarations' | 'calls' = 'declarations'): Promise<CodeIntel> {
   const intel = codeIntelFor(ctx.workspace);
-  if (intel.index.isReady) return intel;
+  if (need === 'calls' ? intel.index.isReady : intel.index.declarationsIn) return intel;
   const settings = codeIndexSettings();
   if (!announced.has(intel.index)) {
     announced.add(intel.index);
@@ -49,13 +50,15 @@ export async function readyCodeIntel(ctx: { readonly workspace: Workspace; reado
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const outcome = await Promise.race([intel.index.ready().then(() => 'ready' as const), gate]);
+    const built = need === 'calls' ? intel.index.ready() : intel.index.declarationsReady();
+    const outcome = await Promise.race([built.then(() => 'ready' as const), gate]);
     if (outcome === 'cancelled') throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
     if (outcome === 'timeout') {
       const p = intel.index.progress;
+      const what = p.phase === 'calls' ? 'call sites: ' : '';
       throw new ToolError(
         'TIMEOUT',
-        `The code index is still being built (${p.done} of ${p.total || '?'} files parsed). Try again in a few seconds; grep_file and read_file work meanwhile.`,
+        `The code index is still being built (${what}${p.done} of ${p.total || '?'} files parsed). Try again in a few seconds; grep_file and read_file work meanwhile.`,
       );
     }
     return intel;

@@ -24,7 +24,8 @@ const TYPE_KINDS: Readonly<Record<string, TypeKind>> = {
 
 const dotted = (n: Node | undefined): string => (n ? n.text.replace(/\s+/g, '') : '');
 
-export function extractJava(tree: Tree, lineCount: number): FileSymbols {
+/** `declarationsOnly`: the tree is of an outline (java/outline.ts); its calls are not looked for, and no initializer is kept. */
+export function extractJava(tree: Tree, lineCount: number, declarationsOnly = false): FileSymbols {
   const root = tree.rootNode;
   let pkg = '';
   const imports: ImportSymbol[] = [];
@@ -43,7 +44,7 @@ export function extractJava(tree: Tree, lineCount: number): FileSymbols {
     }
   }
   ranges.sort((a, b) => a.start - b.start);
-  collectCalls(root, ranges);
+  if (!declarationsOnly) collectCalls(root, ranges);
   for (const t of types) {
     const methods = t.methods as MethodSymbol[];
     for (let i = methods.length - 1; i >= 0; i--) {

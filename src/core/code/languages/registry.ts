@@ -6,6 +6,7 @@ import { toRelative } from '../../workspace/paths';
 import { extractCSharp } from './csharp';
 import { extractGo } from './golang';
 import { extractJava } from './java';
+import { javaOutline } from '../java/outline';
 import { extractKotlin } from './kotlin';
 import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './table';
 import type { FileSymbols, LanguageId } from '../model';
@@ -22,12 +23,20 @@ import { extractTypeScript } from './typescript';
 export interface LanguageSupport {
   readonly id: LanguageId;
   readonly extensions: readonly string[];
-  /** `relPath`: the file's project-relative path (module names are derived from it). */
-  extract(tree: Tree, lineCount: number, relPath: string): FileSymbols;
+  /**
+   * `relPath`: the file's project-relative path (module names are derived from it);
+   * `declarationsOnly`: the tree is of an outline (below), whose bodies hold no calls.
+   */
+  extract(tree: Tree, lineCount: number, relPath: string, declarationsOnly?: boolean): FileSymbols;
+  /**
+   * The file's outline: its text with every body emptied and its lines kept (java/outline.ts),
+   * for a first pass that needs the declarations only. Languages without one are parsed whole.
+   */
+  readonly outline?: (text: string) => string;
 }
 
 const EXTRACTORS: readonly Omit<LanguageSupport, 'extensions'>[] = [
-  { id: 'java', extract: extractJava },
+  { id: 'java', extract: (t, n, _rel, declarationsOnly) => extractJava(t, n, declarationsOnly), outline: javaOutline },
   { id: 'kotlin', extract: extractKotlin },
   { id: 'typescript', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'typescript') },
   { id: 'tsx', extract: (t, n, rel) => extractTypeScript(t, n, rel, 'tsx') },
@@ -42,23 +51,36 @@ export const LANGUAGES: readonly LanguageSupport[] = EXTRACTORS.map((l) => ({ ..
 export { SOURCE_EXTENSIONS };
 
 /**
+ * What a parse gives: `full`, every declaration and call site; `outline`, the declarations alone,
+ * from the file's outline where its language has one (a third of the work for a Java file).
+ */
+export type ExtractMode = 'full' | 'outline';
+
+/**
  * The symbols of one file's text, packed for the index (packedSymbols.ts), or undefined for a file
  * in no supported language. The declarations travel as JSON, which the index parses back: a copy,
  * so no string cut from the text (a V8 sliced string) keeps all of it alive, and the same result
- * whether a parse worker or the main thread made it.
+ * whether a parse worker or the main thread made it. `outline` is set when the call sites were
+ * left out (`mode` outline, in a language with an outline).
  */
-export async function extractPacked(rel: string, text: string): Promise<PackedJson | undefined> {
-  const symbols = await extractFile(rel, text);
-  return symbols && packSymbols(symbols);
+export async function extractPacked(rel: string, text: string, mode: ExtractMode = 'full'): Promise<PackedJson | undefined> {
+  const lang = languageForPath(rel);
+  if (!lang) return undefined;
+  const outline = mode === 'outline' && lang.outline !== undefined;
+  const symbols = await extractWith(lang, rel, outline ? (lang.outline as (t: string) => string)(text) : text, outline);
+  return { ...packSymbols(symbols), ...(outline ? { outline } : {}) };
 }
 
 /** The symbols of one file's text (`rel`: its project-relative path), or undefined for a file in no supported language. */
 export async function extractFile(rel: string, text: string): Promise<FileSymbols | undefined> {
   const lang = languageForPath(rel);
-  if (!lang) return undefined;
+  return lang && extractWith(lang, rel, text);
+}
+
+function extractWith(lang: LanguageSupport, rel: string, text: string, declarationsOnly = false): Promise<FileSymbols> {
   let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
-  return withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel));
+  return withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel, declarationsOnly));
 }
 
 export function languageForPath(file: string): LanguageSupport | undefined {

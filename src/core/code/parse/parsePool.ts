@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { ExtractMode } from '../languages/registry';
 import type { PackedJson } from '../packedSymbols';
 import { grammarDirectory } from './parser';
 import type { WorkerAnswer } from './parseWorker';
@@ -99,8 +100,8 @@ export class ParsePool {
   }
 
   /** The packed symbols of `text` (undefined: no supported language); rejects when the worker fails. */
-  async parse(rel: string, text: string): Promise<PackedJson | undefined> {
-    return (await this.send({ rel, text })).packed;
+  async parse(rel: string, text: string, mode: ExtractMode = 'full'): Promise<PackedJson | undefined> {
+    return (await this.send({ rel, text, mode })).packed;
   }
 
   /**
@@ -108,11 +109,11 @@ export class ParsePool {
    * it (safeRead.ts, at most `maxBytes`) and parses it. `unreadable` when it is gone, not a regular
    * file, larger or binary; rejects when the worker fails.
    */
-  parseFile(rel: string, abs: string, maxBytes: number): Promise<ParseOutcome> {
-    return this.send({ rel, abs, maxBytes });
+  parseFile(rel: string, abs: string, maxBytes: number, mode: ExtractMode = 'full'): Promise<ParseOutcome> {
+    return this.send({ rel, abs, maxBytes, mode });
   }
 
-  private send(job: { rel: string; text: string } | { rel: string; abs: string; maxBytes: number }): Promise<ParseOutcome> {
+  private send(job: { rel: string; mode: ExtractMode } & ({ text: string } | { abs: string; maxBytes: number })): Promise<ParseOutcome> {
     const live = this.slots.filter((s) => !s.dead);
     if (!live.length) return Promise.reject(new Error('no parse worker'));
     const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readRegularFileSync } from '../../policy/safeRead';
 import { decodeText, isBinary } from '../../workspace/text';
-import { extractPacked } from '../languages/registry';
+import { extractPacked, type ExtractMode } from '../languages/registry';
 import type { PackedJson } from '../packedSymbols';
 import { configureGrammarDirectory } from './parser';
 
@@ -15,7 +15,7 @@ import { configureGrammarDirectory } from './parser';
  * reads nor copies the text. Bundled on its own as dist/codeWorker.js.
  */
 
-type Job = { readonly id: number; readonly rel: string } & ({ readonly text: string } | { readonly abs: string; readonly maxBytes: number });
+type Job = { readonly id: number; readonly rel: string; readonly mode: ExtractMode } & ({ readonly text: string } | { readonly abs: string; readonly maxBytes: number });
 
 /** What a job answers: the packed symbols, `unreadable` (gone, not a regular file, too large, binary), or the error. */
 export interface WorkerAnswer {
@@ -60,7 +60,7 @@ const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPo
 parentPort?.on('message', (job: Job) => {
   const text = textOf(job);
   if (text === undefined) return answer({ id: job.id, unreadable: true });
-  extractPacked(job.rel, text).then(
+  extractPacked(job.rel, text, job.mode).then(
     (packed) => {
       // the deflated calls are moved, not copied (a Buffer of their own, never a slice of a pool)
       const calls = packed?.calls && new Uint8Array(packed.calls);

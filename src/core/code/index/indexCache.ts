@@ -1,0 +1,104 @@
+import { createReadStream } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import type { SymbolInterner } from '../compactSymbols';
+import type { FileSymbols } from '../model';
+import { asPacked, type PackedSymbols } from '../packedSymbols';
+import { removeStaleTemps } from './cacheTemps';
+
+/**
+ * The code index's cache on disk: one JSON value per line, a header, then per file
+ * `[path, mtimeMs, size, symbols, calls, keys]` (`calls` the deflated call sites in base64, `keys`
+ * the names they call) and a seventh element 1 for a file whose call sites are not parsed yet
+ * (its outline's declarations only). Lines, so that neither writing nor reading it needs one
+ * string the size of a big project's index.
+ */
+
+export const CACHE_FORMAT = 'agent-bridge-code-index';
+/** Bump whenever what the extractors produce changes: older caches are then ignored. */
+export const CACHE_VERSION = 6;
+
+/** One file's record as the cache holds it. */
+export interface CachedFile {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly symbols: FileSymbols;
+  readonly calls: Buffer | undefined;
+  readonly keys: readonly string[];
+  readonly outline?: true;
+}
+
+/** The header, then a line per file; records of unsaved editor text (mtime −1) are left out. */
+export function* cacheLines(files: Iterable<[string, CachedFile]>): Iterable<string> {
+  yield JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION });
+  for (const [rel, f] of files) {
+    if (f.mtimeMs < 0) continue;
+    yield JSON.stringify([rel, f.mtimeMs, f.size, f.symbols, f.calls?.toString('base64') ?? null, f.keys, ...(f.outline ? [1] : [])]);
+  }
+}
+
+/**
+ * Reads cache lines into `take` (which may refuse a file it has already). `line` returns false at
+ * a header of another format or version: the rest is not read. `count`: the files taken.
+ */
+export function cacheReader(
+  take: (rel: string, mtimeMs: number, size: number, packed: PackedSymbols) => boolean,
+  interner: SymbolInterner,
+): { line(line: string): boolean; readonly count: number } {
+  let count = 0;
+  let header = false;
+  return {
+    line(line) {
+      if (!line) return true;
+      if (!header) {
+        const h = JSON.parse(line) as { format?: unknown; version?: unknown };
+        if (h.format !== CACHE_FORMAT || h.version !== CACHE_VERSION) return false;
+        header = true;
+        return true;
+      }
+      const [rel, mtimeMs, size, json, calls, keys, outline] = JSON.parse(line) as [string, number, number, FileSymbols, string | null, string[], 1?];
+      const packed = asPacked(json, calls === null ? undefined : Buffer.from(calls, 'base64'), keys, interner);
+      if (take(rel, mtimeMs, size, outline === 1 ? { ...packed, outline: true } : packed)) count++;
+      return true;
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
+/** Feeds a cache file to `line` a line at a time (never the whole file in memory) until it returns false. */
+export async function readCacheFile(file: string, line: (line: string) => boolean): Promise<void> {
+  const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  try {
+    for await (const l of lines) if (!line(l)) break;
+  } finally {
+    lines.close();
+  }
+}
+
+/** Writes the lines to a temporary file beside `file`, in chunks of about 1 MB, then renames it over `file`. */
+export async function writeCacheFile(file: string, lines: Iterable<string>): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await removeStaleTemps(file).catch(() => undefined);
+  const tmp = `${file}.${process.pid}.tmp`;
+  const out = await fs.open(tmp, 'w');
+  try {
+    let chunk: string[] = [];
+    let size = 0;
+    for (const line of lines) {
+      chunk.push(line);
+      size += line.length;
+      if (size > 1 << 20) {
+        await out.write(chunk.join('\n') + '\n');
+        chunk = [];
+        size = 0;
+      }
+    }
+    if (chunk.length) await out.write(chunk.join('\n') + '\n');
+  } finally {
+    await out.close();
+  }
+  await fs.rename(tmp, file);
+}

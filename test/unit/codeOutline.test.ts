@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { CallGraph } from '../../src/core/code/index/callGraph';
+import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { javaOutline } from '../../src/core/code/java/outline';
+import { extractFile, extractPacked } from '../../src/core/code/languages/registry';
+import type { FileSymbols } from '../../src/core/code/model';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
+import { JAVA_PROJECT } from './helpers/javaProject';
+import { jdkMissing, unpackModule } from './helpers/jdk';
+
+/**
+ * The index's first pass parses each Java file's outline (java/outline.ts): the text with every
+ * body emptied. Its declarations must be exactly the full parse's, whatever the text holds.
+ */
+
+const lines = (t: string): number => t.split('\n').length;
+
+/** A file's declarations as the index compares them: without call sites and initializer pseudo-methods (the outline has neither). */
+function declarations(f: FileSymbols | undefined): string {
+  assert.ok(f);
+  return JSON.stringify({
+    ...f,
+    hasErrors: undefined,
+    types: f.types.map((t) => ({ ...t, methods: t.methods.filter((m) => m.kind !== 'initializer').map((m) => ({ ...m, calls: [] })) })),
+  });
+}
+
+async function sameDeclarations(rel: string, text: string): Promise<string> {
+  const outline = javaOutline(text);
+  assert.equal(lines(outline), lines(text), `${rel}: the outline keeps every line`);
+  const packed = await extractPacked(rel, text, 'outline');
+  assert.equal(packed?.outline, true);
+  assert.equal(packed?.calls, undefined, 'no call sites from an outline');
+  assert.equal(declarations(JSON.parse(packed?.json ?? 'null') as FileSymbols), declarations(await extractFile(rel, text)), rel);
+  return outline;
+}
+
+const HOSTILE = `package p;
+
+/** A class whose bodies hold every brace a lexer can trip on. */
+@Anno({ "a{", "}" })
+public class Tricky<T extends Comparable<T>> extends Base implements Runnable {
+  static final int[] NUMS = { 1, 2, 3 };
+  private final Runnable lambda = () -> { System.out.println("}"); };
+  private Object anon = new Object() { @Override public String toString() { return "{"; } };
+  static { init("}"); }
+  { char c = '{'; char q = '\\''; char b = '}'; }
+  /** Documented. */
+  @Deprecated
+  public <R> R map(java.util.function.Function<? super T, ? extends R> f) throws java.io.IOException {
+    String s = "\\"}\\"{"; // }
+    /* } */ String block = """
+        } " "" \\""" {
+        """;
+    class Local { void inner() { } }
+    if (s.isEmpty()) { return null; } else { return f.apply(null); }
+  }
+  void record() { record(); }
+  int record;
+  interface Inner { default void d() { } void abstractOne(); }
+  record Point(int x, int y) {
+    Point { if (x < 0) { throw new IllegalArgumentException(); } }
+    int sum() { return x + y; }
+  }
+  enum Op {
+    PLUS("+") { int apply(int a, int b) { return a + b; } },
+    MINUS { int apply(int a, int b) { return a - b; } };
+    final String sym;
+    Op(String s) { sym = s; }
+    Op() { this("-"); }
+    abstract int apply(int a, int b);
+  }
+  @interface Marker { String[] value() default { "x" }; }
+  public Tricky() { super(); }
+  public void run() { }
+}
+class Second { void after() { } }
+`;
+
+test('an outline drops every body and keeps every declaration, whatever braces hide in strings, chars, comments and text blocks', async () => {
+  const outline = await sameDeclarations('p/Tricky.java', HOSTILE);
+  // the bodies are gone…
+  for (const body of ['f.apply(null)', 'IllegalArgumentException', 'sym = s', 'return a + b', 'class Local', 'init("}")', "char c = '{'"]) {
+    assert.ok(!outline.includes(body), `body text left in the outline: ${body}`);
+  }
+  // …the declarations, initializers and annotation values are not
+  for (const kept of ['static final int[] NUMS = { 1, 2, 3 };', 'System.out.println("}")', '@Anno({ "a{", "}" })', 'default { "x" }', 'int record;', 'void abstractOne();']) {
+    assert.ok(outline.includes(kept), `declaration text lost: ${kept}`);
+  }
+  const symbols = JSON.parse((await extractPacked('p/Tricky.java', HOSTILE, 'outline'))?.json ?? '{}') as FileSymbols;
+  const names = symbols.types.map((t) => t.qname);
+  assert.deepEqual(names, ['Tricky', 'Tricky.Inner', 'Tricky.Point', 'Tricky.Op', 'Tricky.Marker', 'Second']);
+  const tricky = symbols.types[0];
+  assert.deepEqual(tricky?.methods.map((m) => `${m.name}:${m.line}-${m.endLine}`), ['map:12-20', 'record:21-21', 'Tricky:37-37', 'run:38-38']);
+});
+
+test('a file cut off inside a body, CRLF line ends, and text outside any class keep their lines and declarations', async () => {
+  await sameDeclarations('p/Cut.java', 'package p;\nclass Cut {\n  void a() {\n    if (x) {\n      y();\n');
+  await sameDeclarations('p/Crlf.java', 'package p;\r\nclass Crlf {\r\n  void a() {\r\n    b();\r\n  }\r\n  int f;\r\n}\r\n');
+  await sameDeclarations('p/Stray.java', '} } { class X { void m() { } } { ;');
+  await sameDeclarations('p/Unterminated.java', 'class U {\n  String s = "never closed;\n  void m() { "}" }\n  char c = \'\n}\n');
+});
+
+test('other languages are parsed whole in the first pass: they have no outline', async () => {
+  const packed = await extractPacked('src/a.ts', 'export function f() { g(); }\nfunction g() {}\n', 'outline');
+  assert.equal(packed?.outline, undefined);
+  assert.deepEqual(packed?.keys, ['g']);
+});
+
+test('java.base: every file outlined gives the full parse’s declarations, and the outline is much shorter', async () => {
+  assert.equal(jdkMissing(), undefined, `${jdkMissing()}: run scripts/setup-jdk.sh (CI does)`);
+  const root = unpackModule('java.base');
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.java')) files.push(p);
+    }
+  };
+  walk(root);
+  assert.ok(files.length > 2500, `${files.length} files`);
+  let full = 0;
+  let outlined = 0;
+  const differ: string[] = [];
+  for (const file of files) {
+    const text = fs.readFileSync(file, 'utf8');
+    const rel = path.relative(root, file);
+    const outline = javaOutline(text);
+    full += text.length;
+    outlined += outline.length;
+    const a = declarations(await extractFile(rel, text));
+    const b = declarations(JSON.parse((await extractPacked(rel, text, 'outline'))?.json ?? 'null') as FileSymbols);
+    if (a !== b || lines(outline) !== lines(text)) differ.push(rel);
+  }
+  assert.deepEqual(differ, []);
+  assert.ok(outlined < full * 0.75, `outline ${outlined} of ${full} characters`);
+});
+
+test('the index answers from declarations first, then has every call site; a cache written between the passes resumes with the calls', async () => {
+  const root = makeTree(JAVA_PROJECT, 'ab-outline-');
+  const index = new CodeIndex(new NodeWorkspace(root), { workers: 0 });
+  await index.declarationsReady();
+  assert.equal(index.declarationsIn, true);
+  assert.equal(index.isReady, false, 'the call sites are still being parsed');
+  assert.equal(index.progress.phase === 'ready', false);
+  const between = index.serialize();
+  assert.match(between, /,1\]\n/, 'outlined files are marked in the cache');
+  assert.ok(index.findTypes('Main').length, 'declarations answer at once');
+  await index.ready();
+  assert.equal(index.isReady, true);
+  assert.doesNotMatch(index.serialize(), /,1\]\n/);
+  const graph = new CallGraph(index);
+  const main = graph.findMethods('com.acme.app.Main.main').matches;
+  assert.equal(main.length, 1);
+  const callees = graph.callees(main[0] as NonNullable<(typeof main)[0]>).length;
+  assert.ok(callees > 0, 'the full pass brought the call sites');
+  // A host that stopped after the first pass: its cache has declarations only; the next build parses
+  // no declaration again, only the call sites, and ends with the same call graph.
+  const resumed = new CodeIndex(new NodeWorkspace(root), { workers: 0 });
+  assert.equal(resumed.load(between), index.fileCount);
+  await resumed.ready();
+  assert.equal(resumed.lastBuild?.parsed, 0);
+  const again = new CallGraph(resumed).findMethods('com.acme.app.Main.main').matches;
+  assert.equal(new CallGraph(resumed).callees(again[0] as NonNullable<(typeof again)[0]>).length, callees);
+  assert.equal(resumed.serialize(), index.serialize());
+});
