@@ -128,14 +128,24 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     if (warmAnswer !== coldAnswer) throw new Error('the cold read_class answer differs from the one the built index gives');
     const lastBuild = statsA.lastBuild as Json | null;
     const buildMs = num(lastBuild?.ms);
+    const declarationsMs = num(lastBuild?.declarationsMs);
     rows.push({
-      figure: `code index build, ${tree} tree (${num(statsA.files)} files)`,
+      figure: `code index, declarations of every file (read_class, read_method from the index), ${tree} tree (${num(statsA.files)} files)`,
+      ours: ms(declarationsMs),
+      comparison: 'the first pass: each Java file\'s outline (bodies left out)',
+      ratio: '—',
+      target: big ? '≤ 60 s' : 'reported',
+      pass: big ? declarationsMs <= 60_000 : undefined,
+      note: 'call_chain answers cold (intel/onDemand.ts) until the second pass below has ended',
+    });
+    rows.push({
+      figure: `code index build with every call site (call_chain from the index), ${tree} tree (${num(statsA.files)} files)`,
       ours: ms(buildMs),
       comparison: `CPU ${ms(num(statsA.cpuUserMs) + num(statsA.cpuSystemMs))} (whole host process)`,
       ratio: '—',
       target: big ? '≤ 60 s' : 'reported',
       pass: big ? buildMs <= 60_000 : undefined,
-      note: `host process after the build: heap after GC ${mb(num(statsA.heapUsed))}, RSS ${mb(num(statsA.rss))}, peak RSS ${mb(num(statsA.maxRss))}`,
+      note: `both passes; host process after the build: heap after GC ${mb(num(statsA.heapUsed))}, RSS ${mb(num(statsA.rss))}, peak RSS ${mb(num(statsA.maxRss))}`,
       data: { ...statsA, firstReadClassMs: coldNoCacheMs, firstChainMs: waitA.ms },
     });
     const loop = (statsA.loopDelayMs ?? {}) as Json;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
@@ -67,7 +68,12 @@ test('a parse worker handed a path reads it only as a regular file, where it was
   assert.ok(pool);
   try {
     const root = tree.root;
-    const ask = (rel: string, maxBytes = 1_000_000) => pool.parseFile(rel, path.join(root, rel), maxBytes);
+    // What the main thread saw when it checked the path (nothing there: nothing to match).
+    const checked = (rel: string) => {
+      const st = fs.statSync(path.join(root, rel), { throwIfNoEntry: false });
+      return { size: st?.size ?? 0, mtimeMs: st?.mtimeMs ?? 0 };
+    };
+    const ask = (rel: string, maxBytes = 1_000_000, seen = checked(rel)) => pool.parseFile(rel, path.join(root, rel), maxBytes, seen);
     assert.deepEqual(await ask('src/Pipe.java'), { unreadable: true }); // a FIFO: never opened for a blocking read
     assert.deepEqual(await ask('src/Ext.java'), { unreadable: true }); // a symbolic link out of the project
     assert.deepEqual(await ask('out/Outside.java'), { unreadable: true }); // through a linked folder
@@ -79,8 +85,40 @@ test('a parse worker handed a path reads it only as a regular file, where it was
     assert.equal(JSON.parse(odd.packed?.json ?? '{}').types[0]?.name, 'Odd');
     const app = await ask('src/App.java');
     assert.equal(JSON.parse(app.packed?.json ?? '{}').types[0].fqn, 'app.App');
+    // Replaced after the check (another file now, or the same name hard-linked to a secret one):
+    // the worker does not parse it, the main thread checks it again.
+    const before = checked('src/App.java');
+    fs.renameSync(path.join(root, 'src/App.java'), path.join(root, 'src/App.old'));
+    fs.writeFileSync(path.join(root, 'src/App.java'), 'package app;\nclass Swapped { /* a different file */ }\n');
+    assert.deepEqual(await ask('src/App.java', 1_000_000, before), { changed: true });
+    fs.linkSync(path.join(root, '.git/config'), path.join(root, 'src/Config.java'));
+    assert.deepEqual(await ask('src/Config.java'), { changed: true }); // two names: only the checker judges links
   } finally {
     await pool.close();
     tree.remove();
+  }
+});
+
+test('files a worker finds changed since the main thread checked them are checked and read again there: none is lost', { timeout: BUILD_DEADLINE_MS }, async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-changed-'));
+  try {
+    for (let i = 0; i < 80; i++) fs.writeFileSync(path.join(root, `F${i}.java`), `class F${i} { void f() { new F${(i + 1) % 80}().f(); } }\n`);
+    // Every stat the index makes is 5 ms off what the workers' handles show: every file looks replaced.
+    class Skewed extends NodeWorkspace {
+      override async stat(abs: string) {
+        const s = await super.stat(abs);
+        return s && { ...s, mtimeMs: s.mtimeMs + 5 };
+      }
+    }
+    const skewed = new CodeIndex(new Skewed(root), { workers: 2 });
+    await skewed.ready();
+    const plain = new CodeIndex(new NodeWorkspace(root), { workers: 0 });
+    await plain.ready();
+    assert.equal(skewed.fileCount, 80);
+    assert.deepEqual([...skewed.allFiles()], [...plain.allFiles()]);
+    const calls = (index: CodeIndex) => [...index.typeEntries()].flatMap((owner) => owner.type.methods.map((method) => index.callsOf({ owner, method }).length));
+    assert.deepEqual(calls(skewed), calls(plain));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });

@@ -8,7 +8,8 @@
  *  - bounded in bytes: nothing larger than `maxBytes` is loaded into memory.
  *
  * Failures are errors with a `code`: ENOENT, ENOTREG (not a regular file), EFBIG (too large),
- * ESWAPPED (the path led somewhere else once opened), or the system's own.
+ * ESWAPPED (the path led somewhere else once opened), ECHANGED (not the file that was checked),
+ * or the system's own.
  */
 import * as fs from 'node:fs';
 
@@ -20,7 +21,7 @@ const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ?
 
 export class ReadRefusal extends Error {
   constructor(
-    readonly code: 'ENOTREG' | 'EFBIG' | 'ESWAPPED',
+    readonly code: 'ENOTREG' | 'EFBIG' | 'ESWAPPED' | 'ECHANGED',
     message: string,
     readonly size?: number,
   ) {
@@ -28,9 +29,22 @@ export class ReadRefusal extends Error {
   }
 }
 
-function check(fd: number, abs: string, maxBytes: number): number {
+/**
+ * What a check saw of the file, for a read made later elsewhere (a parse worker): the handle must
+ * show the same size and modification time (to the millisecond: an editor's stat may round), and
+ * one name only, since hard links were judged by the checker, not here.
+ */
+export interface CheckedFile {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+function check(fd: number, abs: string, maxBytes: number, checked?: CheckedFile): number {
   const st = fs.fstatSync(fd);
   if (!st.isFile()) throw new ReadRefusal('ENOTREG', `not a regular file: ${abs}`);
+  if (checked && (st.size !== checked.size || Math.abs(st.mtimeMs - checked.mtimeMs) >= 1 || st.nlink > 1)) {
+    throw new ReadRefusal('ECHANGED', `not the file that was checked: ${abs}`);
+  }
   if (st.size > maxBytes) throw new ReadRefusal('EFBIG', `file of ${st.size} bytes is over the ${maxBytes}-byte limit: ${abs}`, st.size);
   if (PROC_FD) {
     let opened: string | undefined;
@@ -68,11 +82,11 @@ function readAll(fd: number, size: number, maxBytes: number, abs: string): Buffe
   }
 }
 
-/** Synchronous: for small files, where a thread-pool round trip costs more than the read. */
-export function readRegularFileSync(abs: string, maxBytes = MAX_FILE_BYTES): Buffer {
+/** Synchronous: for small files, where a thread-pool round trip costs more than the read. `checked`: see CheckedFile. */
+export function readRegularFileSync(abs: string, maxBytes = MAX_FILE_BYTES, checked?: CheckedFile): Buffer {
   const fd = fs.openSync(abs, FLAGS);
   try {
-    return readAll(fd, check(fd, abs, maxBytes), maxBytes, abs);
+    return readAll(fd, check(fd, abs, maxBytes, checked), maxBytes, abs);
   } finally {
     fs.closeSync(fd);
   }

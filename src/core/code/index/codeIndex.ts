@@ -2,7 +2,8 @@ import type { SecretGuard } from '../../policy/secrets';
 import { accessPolicy } from '../../policy/accessPolicy';
 import type { CallSite, FileSymbols, MethodSymbol, TypeSymbol } from '../model';
 import { callKey, inflateCalls } from '../packedSymbols';
-import { IndexStore, type FileRecord } from './indexStore';
+import { IndexStore } from './indexStore';
+import type { FileRecord } from './recordStore';
 
 /**
  * The workspace code index: lookups by simple, qualified or fully qualified name over the

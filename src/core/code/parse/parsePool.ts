@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { CheckedFile } from '../../policy/safeRead';
 import type { ExtractMode } from '../languages/registry';
 import type { PackedJson } from '../packedSymbols';
 import { grammarDirectory } from './parser';
@@ -44,10 +45,14 @@ function startWorker(script: string): Worker {
   return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, { eval: true, workerData });
 }
 
-/** A parse's outcome: the packed symbols (undefined: no supported language), or `unreadable` when the worker read the file and could not use it. */
+/**
+ * A parse's outcome: the packed symbols (undefined: no supported language), `unreadable` when the
+ * worker read the file and could not use it, `changed` when it was not the file that was checked.
+ */
 export interface ParseOutcome {
   readonly packed?: PackedJson;
   readonly unreadable?: true;
+  readonly changed?: true;
 }
 
 interface Pending {
@@ -77,7 +82,7 @@ export class ParsePool {
         const p = slot.pending.get(m.id);
         slot.pending.delete(m.id);
         if (m.error !== undefined) p?.reject(new Error(m.error));
-        else p?.resolve(m.unreadable ? { unreadable: true } : { packed: m.packed });
+        else p?.resolve(m.unreadable ? { unreadable: true } : m.changed ? { changed: true } : { packed: m.packed });
       });
       slot.worker.on('error', (e) => fail(`parse worker failed: ${String(e)}`));
       slot.worker.on('exit', (code) => fail(`parse worker exited (${code})`));
@@ -105,15 +110,16 @@ export class ParsePool {
   }
 
   /**
-   * The packed symbols of the file at `abs`, which the access policy has cleared: the worker reads
-   * it (safeRead.ts, at most `maxBytes`) and parses it. `unreadable` when it is gone, not a regular
-   * file, larger or binary; rejects when the worker fails.
+   * The packed symbols of the file at `abs`, which the access policy has cleared as `checked`: the
+   * worker reads it (safeRead.ts, at most `maxBytes`) and parses it. `unreadable` when it is gone,
+   * not a regular file, larger or binary; `changed` when it is no longer what was checked; rejects
+   * when the worker fails.
    */
-  parseFile(rel: string, abs: string, maxBytes: number, mode: ExtractMode = 'full'): Promise<ParseOutcome> {
-    return this.send({ rel, abs, maxBytes, mode });
+  parseFile(rel: string, abs: string, maxBytes: number, checked: CheckedFile, mode: ExtractMode = 'full'): Promise<ParseOutcome> {
+    return this.send({ rel, abs, maxBytes, checked, mode });
   }
 
-  private send(job: { rel: string; mode: ExtractMode } & ({ text: string } | { abs: string; maxBytes: number })): Promise<ParseOutcome> {
+  private send(job: { rel: string; mode: ExtractMode } & ({ text: string } | { abs: string; maxBytes: number; checked: CheckedFile })): Promise<ParseOutcome> {
     const live = this.slots.filter((s) => !s.dead);
     if (!live.length) return Promise.reject(new Error('no parse worker'));
     const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { readRegularFileSync } from '../../policy/safeRead';
+import { ReadRefusal, readRegularFileSync, type CheckedFile } from '../../policy/safeRead';
 import { decodeText, isBinary } from '../../workspace/text';
 import { extractPacked, type ExtractMode } from '../languages/registry';
 import type { PackedJson } from '../packedSymbols';
@@ -15,13 +15,20 @@ import { configureGrammarDirectory } from './parser';
  * reads nor copies the text. Bundled on its own as dist/codeWorker.js.
  */
 
-type Job = { readonly id: number; readonly rel: string; readonly mode: ExtractMode } & ({ readonly text: string } | { readonly abs: string; readonly maxBytes: number });
+type Job = { readonly id: number; readonly rel: string; readonly mode: ExtractMode } & (
+  | { readonly text: string }
+  | { readonly abs: string; readonly maxBytes: number; readonly checked: CheckedFile }
+);
 
-/** What a job answers: the packed symbols, `unreadable` (gone, not a regular file, too large, binary), or the error. */
+/**
+ * What a job answers: the packed symbols, `unreadable` (gone, not a regular file, too large,
+ * binary), `changed` (not the file the main thread checked: it checks and reads it again), or the error.
+ */
 export interface WorkerAnswer {
   readonly id: number;
   readonly packed?: PackedJson;
   readonly unreadable?: true;
+  readonly changed?: true;
   readonly error?: string;
 }
 
@@ -43,15 +50,18 @@ if (process.platform === 'linux') {
 const data = workerData as { grammarDir?: string } | undefined;
 if (data?.grammarDir) configureGrammarDirectory(data.grammarDir);
 
-/** The file's text, or undefined when it is not a readable text file (the main thread drops its record). */
-function textOf(job: Job): string | undefined {
+/**
+ * The file's text; undefined when it is not a readable text file (the main thread drops its
+ * record), `changed` when it is not the file the main thread checked (replaced, another link).
+ */
+function textOf(job: Job): string | undefined | 'changed' {
   if ('text' in job) return job.text;
   try {
     // Synchronous: this thread does nothing else meanwhile, and a page-cache read takes microseconds.
-    const bytes = readRegularFileSync(job.abs, job.maxBytes);
+    const bytes = readRegularFileSync(job.abs, job.maxBytes, job.checked);
     return isBinary(bytes) ? undefined : decodeText(bytes).text;
-  } catch {
-    return undefined; // whatever a file's bytes are, they never take the worker down
+  } catch (e) {
+    return e instanceof ReadRefusal && e.code === 'ECHANGED' ? 'changed' : undefined; // no file's bytes take the worker down
   }
 }
 
@@ -60,6 +70,7 @@ const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPo
 parentPort?.on('message', (job: Job) => {
   const text = textOf(job);
   if (text === undefined) return answer({ id: job.id, unreadable: true });
+  if (text === 'changed' && !('text' in job)) return answer({ id: job.id, changed: true });
   extractPacked(job.rel, text, job.mode).then(
     (packed) => {
       // the deflated calls are moved, not copied (a Buffer of their own, never a slice of a pool)

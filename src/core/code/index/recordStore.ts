@@ -1,0 +1,193 @@
+import * as path from 'node:path';
+import type { Logger } from '../../log';
+import { accessPolicy } from '../../policy/accessPolicy';
+import { toRelative } from '../../workspace/paths';
+import { decodeText, isBinary } from '../../workspace/text';
+import type { Workspace } from '../../workspace/workspace';
+import { SymbolInterner } from '../compactSymbols';
+import { extractPacked, languageForPath, type ExtractMode } from '../languages/registry';
+import type { FileSymbols } from '../model';
+import { unpackJson, type PackedJson, type PackedSymbols } from '../packedSymbols';
+import { cacheLines, cacheReader, readCacheFile, writeCacheFile, type CachedFile } from './indexCache';
+
+/**
+ * The code index's records, one per source file: its declarations and call sites (packed), each
+ * read through the access policy, kept fresh file by file, and cached on disk keyed by the file's
+ * mtime and size so a restart reparses only what changed (indexCache.ts). The build that fills
+ * them is `IndexStore` (indexStore.ts).
+ */
+
+/** A file on its way into a record: read (`text`), left for a parse worker (`abs`), parsed (`packed`), unchanged, or gone (mtimeMs 0). */
+export interface Job {
+  readonly rel: string;
+  readonly text?: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+  /** The packed symbols, when a parse worker made them. */
+  readonly packed?: PackedJson;
+  /** A parse worker read and parsed the file (`packed` is its answer). */
+  readonly parsed?: true;
+  /** The checked absolute path, when the file is left for a parse worker to read. */
+  readonly abs?: string;
+}
+
+export interface FileRecord {
+  /** -1 when the text came from an unsaved editor buffer: never trusted from the cache. */
+  readonly mtimeMs: number;
+  readonly size: number;
+  /** The declarations; every method's `calls` is empty here: they are in `calls` (packedSymbols.ts). */
+  readonly symbols: FileSymbols;
+  /** The methods' call sites, deflated; see `CodeIndex.callsOf`. */
+  readonly calls: Buffer | undefined;
+  /** The distinct names the file calls, as ids in the store's key table. */
+  readonly keys: Uint32Array;
+  /** Declarations only, from the file's outline: its call sites are not parsed yet (`calls` and `keys` empty). */
+  readonly outline?: true;
+}
+
+export class RecordStore {
+  protected readonly files = new Map<string, FileRecord>();
+  /** Every call name any file uses, once: records hold their ids. */
+  private readonly keyIds = new Map<string, number>();
+  private readonly keyNames: string[] = [];
+  /** Shares the names, type texts and lists the records repeat (compactSymbols.ts). */
+  protected readonly interner = new SymbolInterner();
+  /** Bumped on every change; resolvers and call graphs cache per generation. */
+  generation = 0;
+
+  constructor(
+    readonly ws: Workspace,
+    private readonly limits: { readonly maxFileBytes?: number; readonly log?: Logger } = {},
+  ) {}
+
+  protected get maxFileBytes(): number {
+    return this.limits.maxFileBytes ?? 2_000_000;
+  }
+
+  /**
+   * Reads the file unless the record in hand has the same mtime and size. The access policy comes
+   * first: a file that leads outside the project (a symbolic link) or is secret is never read, and
+   * answers as gone (mtimeMs 0). With `leaveRead`, a changed file is not read here but answered
+   * with its checked absolute path, for a parse worker to read.
+   */
+  protected async readIfChanged(rel: string, leaveRead = false, wantCalls = false): Promise<Job> {
+    const policy = accessPolicy(this.ws);
+    const access = await policy.resolve(rel).catch(() => undefined);
+    if (!access || access.kind === 'secret' || (await policy.linksToSecret(access.abs))) return { rel, mtimeMs: 0, size: 0 };
+    const abs = access.abs;
+    const dirty = this.ws.dirtyText(abs);
+    if (dirty !== undefined) return { rel, text: dirty, mtimeMs: -1, size: dirty.length };
+    const info = await this.ws.stat(abs).catch(() => undefined);
+    if (!info || info.kind !== 'file' || info.size > this.maxFileBytes) return { rel, mtimeMs: 0, size: 0 };
+    const old = this.files.get(rel);
+    const fresh = old && old.mtimeMs === info.mtimeMs && old.size === info.size && !(wantCalls && old.outline);
+    if (fresh) return { rel, mtimeMs: info.mtimeMs, size: info.size };
+    if (leaveRead) return { rel, abs, mtimeMs: info.mtimeMs, size: info.size };
+    return this.readFromDisk(rel, abs, info.mtimeMs, info.size);
+  }
+
+  /** The file's text as a Job; gone (mtimeMs 0) when unreadable or binary. */
+  protected async readFromDisk(rel: string, abs: string, mtimeMs: number, size: number): Promise<Job> {
+    try {
+      const bytes = await this.ws.readBytes(abs);
+      if (isBinary(bytes)) return { rel, mtimeMs: 0, size: 0 };
+      return { rel, text: decodeText(bytes).text, mtimeMs, size };
+    } catch {
+      return { rel, mtimeMs: 0, size: 0 };
+    }
+  }
+
+  protected async store(rel: string, text: string, mtimeMs: number, size: number, mode: ExtractMode = 'full'): Promise<void> {
+    try {
+      const packed = await extractPacked(rel, text, mode);
+      if (packed === undefined) return;
+      this.put(rel, mtimeMs, size, unpackJson(packed, this.interner));
+    } catch (e) {
+      this.limits.log?.warn(`code index: ${rel} not indexed: ${String(e)}`);
+    }
+  }
+
+  protected put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
+    const keys = new Uint32Array(p.keys.length);
+    p.keys.forEach((k, i) => {
+      let id = this.keyIds.get(k);
+      if (id === undefined) {
+        id = this.keyNames.length;
+        this.keyIds.set(k, id);
+        this.keyNames.push(k);
+      }
+      keys[i] = id;
+    });
+    this.files.set(rel, { mtimeMs, size, symbols: p.symbols, calls: p.calls, keys, ...(p.outline ? { outline: true } : {}) });
+  }
+
+  /** The id of a call name, if any file calls it. */
+  protected keyId(key: string): number | undefined {
+    return this.keyIds.get(key);
+  }
+
+  /** Every change goes through here; `CodeIndex` drops its lookup tables too. */
+  protected changed(): void {
+    this.generation++;
+  }
+
+  protected relOf(p: string): string {
+    return path.isAbsolute(p) ? toRelative(this.ws.root, p) : p.split(path.sep).join('/');
+  }
+
+  /** Reparses one file (after a save, an edit, a create); a file that is gone is removed. */
+  async update(file: string): Promise<void> {
+    const rel = this.relOf(file);
+    if (!languageForPath(rel)) return;
+    const r = await this.readIfChanged(rel);
+    if (r.text !== undefined) await this.store(rel, r.text, r.mtimeMs, r.size);
+    else if (r.mtimeMs === 0) this.files.delete(rel);
+    else return;
+    this.changed();
+  }
+
+  remove(file: string): void {
+    if (this.files.delete(this.relOf(file))) this.changed();
+  }
+
+  /** The records as cache lines (indexCache.ts). */
+  private cacheLines(): Iterable<string> {
+    const names = this.keyNames;
+    function* files(all: Map<string, FileRecord>): Iterable<[string, CachedFile]> {
+      for (const [rel, rec] of all) yield [rel, { ...rec, keys: Array.from(rec.keys, (id) => names[id] as string) }];
+    }
+    return cacheLines(files(this.files));
+  }
+
+  /** The whole cache as one string (small projects, tests); `save()` streams it instead. */
+  serialize(): string {
+    return [...this.cacheLines()].join('\n') + '\n';
+  }
+
+  /** Takes records from cache lines; each is reused only while its file's mtime and size still match. Returns how many. */
+  load(text: string | Iterable<string>): number {
+    const reader = this.reader();
+    for (const line of typeof text === 'string' ? text.split('\n') : text) if (!reader.line(line)) break;
+    return this.loaded(reader.count);
+  }
+
+  /** Reads a cache file written by `save()`, a line at a time. */
+  async loadFile(file: string): Promise<number> {
+    const reader = this.reader();
+    await readCacheFile(file, (line) => reader.line(line));
+    return this.loaded(reader.count);
+  }
+
+  private reader(): ReturnType<typeof cacheReader> {
+    return cacheReader((rel, mtimeMs, size, packed) => !this.files.has(rel) && (this.put(rel, mtimeMs, size, packed), true), this.interner);
+  }
+
+  private loaded(n: number): number {
+    if (n) this.changed();
+    return n;
+  }
+
+  save(file: string): Promise<void> {
+    return writeCacheFile(file, this.cacheLines());
+  }
+}
