@@ -29,12 +29,13 @@ function declarations(f: FileSymbols | undefined): string {
   });
 }
 
-async function sameDeclarations(rel: string, text: string): Promise<string> {
+/** `outlined` false: a text the outline cannot follow, parsed whole (call sites and all). */
+async function sameDeclarations(rel: string, text: string, outlined = true): Promise<string> {
   const outline = javaOutline(text);
   assert.equal(lines(outline), lines(text), `${rel}: the outline keeps every line`);
   const packed = await extractPacked(rel, text, 'outline');
-  assert.equal(packed?.outline, true);
-  assert.equal(packed?.calls, undefined, 'no call sites from an outline');
+  assert.equal(packed?.outline, outlined ? true : undefined, rel);
+  if (outlined) assert.equal(packed?.calls, undefined, 'no call sites from an outline');
   assert.equal(declarations(JSON.parse(packed?.json ?? 'null') as FileSymbols), declarations(await extractFile(rel, text)), rel);
   return outline;
 }
@@ -99,10 +100,10 @@ test('an outline drops every body and keeps every declaration, whatever braces h
 });
 
 test('a file cut off inside a body, CRLF line ends, and text outside any class keep their lines and declarations', async () => {
-  await sameDeclarations('p/Cut.java', 'package p;\nclass Cut {\n  void a() {\n    if (x) {\n      y();\n');
+  await sameDeclarations('p/Cut.java', 'package p;\nclass Cut {\n  void a() {\n    if (x) {\n      y();\n', false);
   await sameDeclarations('p/Crlf.java', 'package p;\r\nclass Crlf {\r\n  void a() {\r\n    b();\r\n  }\r\n  int f;\r\n}\r\n');
-  await sameDeclarations('p/Stray.java', '} } { class X { void m() { } } { ;');
-  await sameDeclarations('p/Unterminated.java', 'class U {\n  String s = "never closed;\n  void m() { "}" }\n  char c = \'\n}\n');
+  await sameDeclarations('p/Stray.java', '} } { class X { void m() { } } { ;', false);
+  await sameDeclarations('p/Unterminated.java', 'class U {\n  String s = "never closed;\n  void m() { "}" }\n  char c = \'\n}\n', false);
 });
 
 test('other languages are parsed whole in the first pass: they have no outline', async () => {
@@ -168,4 +169,90 @@ test('the index answers from declarations first, then has every call site; a cac
   const again = new CallGraph(resumed).findMethods('com.acme.app.Main.main').matches;
   assert.equal(new CallGraph(resumed).callees(again[0] as NonNullable<(typeof again)[0]>).length, callees);
   assert.equal(resumed.serialize(), index.serialize());
+});
+
+/** A workspace whose reads of one file wait for a gate: the call-site pass holds that file in hand. */
+class GatedWorkspace extends NodeWorkspace {
+  gate: Promise<void> | undefined;
+  gated = '';
+  held = 0;
+  override async readBytes(abs: string, size?: number): Promise<Uint8Array> {
+    const bytes = await super.readBytes(abs, size);
+    if (this.gate && abs.endsWith(this.gated)) {
+      this.held++;
+      await this.gate;
+    }
+    return bytes;
+  }
+}
+
+async function holdDuringCalls(gated: string, meanwhile: (index: CodeIndex, root: string) => Promise<void>): Promise<CodeIndex> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 5; i++) files[`p/C${i}.java`] = `package p;\nclass C${i} { void m() { C0.x(); } }\n`;
+  const root = makeTree(files, 'ab-outline-race-');
+  const ws = new GatedWorkspace(root);
+  const index = new CodeIndex(ws, { workers: 0 });
+  await index.declarationsReady();
+  let open = (): void => undefined;
+  ws.gate = new Promise((resolve) => (open = resolve));
+  ws.gated = gated;
+  const done = index.ready();
+  while (!ws.held) await new Promise((resolve) => setTimeout(resolve, 5));
+  ws.gate = undefined;
+  await meanwhile(index, root);
+  open();
+  await done;
+  return index;
+}
+
+test('a file removed or saved while the call-site pass holds an older read keeps what happened meanwhile', async () => {
+  const removed = await holdDuringCalls('C3.java', async (index, root) => {
+    fs.rmSync(path.join(root, 'p/C3.java'));
+    index.remove('p/C3.java');
+  });
+  assert.equal(removed.fileSymbols('p/C3.java'), undefined, 'a removed file came back');
+  assert.deepEqual(removed.findTypes('C3'), []);
+  const saved = await holdDuringCalls('C2.java', async (index, root) => {
+    const file = path.join(root, 'p/C2.java');
+    fs.writeFileSync(file, 'package p;\nclass C2 { void m() { } void fresh() { } }\n');
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(file, later, later);
+    await index.update('p/C2.java');
+  });
+  assert.deepEqual(saved.findTypes('C2')[0]?.type.methods.map((m) => m.name), ['m', 'fresh']);
+});
+
+test('a build that fails before the declarations are in rejects ready() and leaves no unhandled rejection', async () => {
+  const unhandled: unknown[] = [];
+  const note = (e: unknown): void => void unhandled.push(e);
+  process.on('unhandledRejection', note);
+  try {
+    const index = new CodeIndex(new NodeWorkspace(makeTree({ 'A.java': 'class A {}' }, 'ab-outline-fail-')), {
+      workers: 0,
+      listFiles: async () => {
+        throw new Error('listing failed');
+      },
+    });
+    await assert.rejects(index.ready(), /listing failed/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', note);
+  }
+});
+
+test('a file the outline cannot follow (a brace missing mid-edit, a string left open) is parsed whole, as the full parse sees it', async () => {
+  const cases: Record<string, string> = {
+    'p/Missing.java': 'class A {\n void f() {\n if (x) {\n y();\n }\n void g() { }\n int h;\n}\n',
+    'p/Open.java': 'class A {\n void f() { String s = "abc;\n }\n void g() { }\n}\n',
+    'p/Escape.java': 'class A {\n void f() { String s = "\\u005c"}"; }\n void g() { }\n}\n',
+    'p/OpenChar.java': "class A {\n void f() { char c = '{; }\n void g() { }\n}\n",
+  };
+  for (const [rel, text] of Object.entries(cases)) {
+    const packed = await extractPacked(rel, text, 'outline');
+    assert.equal(packed?.outline, undefined, `${rel} was outlined`);
+    assert.equal(declarations(JSON.parse(packed?.json ?? 'null') as FileSymbols), declarations(await extractFile(rel, text)), rel);
+  }
+  // an annotation element's default after an array dimension is a value, not a body
+  assert.match(javaOutline('@interface M { String v()[] default { "x" }; }\n'), /default \{ "x" \}/);
 });

@@ -87,6 +87,7 @@ export class IndexStore extends RecordStore {
       // A build that fails before the declarations are in fails both.
       const phases: Phases = { declarations: Promise.race([declarations, calls]), calls };
       this.phases = phases;
+      phases.declarations.catch(() => undefined); // told to whoever waits for it; not unhandled when nobody does
       calls
         .finally(() => this.listeners.clear())
         .catch(() => {
@@ -188,22 +189,23 @@ export class IndexStore extends RecordStore {
     // Where the workspace reads its own disk, a worker reads the file as well as parsing it: the
     // reads, their buffers and the copy of the text to the worker were half the main thread's work.
     const workerReads = !!pool && this.ws.readsLocalFiles === true;
+    // A text (a buffer's, or a file read here) goes to a worker to parse when one is alive.
+    const parseText = (r: Job): Promise<Job> =>
+      r.text === undefined || !pool?.alive ? Promise.resolve(r) : pool.parse(r.rel, r.text, mode).then((packed) => ({ ...r, packed }), () => r);
+    // Checked and read again, here: the worker's read was refused, or there is no worker left.
+    const recheck = (rel: string): Promise<Job> => this.readIfChanged(rel, false, wantCalls).then(parseText);
     const viaWorker = (r: Job): Promise<Job> => {
-      if (!pool?.alive) return r.abs !== undefined ? this.readFromDisk(r.rel, r.abs, r.mtimeMs, r.size) : Promise.resolve(r);
-      if (r.abs !== undefined) {
-        const abs = r.abs;
-        return pool.parseFile(r.rel, abs, this.maxFileBytes, { mtimeMs: r.mtimeMs, size: r.size }, mode).then(
-          (o): Job | Promise<Job> =>
-            o.unreadable
-              ? { rel: r.rel, mtimeMs: 0, size: 0 }
-              : o.changed
-                ? this.readIfChanged(r.rel, false, wantCalls) // replaced since it was checked: checked and read again, here
-                : { rel: r.rel, mtimeMs: r.mtimeMs, size: r.size, packed: o.packed, parsed: true },
-          () => this.readFromDisk(r.rel, abs, r.mtimeMs, r.size), // the worker failed: read and parse here
-        );
-      }
-      if (r.text === undefined) return Promise.resolve(r);
-      return pool.parse(r.rel, r.text, mode).then((packed) => ({ ...r, packed }), () => r);
+      if (r.abs === undefined) return parseText(r);
+      if (!pool?.alive) return recheck(r.rel);
+      return pool.parseFile(r.rel, r.abs, this.maxFileBytes, { mtimeMs: r.mtimeMs, size: r.size }, mode).then(
+        (o): Job | Promise<Job> =>
+          o.unreadable
+            ? { rel: r.rel, mtimeMs: 0, size: 0 }
+            : o.changed
+              ? recheck(r.rel) // not the file that was checked (replaced, or linked since)
+              : { rel: r.rel, mtimeMs: r.mtimeMs, size: r.size, packed: o.packed, parsed: true },
+        () => recheck(r.rel), // the worker failed
+      );
     };
     const startJob = (i: number): void => {
       const rel = list[i];
@@ -217,13 +219,15 @@ export class IndexStore extends RecordStore {
       for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
       const r = await (jobs.get(i) as Promise<Job>);
       jobs.delete(i);
-      const before = this.files.get(r.rel);
-      if (wantCalls && before && !before.outline) {
-        // updated meanwhile (a save after the declarations were in): that record is newer
+      // The call-site pass replaces only records still outlined: one updated or removed meanwhile (a save,
+      // a checkout after the declarations were in) is newer than what this pass read.
+      const wanted = (): boolean => !wantCalls || this.files.get(r.rel)?.outline === true;
+      if (!wanted()) {
+        // newer than this pass's read: kept
       } else if (r.parsed || r.text !== undefined) {
         // A worker's answer (undefined for a file in no supported language), else parse the text here.
         if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed, this.interner));
-        else if (r.text !== undefined) await this.store(r.rel, r.text, r.mtimeMs, r.size, mode);
+        else if (r.text !== undefined) await this.store(r.rel, r.text, r.mtimeMs, r.size, mode, wanted);
         parsed++;
       } else if (r.mtimeMs === 0) {
         // Gone, unreadable, secret or leading outside: a record from the cache must not stay.

@@ -87,7 +87,7 @@ export class RecordStore {
   }
 
   /** The file's text as a Job; gone (mtimeMs 0) when unreadable or binary. */
-  protected async readFromDisk(rel: string, abs: string, mtimeMs: number, size: number): Promise<Job> {
+  private async readFromDisk(rel: string, abs: string, mtimeMs: number, size: number): Promise<Job> {
     try {
       const bytes = await this.ws.readBytes(abs);
       if (isBinary(bytes)) return { rel, mtimeMs: 0, size: 0 };
@@ -97,10 +97,11 @@ export class RecordStore {
     }
   }
 
-  protected async store(rel: string, text: string, mtimeMs: number, size: number, mode: ExtractMode = 'full'): Promise<void> {
+  /** Parses the text into the file's record; `stillWanted`, asked once the parse is done, may turn it down (a newer record came meanwhile). */
+  protected async store(rel: string, text: string, mtimeMs: number, size: number, mode: ExtractMode = 'full', stillWanted?: () => boolean): Promise<void> {
     try {
       const packed = await extractPacked(rel, text, mode);
-      if (packed === undefined) return;
+      if (packed === undefined || (stillWanted && !stillWanted())) return;
       this.put(rel, mtimeMs, size, unpackJson(packed, this.interner));
     } catch (e) {
       this.limits.log?.warn(`code index: ${rel} not indexed: ${String(e)}`);

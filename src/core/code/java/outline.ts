@@ -1,14 +1,16 @@
 /**
  * A Java file's outline: its text with the contents of every method, constructor and initializer
- * body replaced by spaces (line breaks kept), so tree-sitter parses only the declarations. The
+ * body replaced by the body's line breaks alone, so tree-sitter parses only the declarations. The
  * index's first pass parses outlines: a body's statements are most of a file's tokens, and
  * declarations are all the type lookups need. Call sites come from a full parse later.
  *
- * Every offset and line of the outline is the original's (one space per UTF-16 unit), so
- * declarations parsed from it carry the original's lines, signatures and doc comments. Only
- * braces the lexer is sure of are blanked: a type body (`class … {`), an array or annotation
- * value (`= {`, `({`) and anything after `=` are left as written, as is every brace it cannot
- * place, so a wrong guess costs speed, never a declaration.
+ * Every line of the outline is the original's line (not every column or offset: only whole
+ * bodies shrink), so declarations parsed from it carry the original's lines, signatures and doc
+ * comments. Only braces the lexer is sure of are emptied: a type body (`class … {`), an array or
+ * annotation value (`= {`, `({`, `default {`) and anything after `=` are left as written, as is
+ * every brace it cannot place, so a wrong guess costs speed, never a declaration. A string or
+ * char literal left open at a line's end means the lexer cannot follow the file (tree-sitter
+ * reads such a file its own way): the text is then returned whole.
  */
 
 const enum Frame {
@@ -36,11 +38,13 @@ interface Header {
   assigns: boolean;
   /** `throws` at depth 0. */
   throwsClause: boolean;
+  /** A parenthesised list closed at depth 0 (a method's parameters, so a `default` after it is a value). */
+  closedParens: boolean;
   /** The last token at depth 0: `)`, an identifier, `static`, or another character. */
   last: 'paren' | 'ident' | 'static' | 'other' | 'none';
 }
 
-const freshHeader = (): Header => ({ tokens: 0, parens: 0, typeWord: false, assigns: false, throwsClause: false, last: 'none' });
+const freshHeader = (): Header => ({ tokens: 0, parens: 0, typeWord: false, assigns: false, throwsClause: false, closedParens: false, last: 'none' });
 
 /** Whether a `{` after this header opens a body to blank. */
 function opensBody(h: Header): boolean {
@@ -93,8 +97,9 @@ export function javaOutline(text: string): string {
         const d = text.charCodeAt(j);
         if (d === 92 /* \ */) j++;
         else if (textBlock ? d === 34 && text.startsWith('"""', j) : d === c) break;
-        else if (!textBlock && d === 10) break; // unterminated: the line ends it
+        else if (!textBlock && d === 10) return text; // unterminated: not followed (see above)
       }
+      if (j >= n) return text; // open at the end of the file
       i = textBlock ? j + 3 : j + 1;
       if (frames[frames.length - 1] === Frame.Type) note(header, 'other');
       continue;
@@ -143,7 +148,7 @@ export function javaOutline(text: string): string {
         const word = text.slice(i, e);
         if (TYPE_WORDS.has(word) && text.charCodeAt(i - 1) !== 46 /* . */) header.typeWord = true;
         if (word === 'throws') header.throwsClause = true;
-        if (word === 'default' && header.last === 'paren') header.assigns = true; // an annotation element's default value
+        if (word === 'default' && header.closedParens) header.assigns = true; // an annotation element's default value
         note(header, word === 'static' ? 'static' : 'ident');
       }
       i = e;
@@ -155,7 +160,10 @@ export function javaOutline(text: string): string {
       header.parens++;
     } else if (c === 41 /* ) */) {
       if (header.parens > 0) header.parens--;
-      if (header.parens === 0) header.last = 'paren';
+      if (header.parens === 0) {
+        header.last = 'paren';
+        header.closedParens = true;
+      }
     } else if (c > 32 && header.parens === 0) {
       if (c === 61 /* = */) header.assigns = true;
       note(header, 'other');

@@ -66,9 +66,14 @@ export type ExtractMode = 'full' | 'outline';
 export async function extractPacked(rel: string, text: string, mode: ExtractMode = 'full'): Promise<PackedJson | undefined> {
   const lang = languageForPath(rel);
   if (!lang) return undefined;
-  const outline = mode === 'outline' && lang.outline !== undefined;
-  const symbols = await extractWith(lang, rel, outline ? (lang.outline as (t: string) => string)(text) : text, outline);
-  return { ...packSymbols(symbols), ...(outline ? { outline } : {}) };
+  if (mode === 'outline' && lang.outline) {
+    const outline = lang.outline(text);
+    const symbols = outline === text ? undefined : await extractWith(lang, rel, outline, true);
+    // An outline that does not parse cleanly (a brace missing, a file mid-edit) may not place the
+    // declarations where the full text does: such a file is parsed whole, call sites and all.
+    if (symbols && !symbols.hasErrors) return { ...packSymbols(symbols), outline: true };
+  }
+  return packSymbols(await extractWith(lang, rel, text));
 }
 
 /** The symbols of one file's text (`rel`: its project-relative path), or undefined for a file in no supported language. */
