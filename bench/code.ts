@@ -68,6 +68,8 @@ interface Query {
 
 const CLASSES = ['java.util.ArrayList', 'java.util.HashMap', 'java.lang.String', 'java.util.concurrent.ConcurrentHashMap', 'java.lang.Thread'];
 const WARM_READ_CLASS = 40;
+/** How long the host that built the index is left idle before its memory is read. */
+const SETTLE_MS = 30_000;
 const CHAIN_METHOD = 'java.util.HashMap.putVal';
 const WARM_CHAIN = 20;
 
@@ -126,6 +128,10 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     if (warmChain !== waitA.answer) throw new Error('the cold call_chain answer differs from the one the built index gives');
     const warmAnswer = String(((await call(first)).data as Json).result);
     if (warmAnswer !== coldAnswer) throw new Error('the cold read_class answer differs from the one the built index gives');
+    // Memory with the index built, once the host has been idle a while: V8 gives back the heap the
+    // build grew (its garbage) only after some idle time, not at a forced GC right after the build.
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const settledA = await hostA.ask('SIGUSR2');
     const lastBuild = statsA.lastBuild as Json | null;
     const buildMs = num(lastBuild?.ms);
     const declarationsMs = num(lastBuild?.declarationsMs);
@@ -160,12 +166,12 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     });
     rows.push({
       figure: `host memory (RSS) with the index built, ${tree} tree`,
-      ours: mb(num(statsA.rss)),
-      comparison: `heap ${mb(num(statsA.heapUsed))}`,
-      ratio: `${((num(statsA.rss) / num(statsA.files)) / 1024).toFixed(1)} KB per file`,
+      ours: mb(num(settledA.rss)),
+      comparison: `heap ${mb(num(settledA.heapUsed))}`,
+      ratio: `${((num(settledA.rss) / num(statsA.files)) / 1024).toFixed(1)} KB per file`,
       target: big ? '≤ 600 MB' : 'reported',
-      pass: big ? num(statsA.rss) <= 600 * 1048576 : undefined,
-      note: `after a full GC, the whole headless host process; peak RSS ${mb(num(statsA.maxRss))}`,
+      pass: big ? num(settledA.rss) <= 600 * 1048576 : undefined,
+      note: `the whole headless host process that built the index, after a full GC, ${SETTLE_MS / 1000} s after the build (right after it: RSS ${mb(num(statsA.rss))}, heap ${mb(num(statsA.heapUsed))}); peak RSS ${mb(num(settledA.maxRss))}`,
     });
     rows.push({
       figure: `call_chain \`${CHAIN_METHOD}\` cold: first answer on a fresh host with no index and no cache, ${tree} tree`,

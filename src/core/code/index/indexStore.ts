@@ -104,9 +104,10 @@ export class IndexStore extends RecordStore {
 
   /**
    * Two passes over the files. First the declarations, from each Java file's outline (its bodies
-   * left out: a third of a full parse), so read_class and read_method answer from the index early;
-   * `declared` is called then (`declarationsIn`). Then the call sites, from a full parse of every file the first pass
-   * outlined, for call_chain. Files unchanged since the cache was written are parsed in neither.
+   * left out: about half the work of a full parse), so read_class and read_method answer from the
+   * index early; `declared` is called then (`declarationsIn`). Then the call sites, from a full
+   * parse of every file the first pass outlined, for call_chain. Files unchanged since the cache
+   * was written are parsed in neither.
    */
   private async build(declared: () => void): Promise<void> {
     const log = this.options.log;
@@ -123,8 +124,8 @@ export class IndexStore extends RecordStore {
     const list = await (this.options.listFiles ?? ((ws) => listSourceFiles(ws.root)))(this.ws);
     const wanted = new Set(list);
     for (const rel of [...this.files.keys()]) if (!wanted.has(rel)) this.files.delete(rel);
-    // One pool for both passes (started when there is enough to parse to pay for it: each worker
-    // loads the wasm): a second set of threads would leave its memory arenas behind too.
+    // One pool for both passes, started once there is enough to parse to pay for it (each worker
+    // loads the wasm and the grammars).
     let pool: ParsePool | undefined;
     const poolFor = (toParse: number): ParsePool | undefined => {
       if (!pool && toParse >= MIN_FILES_FOR_WORKERS) pool = ParsePool.start(this.workerCount, this.options.workerScript ?? workerScript());
