@@ -31,10 +31,11 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
   });
   const watcher = vscode.workspace.createFileSystemWatcher(`**/*.{${SOURCE_EXTENSIONS.join(',')}}`);
   const relative = (uri: vscode.Uri, ws: Workspace) => path.relative(ws.root, uri.fsPath).split(path.sep).join('/');
+  // During the build too: a file the build read before a save or a delete keeps what happened after (indexStore.ts).
   const onChange = (uri: vscode.Uri) => {
     const ws = current();
     const intel = ws && peekCodeIntel(ws);
-    if (ws && intel?.index.declarationsIn) void intel.index.update(relative(uri, ws)).catch((e: unknown) => log.warn(`code index: ${String(e)}`));
+    if (ws && intel) void intel.index.update(relative(uri, ws)).catch((e: unknown) => log.warn(`code index: ${String(e)}`));
   };
   return vscode.Disposable.from(
     watcher,
@@ -43,7 +44,7 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
     watcher.onDidDelete((uri) => {
       const ws = current();
       const intel = ws && peekCodeIntel(ws);
-      if (ws && intel?.index.declarationsIn) intel.index.remove(relative(uri, ws));
+      if (ws && intel) intel.index.remove(relative(uri, ws));
     }),
   );
 }

@@ -256,3 +256,32 @@ test('a file the outline cannot follow (a brace missing mid-edit, a string left 
   // an annotation element's default after an array dimension is a value, not a body
   assert.match(javaOutline('@interface M { String v()[] default { "x" }; }\n'), /default \{ "x" \}/);
 });
+
+test('a file saved or deleted while the first pass holds an older read keeps what happened meanwhile', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 5; i++) files[`src/m${i}.ts`] = `export function f${i}(): void {}\n`;
+  const root = makeTree(files, 'ab-outline-first-');
+  const ws = new GatedWorkspace(root);
+  let open = (): void => undefined;
+  ws.gate = new Promise((resolve) => (open = resolve));
+  ws.gated = 'm2.ts';
+  const index = new CodeIndex(ws, { workers: 0 });
+  const declared = index.declarationsReady();
+  while (!ws.held) await new Promise((resolve) => setTimeout(resolve, 5));
+  ws.gate = undefined;
+  // m2.ts saved (the pass holds its old text), m3.ts deleted (the pass may have it in hand too)
+  const m2 = path.join(root, 'src/m2.ts');
+  fs.writeFileSync(m2, 'export function saved(): void {}\n');
+  const later = new Date(Date.now() + 5000);
+  fs.utimesSync(m2, later, later);
+  await index.update('src/m2.ts');
+  fs.rmSync(path.join(root, 'src/m3.ts'));
+  index.remove('src/m3.ts');
+  open();
+  await declared;
+  await index.ready();
+  const names = (rel: string) => index.fileSymbols(rel)?.types.flatMap((t) => t.methods.map((m) => m.name));
+  assert.deepEqual(names('src/m2.ts'), ['saved']);
+  assert.equal(index.fileSymbols('src/m3.ts'), undefined);
+  assert.deepEqual(names('src/m1.ts'), ['f1']);
+});

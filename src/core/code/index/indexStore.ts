@@ -208,9 +208,11 @@ export class IndexStore extends RecordStore {
         () => recheck(r.rel), // the worker failed
       );
     };
+    const stamps = new Map<number, number>();
     const startJob = (i: number): void => {
       const rel = list[i];
       if (rel === undefined || jobs.has(i)) return;
+      stamps.set(i, this.editsOf(rel));
       const read = this.readIfChanged(rel, workerReads, wantCalls);
       jobs.set(i, pool ? read.then(viaWorker) : read);
     };
@@ -219,10 +221,12 @@ export class IndexStore extends RecordStore {
       if (foreground?.busy) await foreground.idle();
       for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
       const r = await (jobs.get(i) as Promise<Job>);
+      const stamp = stamps.get(i);
       jobs.delete(i);
-      // The call-site pass replaces only records still outlined: one updated or removed meanwhile (a save,
-      // a checkout after the declarations were in) is newer than what this pass read.
-      const wanted = (): boolean => !wantCalls || this.files.get(r.rel)?.outline === true;
+      stamps.delete(i);
+      // A file updated or removed since this pass read it (a save, a checkout) has a newer record
+      // than this read; and the call-site pass replaces only records still outlined.
+      const wanted = (): boolean => this.editsOf(r.rel) === stamp && (!wantCalls || this.files.get(r.rel)?.outline === true);
       if (!wanted()) {
         // newer than this pass's read: kept
       } else if (r.parsed || r.text !== undefined) {

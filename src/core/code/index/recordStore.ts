@@ -54,6 +54,8 @@ export class RecordStore {
   protected readonly interner = new SymbolInterner();
   /** Bumped on every change; resolvers and call graphs cache per generation. */
   generation = 0;
+  /** How often `update` changed or `remove` removed each file's record: a build's read made before the last of them is not stored. */
+  private readonly edits = new Map<string, number>();
 
   constructor(
     readonly ws: Workspace,
@@ -143,12 +145,24 @@ export class RecordStore {
     const r = await this.readIfChanged(rel);
     if (r.text !== undefined) await this.store(rel, r.text, r.mtimeMs, r.size);
     else if (r.mtimeMs === 0) this.files.delete(rel);
-    else return;
+    else return; // unchanged: a build's read of it is as good as this one
+    this.edited(rel);
     this.changed();
   }
 
   remove(file: string): void {
-    if (this.files.delete(this.relOf(file))) this.changed();
+    const rel = this.relOf(file);
+    this.edited(rel);
+    if (this.files.delete(rel)) this.changed();
+  }
+
+  /** A stamp of the file's updates and removals so far: a read taken under an older stamp is stale. */
+  protected editsOf(rel: string): number {
+    return this.edits.get(rel) ?? 0;
+  }
+
+  private edited(rel: string): void {
+    this.edits.set(rel, this.editsOf(rel) + 1);
   }
 
   /** The records as cache lines (indexCache.ts). */
