@@ -68,7 +68,9 @@ async function openWindow(projectKey: string, options: WindowOptions = {}): Prom
     workspace = path.join(tmp, 'two-folders.code-workspace');
     fs.writeFileSync(workspace, JSON.stringify({ folders: [{ path: projectKey }, { path: options.secondFolder.name }] }));
   }
-  const backend = await startDevBackend({ port: 0 });
+  // A change under review waits for the checks' clicks (and screenshots in both themes): on a slow
+  // run that took longer than the backend's default 30 s for an answer (HTTP 504), not a failure.
+  const backend = await startDevBackend({ port: 0, toolTimeoutMs: 120_000 });
   const server = await CodeServer.start({
     workspace: workspace ?? folder,
     workspaceTrust: options.workspaceTrust,
