@@ -50,18 +50,21 @@ if (process.platform === 'linux') {
 const data = workerData as { grammarDir?: string } | undefined;
 if (data?.grammarDir) configureGrammarDirectory(data.grammarDir);
 
+/** A file that is not the one the main thread checked (replaced, another link): it checks and reads it again. */
+const CHANGED = Symbol('changed');
+
 /**
  * The file's text; undefined when it is not a readable text file (the main thread drops its
- * record), `changed` when it is not the file the main thread checked (replaced, another link).
+ * record), CHANGED when it is not the file the main thread checked.
  */
-function textOf(job: Job): string | undefined | 'changed' {
+function textOf(job: Job): string | undefined | typeof CHANGED {
   if ('text' in job) return job.text;
   try {
     // Synchronous: this thread does nothing else meanwhile, and a page-cache read takes microseconds.
     const bytes = readRegularFileSync(job.abs, job.maxBytes, job.checked);
     return isBinary(bytes) ? undefined : decodeText(bytes).text;
   } catch (e) {
-    return e instanceof ReadRefusal && e.code === 'ECHANGED' ? 'changed' : undefined; // no file's bytes take the worker down
+    return e instanceof ReadRefusal && e.code === 'ECHANGED' ? CHANGED : undefined; // no file's bytes take the worker down
   }
 }
 
@@ -70,7 +73,7 @@ const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPo
 parentPort?.on('message', (job: Job) => {
   const text = textOf(job);
   if (text === undefined) return answer({ id: job.id, unreadable: true });
-  if (text === 'changed' && !('text' in job)) return answer({ id: job.id, changed: true });
+  if (text === CHANGED) return answer({ id: job.id, changed: true });
   extractPacked(job.rel, text, job.mode).then(
     (packed) => {
       // the deflated calls are moved, not copied (a Buffer of their own, never a slice of a pool)
