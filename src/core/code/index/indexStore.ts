@@ -186,7 +186,8 @@ export class IndexStore extends RecordStore {
     const wantCalls = mode === 'full';
     // Files are read (and, with workers, parsed) ahead, but stored in list order: the same index either way.
     const ahead = pool ? READ_AHEAD * this.workerCount * 2 : READ_AHEAD;
-    const jobs = new Map<number, Promise<Job>>();
+    /** Jobs started ahead, each with the file's edit stamp when it started (see `wanted` below). */
+    const jobs = new Map<number, { readonly job: Promise<Job>; readonly stamp: number }>();
     // Where the workspace reads its own disk, a worker reads the file as well as parsing it: the
     // reads, their buffers and the copy of the text to the worker were half the main thread's work.
     const workerReads = !!pool && this.ws.readsLocalFiles === true;
@@ -208,22 +209,20 @@ export class IndexStore extends RecordStore {
         () => recheck(r.rel), // the worker failed
       );
     };
-    const stamps = new Map<number, number>();
     const startJob = (i: number): void => {
       const rel = list[i];
       if (rel === undefined || jobs.has(i)) return;
-      stamps.set(i, this.editsOf(rel));
+      const stamp = this.editsOf(rel);
       const read = this.readIfChanged(rel, workerReads, wantCalls);
-      jobs.set(i, pool ? read.then(viaWorker) : read);
+      jobs.set(i, { job: pool ? read.then(viaWorker) : read, stamp });
     };
     const foreground = this.options.foreground;
     for (let i = 0; i < list.length; i++) {
       if (foreground?.busy) await foreground.idle();
       for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
-      const r = await (jobs.get(i) as Promise<Job>);
-      const stamp = stamps.get(i);
+      const { job, stamp } = jobs.get(i) as { job: Promise<Job>; stamp: number };
+      const r = await job;
       jobs.delete(i);
-      stamps.delete(i);
       // A file updated or removed since this pass read it (a save, a checkout) has a newer record
       // than this read; and the call-site pass replaces only records still outlined.
       const wanted = (): boolean => this.editsOf(r.rel) === stamp && (!wantCalls || this.files.get(r.rel)?.outline === true);

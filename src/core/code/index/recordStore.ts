@@ -70,7 +70,8 @@ export class RecordStore {
    * Reads the file unless the record in hand has the same mtime and size. The access policy comes
    * first: a file that leads outside the project (a symbolic link) or is secret is never read, and
    * answers as gone (mtimeMs 0). With `leaveRead`, a changed file is not read here but answered
-   * with its checked absolute path, for a parse worker to read.
+   * with its checked absolute path, for a parse worker to read. With `wantCalls`, a record from an
+   * outline (no call sites yet) counts as changed.
    */
   protected async readIfChanged(rel: string, leaveRead = false, wantCalls = false): Promise<Job> {
     const policy = accessPolicy(this.ws);

@@ -54,7 +54,7 @@ function opensBody(h: Header): boolean {
   return h.last === 'ident'; // a record's compact constructor (`public Point {`), an enum constant's body (`B {`)
 }
 
-/** The outline of a Java file's text (see above); the same length as `text`, line breaks where they were. */
+/** The outline of a Java file's text (see above): as many line breaks as `text`, each on its line; `text` itself when it cannot be followed. */
 export function javaOutline(text: string): string {
   const n = text.length;
   const out: string[] = [];
@@ -70,9 +70,10 @@ export function javaOutline(text: string): string {
 
   const blank = (from: number, to: number): void => {
     out.push(text.slice(copied, from));
-    const body = text.slice(from, to);
     // Only the line breaks: tree-sitter's lexer reads blanks one character at a time too.
-    out.push(body.indexOf('\n') < 0 ? '' : '\n'.repeat(body.split('\n').length - 1));
+    let breaks = 0;
+    for (let k = text.indexOf('\n', from); k >= 0 && k < to; k = text.indexOf('\n', k + 1)) breaks++;
+    out.push('\n'.repeat(breaks));
     copied = to;
   };
 
