@@ -188,3 +188,33 @@ test('class names as agents write them: file names, paths, other letter case', a
     assert.deepEqual(index.findTypes(name).map((e) => e.type.fqn), ['com.acme.app.Service'], name);
   }
 });
+
+test('generated code: a 5,000-term expression and a 2,000-call chain keep every call site, in bounded expressions', async () => {
+  const sum = (n: number) => Array(n).fill('"a"').join(' + ');
+  const { index, graph } = await build({
+    'gen/Gen.java': [
+      'package gen;',
+      'public class Gen {',
+      '  static String s(String x) { return x; }',
+      `  void deep() { s(${sum(5000)}); }`,
+      `  void chain() { new StringBuilder()${'.append(1)'.repeat(2000)}; s("c"); }`,
+      '  void other() { s("b"); }',
+      '}',
+    ].join('\n'),
+    // Before the walk was a loop, these overflowed the stack and the files were not indexed at all.
+    'web/deep.ts': `export class Deep {\n  run(): void { f(${sum(5000)}); }\n}\nfunction f(x: string): string { return x; }\n`,
+    'py/deep.py': `def run():\n    f(${sum(5000)})\n\ndef f(x):\n    return x\n`,
+  });
+  assert.equal(index.progress.phase, 'ready');
+  assert.deepEqual(calleeKeys(graph, method(graph, 'Gen.other')), ['6 gen.Gen.s']);
+  assert.deepEqual(calleeKeys(graph, method(graph, 'Gen.deep')), ['4 gen.Gen.s']);
+  const chain = method(graph, 'Gen.chain');
+  const sites = index.callsOf(chain);
+  assert.equal(sites.filter((c) => c.name === 'append').length, 2000);
+  assert.ok(calleeKeys(graph, chain).includes('5 gen.Gen.s'));
+  // Each receiver repeats the chain before it: 2 million nodes unbounded, at most EXPR_LIMITS.nodes kept.
+  const nodes = (x: unknown): number => (x && typeof x === 'object' ? Object.values(x).reduce((n: number, v) => n + nodes(v), 'k' in x ? 1 : 0) : 0);
+  assert.ok(nodes(sites) <= 100_000 + 2 * sites.length, `${nodes(sites)} expression nodes`); // past the bound, one unknown per receiver and argument
+  assert.deepEqual(index.findTypes('Deep').map((e) => e.path), ['web/deep.ts']);
+  assert.ok(index.fileSymbols('py/deep.py'), 'the Python file is indexed');
+});

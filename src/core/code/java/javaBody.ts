@@ -1,6 +1,7 @@
 import type { Language, Node, Query as QueryType } from 'web-tree-sitter';
 import { Query } from '../parse/parser';
-import { cleanType, isComment, line, namedKids, typeText } from './javaSyntax';
+import { cutText as cut, ExprBounds } from '../parse/callSites';
+import { argCount, cleanType, isComment, line, namedKids, typeText } from './javaSyntax';
 import { ANONYMOUS, IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type Expr, type VarSymbol } from '../model';
 
 /**
@@ -56,21 +57,10 @@ const UNKNOWN_LAMBDA: Expr = { k: '?', why: 'lambda parameter without a declared
 const STRING: Expr = { k: 'fq', t: 'java.lang.String' };
 const CLASS: Expr = { k: 'fq', t: 'java.lang.Class' };
 
-const cut = (s: string): string => {
-  const one = s.replace(/\s+/g, ' ');
-  return one.length > 80 ? `${one.slice(0, 77)}…` : one;
-};
-
-function argCount(args: Node | null): number {
-  if (!args) return 0;
-  const n = args.namedChildCount;
-  return n && args.text.includes('/') ? namedKids(args).length : n;
-}
-
 /** Fills `members[i].calls` with the call sites inside each member (innermost member wins). */
 export function collectCalls(root: Node, members: readonly MemberRange[]): void {
   if (!members.length) return;
-  new CallCollector(members).run(root);
+  new CallCollector(root, members).run(root);
 }
 
 class CallCollector {
@@ -78,8 +68,14 @@ class CallCollector {
   private readonly open: MemberRange[] = [];
   private readonly localTypes = new Set<string>();
   private next = 0;
+  private readonly bounds: ExprBounds;
 
-  constructor(private readonly members: readonly MemberRange[]) {}
+  constructor(
+    root: Node,
+    private readonly members: readonly MemberRange[],
+  ) {
+    this.bounds = new ExprBounds(root.tree);
+  }
 
   run(root: Node): void {
     for (const { name, node } of queryFor(root.tree.language).captures(root)) {
@@ -290,8 +286,12 @@ class CallCollector {
     return g.some((x) => x.k !== '?' && x.k !== 'null') ? { g } : {};
   }
 
-  /** The receiver expression as the resolver will see it. */
+  /** The receiver expression as the resolver will see it; past the bounds of EXPR_LIMITS (parse/callSites.ts), unknown. */
   private exprOf(node: Node): Expr {
+    return this.bounds.within(() => this.exprAt(node));
+  }
+
+  private exprAt(node: Node): Expr {
     switch (node.type) {
       case 'identifier':
         return this.lookup(node.text) ?? { k: 'id', n: node.text };

@@ -77,7 +77,10 @@ export function typeParamsOf(decl: Node): TypeParam[] {
 
 /** Number of arguments in an `argument_list` (comments are not arguments). */
 export function argCount(args: Node | null): number {
-  return args ? namedKids(args).length : 0;
+  if (!args) return 0;
+  const n = args.namedChildCount;
+  // Comments are named children too; only a text with a slash can hold one (most have none).
+  return n && args.text.includes('/') ? namedKids(args).length : n;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import { IN_LAMBDA, type CallSite, type Expr, type MethodSymbol } from '../model';
 
 /**
@@ -33,7 +33,48 @@ export interface Dialect {
 
 export const UNKNOWN: Expr = { k: '?', why: 'local variable of unknown type' };
 
-const cutText = (s: string): string => {
+/**
+ * Bounds of the receiver and argument expressions kept for one file. Each call site keeps its
+ * receiver's whole tree, so a chain `b.m1().m2()…mN()` keeps N trees of up to N nodes; and a
+ * 5,000-term string concatenation passed as an argument recursed deep enough to overflow the stack,
+ * which left the file without call sites (Java) or out of the index (the other languages). The
+ * whole JDK has at most 66 levels and 10,243 nodes in a file. Past these bounds an expression is
+ * unknown; its call is still listed, unresolved.
+ */
+export const EXPR_LIMITS = { depth: 256, nodes: 100_000 };
+const TOO_DEEP: Expr = { k: '?', why: 'expression nested too deep' };
+const TOO_LARGE: Expr = { k: '?', why: "the file's expressions are too large" };
+
+/** Expressions made so far from each tree (a file's): its share of EXPR_LIMITS.nodes. */
+const madeFrom = new WeakMap<Tree, { made: number }>();
+
+/** Keeps one walk's expressions within EXPR_LIMITS: their depth, and their file's count. */
+export class ExprBounds {
+  private depth = 0;
+  private readonly file: { made: number };
+
+  constructor(tree: Tree) {
+    let file = madeFrom.get(tree);
+    if (!file) madeFrom.set(tree, (file = { made: 0 }));
+    this.file = file;
+  }
+
+  /** What `make` returns, made one level deeper; unknown past the bounds. */
+  within(make: () => Expr): Expr {
+    if (this.depth >= EXPR_LIMITS.depth) return TOO_DEEP;
+    if (this.file.made >= EXPR_LIMITS.nodes) return TOO_LARGE;
+    this.file.made++;
+    this.depth++;
+    try {
+      return make();
+    } finally {
+      this.depth--;
+    }
+  }
+}
+
+/** An expression's text for display: whitespace collapsed, at most 80 characters. */
+export const cutText = (s: string): string => {
   const one = s.replace(/\s+/g, ' ');
   return one.length > 80 ? `${one.slice(0, 77)}…` : one;
 };
@@ -43,6 +84,7 @@ export class Walker {
   private flags = 0;
   /** Inside a nested `function`: `this` is not the member's. */
   foreignThis = false;
+  private bounds: ExprBounds | undefined;
   readonly calls: CallSite[] = [];
 
   constructor(
@@ -78,7 +120,13 @@ export class Walker {
     return this.locals.get(n) ?? { k: 'id', n };
   }
 
+  /** The receiver expression for `node`; past the bounds of EXPR_LIMITS, unknown. */
   expr(node: Node): Expr {
+    this.bounds ??= new ExprBounds(node.tree);
+    return this.bounds.within(() => this.exprAt(node));
+  }
+
+  private exprAt(node: Node): Expr {
     const d = this.dialect;
     const own = d.expr(node, this);
     if (own) return own;
@@ -102,27 +150,39 @@ export class Walker {
   /** Receiver text as written, for display. */
   text = (n: Node): string => cutText(n.text);
 
-  walk(node: Node): void {
+  /**
+   * Walks `root` in document order. A loop with its own stack, not recursion: a 5,000-term
+   * expression (generated code) nests that deep, and a recursive walk overflowed the call stack,
+   * which left the whole file out of the index.
+   */
+  walk(root: Node): void {
     const d = this.dialect;
-    if (d.skip.has(node.type)) return;
-    const lambda = d.lambdas.has(node.type);
-    const savedFlags = this.flags;
-    const savedThis = this.foreignThis;
-    if (lambda) {
-      this.flags |= IN_LAMBDA;
-      if (d.ownThis?.has(node.type)) this.foreignThis = true;
+    // A node to visit, or the flags to restore once a lambda's children are done.
+    const stack: Array<Node | { readonly flags: number; readonly foreignThis: boolean }> = [root];
+    for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+      if (!('type' in item)) {
+        this.flags = item.flags;
+        this.foreignThis = item.foreignThis;
+        continue;
+      }
+      const node = item;
+      if (d.skip.has(node.type)) continue;
+      if (d.lambdas.has(node.type)) {
+        stack.push({ flags: this.flags, foreignThis: this.foreignThis });
+        this.flags |= IN_LAMBDA;
+        if (d.ownThis?.has(node.type)) this.foreignThis = true;
+      }
+      d.bind?.(node, this);
+      let s = d.site(node, this);
+      // `cb()` where cb is a local or parameter: a value, not a declaration to look up.
+      if (s && s.kind === 'call' && !s.recv && this.locals.has(s.name)) s = { ...s, recv: { k: '?', why: `${s.name} is a local variable or parameter` } };
+      if (s) {
+        const site: CallSite = { line: node.startPosition.row + 1, ...s };
+        this.calls.push(this.flags ? { ...site, flags: (site.flags ?? 0) | this.flags } : site);
+      }
+      const kids = node.namedChildren;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as Node);
     }
-    d.bind?.(node, this);
-    let s = d.site(node, this);
-    // `cb()` where cb is a local or parameter: a value, not a declaration to look up.
-    if (s && s.kind === 'call' && !s.recv && this.locals.has(s.name)) s = { ...s, recv: { k: '?', why: `${s.name} is a local variable or parameter` } };
-    if (s) {
-      const site: CallSite = { line: node.startPosition.row + 1, ...s };
-      this.calls.push(this.flags ? { ...site, flags: (site.flags ?? 0) | this.flags } : site);
-    }
-    for (const c of node.namedChildren) this.walk(c);
-    this.flags = savedFlags;
-    this.foreignThis = savedThis;
   }
 }
 
