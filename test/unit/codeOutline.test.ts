@@ -4,13 +4,18 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { byWorkspace } from '../../src/core/code/intel/state';
+import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { javaOutline } from '../../src/core/code/java/outline';
+import type { ExtractMode } from '../../src/core/code/languages/registry';
 import { extractFile, extractPacked } from '../../src/core/code/languages/registry';
 import type { FileSymbols } from '../../src/core/code/model';
+import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';
 import { jdkMissing, unpackModule } from './helpers/jdk';
+import { callTool } from './helpers/tools';
 
 /**
  * The index's first pass parses each Java file's outline (java/outline.ts): the text with every
@@ -284,4 +289,35 @@ test('a file saved or deleted while the first pass holds an older read keeps wha
   assert.deepEqual(names('src/m2.ts'), ['saved']);
   assert.equal(index.fileSymbols('src/m3.ts'), undefined);
   assert.deepEqual(names('src/m1.ts'), ['f1']);
+});
+
+test('a file whose full parse fails keeps its declarations, and call_chain says the calls made in it are missing', async () => {
+  const ws = new NodeWorkspace(
+    makeTree({
+      'src/p/Task.java': 'package p;\npublic class Task { public void run() {} }\n',
+      'src/p/Good.java': 'package p;\nclass Good { void go() { new Task().run(); } }\n',
+      'src/p/Bad.java': 'package p;\nclass Bad { void go() { new Task().run(); } }\n',
+    }),
+  );
+  /** As when extraction throws in the call-site pass: logged, and the outlined record stays. */
+  class FailingFullParse extends CodeIndex {
+    protected override store(rel: string, text: string, mtimeMs: number, size: number, mode: ExtractMode = 'full', stillWanted?: () => boolean): Promise<void> {
+      if (mode === 'full' && rel.endsWith('Bad.java')) return Promise.resolve();
+      return super.store(rel, text, mtimeMs, size, mode, stillWanted);
+    }
+  }
+  const index = new FailingFullParse(ws, { workers: 0 });
+  byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+  try {
+    await index.ready();
+    assert.deepEqual(index.callSitesMissing(), ['src/p/Bad.java']);
+    assert.equal(index.findTypes('Bad').length, 1, 'its declarations are in');
+    const out = (await callTool(callChainTool, ws, { method: 'p.Task.run', direction: 'callers' })) as { result: string; structured: { callSitesMissing?: string[] } };
+    assert.match(out.result, /Good\.go/);
+    assert.doesNotMatch(out.result, /`Bad\.go`/);
+    assert.match(out.result, /Calls made in 1 file\(s\) are not listed: their call sites could not be parsed \(see the log\): src\/p\/Bad\.java\./);
+    assert.deepEqual(out.structured.callSitesMissing, ['src/p/Bad.java']);
+  } finally {
+    dropCodeIntel(ws);
+  }
 });

@@ -178,12 +178,15 @@ interface TreeSource {
   readonly source: Source;
   tree(direction: Direction, roots: MethodEntry[]): Tree;
   possibleCallers?(roots: MethodEntry[]): Array<{ caller: MethodEntry; site: CallSite; reason: string }>;
+  /** Files whose call sites could not be parsed: the trees cannot show calls made in them. */
+  missing?(): readonly string[];
 }
 
 const parserTrees = (graph: CallGraph, depth: number): TreeSource => ({
   source: SOURCE,
   tree: (dir, roots) => graph.tree(roots, dir, depth),
   possibleCallers: (roots) => roots.flatMap((r) => graph.possibleCallers(r)),
+  missing: () => graph.index.callSitesMissing(),
 });
 
 /** The roots and their trees from the language server; `classes` when the class is known there but the method is not. */
@@ -252,6 +255,12 @@ async function answer(
       }
     }
     collect(tree.nodes, shown);
+  }
+  const missing = from.missing?.() ?? [];
+  if (missing.length) {
+    const named = missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
+    out.push('', `_Calls made in ${missing.length} file(s) are not listed: their call sites could not be parsed (see the log): ${named}._`);
+    structured.callSitesMissing = missing.slice(0, 50);
   }
   if (truncated) out.push('', `_Tree cut at ${400} nodes; ask for a smaller depth or one overload._`);
   structured.truncated = truncated;

@@ -189,6 +189,18 @@ export class CodeIndex extends IndexStore {
     return calls;
   }
 
+  /**
+   * Files whose call sites a finished build holds none of: their full parse failed (logged), so
+   * only their declarations, from the outline, are in. Calls made in them are missing from every
+   * call_chain answer, which says so. Empty while the build runs (call_chain answers cold then).
+   */
+  callSitesMissing(): string[] {
+    if (!this.isReady) return [];
+    const out: string[] = [];
+    for (const [rel, rec] of this.visible()) if (rec.outline) out.push(rel);
+    return out;
+  }
+
   /** Every call site under a `callKey`, across the project: only files that call the name are inflated. */
   callSitesNamed(key: string): readonly CallRef[] {
     const d = this.derived();
