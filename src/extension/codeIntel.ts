@@ -22,8 +22,9 @@ export function registerCodeIntel(context: vscode.ExtensionContext, log: Logger,
         // The declarations first (read_class and read_method answer from them), then the call sites (call_chain).
         await index
           .ready((p) => {
-            if (p.phase === 'parsing' && p.total) progress.report({ message: `${p.done}/${p.total} files` });
-            if (p.phase === 'calls' && p.total) progress.report({ message: `call sites ${p.done}/${p.total}` });
+            // Each pass counts the files it parses: the second only those the first outlined.
+            if (p.phase === 'parsing' && p.total) progress.report({ message: `declarations, ${p.done}/${p.total} files` });
+            if (p.phase === 'calls' && p.total) progress.report({ message: `call sites, ${p.done}/${p.total} files` });
           })
           .catch(() => undefined);
       });

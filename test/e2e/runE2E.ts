@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { GRAMMAR_FILES, RUNTIME_WASM } from '../../src/core/code/parse/parser';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
+import { unpackModule } from '../unit/helpers/jdk';
 import { chatFrame, openFromPalette, runFromPalette, TIMEOUT } from './chatPage';
 import { reviewChecks } from './reviewE2E';
 
@@ -157,6 +158,24 @@ function trustedChecks(w: Window): Check[] {
         assert.equal(r.success, true, String(r.error));
         assert.match(String(r.result), /src\/app\/Greeter\.java/);
         assert.match(String(r.result), /TODO: localize/);
+      },
+    },
+    {
+      name: 'the first code index build shows its progress in the status bar, the call sites last; then the progress goes',
+      run: async () => {
+        // java.base (about 3,000 files) beside the fixture: enough for both passes to show.
+        fs.cpSync(unpackModule('java.base'), file('jdk/java.base'), { recursive: true });
+        const answer = execute(w.backend, { tool: 'read_class', params: { className: 'java.util.ArrayList' }, projectKey: w.projectKey });
+        const progress = w.bench.page.locator('.statusbar-item', { hasText: /Agent Bridge: indexing code/ }).first();
+        const calls = w.bench.page.locator('.statusbar-item', { hasText: /call sites, \d+\/\d+ files/ }).first();
+        await calls.waitFor({ timeout: 120_000 });
+        await w.bench.screenshot(path.join(resultsDir, 'e2e-index-call-sites.png'));
+        assert.match((await calls.textContent()) ?? '', /Agent Bridge: indexing code: call sites, \d+\/\d+ files/);
+        const r = await answer;
+        assert.equal(r.success, true, String(r.error));
+        assert.match(String(r.result), /class ArrayList<E>/);
+        // Once the call sites are in, the item leaves the status bar.
+        await progress.waitFor({ state: 'detached', timeout: 180_000 });
       },
     },
     {
