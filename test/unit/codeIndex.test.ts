@@ -204,6 +204,10 @@ test('generated code: a 5,000-term expression and a 2,000-call chain keep every 
     // Before the walk was a loop, these overflowed the stack and the files were not indexed at all.
     'web/deep.ts': `export class Deep {\n  run(): void { f(${sum(5000)}); }\n}\nfunction f(x: string): string { return x; }\n`,
     'py/deep.py': `def run():\n    f(${sum(5000)})\n\ndef f(x):\n    return x\n`,
+    // A local copies its value's tree into every use: doubled 40 times, 2^40 nodes unbounded.
+    'gen/Locals.java': `package gen;\nclass Locals {\n  void twice() {\n    var x0 = 1;\n${Array.from({ length: 40 }, (_, i) => `    var x${i + 1} = x${i} + x${i};`).join('\n')}\n    Gen.s(x40);\n  }\n}\n`,
+    // Each local one call longer than the last, and a type of 20,000 characters used 2,000 times.
+    'web/chain.ts': `export class Chain {\n  run(t: T${'|T'.repeat(10_000)}): void {\n    const x0 = a.m();\n${Array.from({ length: 5000 }, (_, i) => `    const x${i + 1} = x${i}.m();`).join('\n')}\n${'    t.f();\n'.repeat(2000)}  }\n}\n`,
   });
   assert.equal(index.progress.phase, 'ready');
   assert.deepEqual(calleeKeys(graph, method(graph, 'Gen.other')), ['6 gen.Gen.s']);
@@ -215,6 +219,13 @@ test('generated code: a 5,000-term expression and a 2,000-call chain keep every 
   // Each receiver repeats the chain before it: 2 million nodes unbounded, at most EXPR_LIMITS.nodes kept.
   const nodes = (x: unknown): number => (x && typeof x === 'object' ? Object.values(x).reduce((n: number, v) => n + nodes(v), 'k' in x ? 1 : 0) : 0);
   assert.ok(nodes(sites) <= 100_000 + 2 * sites.length, `${nodes(sites)} expression nodes`); // past the bound, one unknown per receiver and argument
+  const twice = index.callsOf(method(graph, 'Locals.twice'));
+  assert.deepEqual(twice.map((c) => c.name), ['s']);
+  assert.ok(nodes(twice) < 200, `${nodes(twice)} expression nodes for one call`);
+  const run = index.callsOf(method(graph, 'Chain.run'));
+  assert.equal(run.length, 5001 + 2000);
+  assert.ok(nodes(run) <= 100_000 + 2 * run.length, `${nodes(run)} expression nodes`);
+  assert.ok(JSON.stringify(run).length < 20_000_000, 'no type text copied into every call');
   assert.deepEqual(index.findTypes('Deep').map((e) => e.path), ['web/deep.ts']);
   assert.ok(index.fileSymbols('py/deep.py'), 'the Python file is indexed');
 });

@@ -1,6 +1,7 @@
 import type { Language, Node, Query as QueryType } from 'web-tree-sitter';
 import { Query } from '../parse/parser';
-import { cutText as cut, ExprBounds } from '../parse/callSites';
+import { cutText as cut } from '../parse/callSites';
+import { bindable, ExprBounds, QUERY_LIMITS, siteName } from '../parse/exprBounds';
 import { argCount, cleanType, isComment, line, namedKids, typeText } from './javaSyntax';
 import { ANONYMOUS, IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type Expr, type VarSymbol } from '../model';
 
@@ -78,7 +79,9 @@ class CallCollector {
   }
 
   run(root: Node): void {
-    for (const { name, node } of queryFor(root.tree.language).captures(root)) {
+    const deadline = performance.now() + QUERY_LIMITS.ms;
+    const captures = queryFor(root.tree.language).captures(root, { maxStartDepth: QUERY_LIMITS.depth, progressCallback: () => performance.now() > deadline });
+    for (const { name, node } of captures) {
       const at = node.startIndex;
       this.advance(at);
       const member = this.open[this.open.length - 1];
@@ -188,10 +191,10 @@ class CallCollector {
   private declare(name: string, type: string | Expr): void {
     const scope = this.scopes[this.scopes.length - 1];
     if (!scope || !name) return;
-    if (typeof type !== 'string') scope.vars.set(name, type);
+    if (typeof type !== 'string') scope.vars.set(name, bindable(type));
     else {
       const head = /^[\w$]+/.exec(type)?.[0] ?? '';
-      scope.vars.set(name, this.localTypes.has(head) ? { k: '?', why: `${head} is a local class` } : { k: 't', t: type });
+      scope.vars.set(name, bindable(this.localTypes.has(head) ? { k: '?', why: `${head} is a local class` } : { k: 't', t: type }));
     }
   }
 
@@ -241,7 +244,8 @@ class CallCollector {
     if (kids.length === 2 && type && n?.type === 'identifier') this.declare(n.text, typeText(type));
   }
 
-  private add(member: MemberRange, site: CallSite): void {
+  private add(member: MemberRange, at: CallSite): void {
+    const site = { ...at, name: siteName(at.name) };
     const flags = this.flags | (site.flags ?? 0);
     member.calls.push(flags ? { ...site, flags } : site);
   }
@@ -293,8 +297,10 @@ class CallCollector {
 
   private exprAt(node: Node): Expr {
     switch (node.type) {
-      case 'identifier':
-        return this.lookup(node.text) ?? { k: 'id', n: node.text };
+      case 'identifier': {
+        const local = this.lookup(node.text);
+        return local ? this.bounds.use(local) : { k: 'id', n: node.text };
+      }
       case 'this':
         return { k: 'this' };
       case 'super':

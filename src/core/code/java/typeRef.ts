@@ -14,12 +14,22 @@ export interface TypeRef {
 export const PRIMITIVES = new Set(['boolean', 'byte', 'char', 'short', 'int', 'long', 'float', 'double', 'void']);
 
 const cache = new Map<string, TypeRef>();
+/**
+ * Longer type texts are not parsed: no real type is this long, and a hostile file's
+ * `L<L<L<…>>>` 20,000 levels deep overflowed the stack of every query that met it. Such a type
+ * names nothing, as an empty text does. Only short texts are cached, so the cache stays small.
+ */
+const MAX_TYPE_TEXT = 1000;
+const MAX_CACHED_TEXT = 256;
+const NOTHING: TypeRef = { name: '', args: [], dims: 0 };
 
 export function parseType(text: string): TypeRef {
+  if (text.length > MAX_TYPE_TEXT) return NOTHING;
   let hit = cache.get(text);
   if (!hit) {
     const p = new TypeParser(text);
     hit = p.type();
+    if (text.length > MAX_CACHED_TEXT) return hit;
     if (cache.size > 50_000) cache.clear();
     cache.set(text, hit);
   }

@@ -157,7 +157,7 @@ function visitType(n: Node, kind: TypeKind, pkg: string, types: TypeSymbol[], ou
         const fname = v.childForFieldName('name')?.text ?? v.namedChildren[0]?.text ?? '';
         fields.push({ name: fname, type, line: line(v), modifiers: modifiers(c).modifiers });
         if (d) fieldDocs[fname] = d;
-        inits.push(...collect(DIALECT, v));
+        for (const site of collect(DIALECT, v)) inits.push(site); // a loop: a spread of 100,000 sites overflows the stack
       }
     } else if (c.type === 'property_declaration') {
       const pname = c.childForFieldName('name')?.text ?? '';

@@ -178,7 +178,7 @@ export function extractGo(tree: Tree, lineCount: number, relPath: string): FileS
   // A type's range runs to its last method in the file: read_class "full" shows them (Go keeps a type's methods after it).
   for (const make of declared) {
     const t = make();
-    types.push({ ...t, endLine: Math.max(t.endLine, ...t.methods.map((m) => m.endLine)) });
+    types.push({ ...t, endLine: t.methods.reduce((end, m) => Math.max(end, m.endLine), t.endLine) });
   }
   // Methods on a type declared in another file of the package.
   const elsewhere = new Map<string, { methods: MethodSymbol[]; first: Node; last: Node }>();

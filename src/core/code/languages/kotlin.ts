@@ -191,8 +191,8 @@ function visitType(n: Node, pkg: string, types: TypeSymbol[], outer?: string): v
       const type = v?.namedChildren[1];
       fields.push({ name: fname, type: type ? typeText(type) : '', line: line(c), modifiers: modifiersOf(c).modifiers });
       if (doc) fieldDocs[fname] = doc;
-      inits.push(...collect(DIALECT, c).filter((s) => s.line >= line(c)));
-    } else if (c.type === 'anonymous_initializer') inits.push(...collect(DIALECT, c));
+      for (const s of collect(DIALECT, c)) if (s.line >= line(c)) inits.push(s);
+    } else if (c.type === 'anonymous_initializer') for (const s of collect(DIALECT, c)) inits.push(s);
     else if (c.type === 'enum_entry') enumConstants.push({ name: c.namedChildren.find((x) => x.type === 'identifier')?.text ?? '', line: line(c), ...(doc ? { doc } : {}) });
   }
   if (inits.length) {

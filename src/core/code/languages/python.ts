@@ -137,17 +137,19 @@ function method(d: Decorated, owner: string | undefined): { m: MethodSymbol; fie
 /** `self.x = …` / `self.x: T = …` in a method body: the instance's fields. */
 function selfFields(body: Node, self: string): VarSymbol[] {
   const out: VarSymbol[] = [];
-  const visit = (n: Node): void => {
-    if (n.type === 'class_definition' || n.type === 'function_definition' || n.type === 'lambda') return;
+  // A loop with its own stack: a 6,000-term expression nests deeper than recursion can go.
+  const stack: Node[] = [body];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.type === 'class_definition' || n.type === 'function_definition' || n.type === 'lambda') continue;
     if (n.type === 'assignment') {
       const left = n.childForFieldName('left');
       if (left?.type === 'attribute' && left.childForFieldName('object')?.text === self) {
         out.push({ name: left.childForFieldName('attribute')?.text ?? '', type: fieldType(n), line: line(n) });
       }
     }
-    for (const c of n.namedChildren) visit(c);
-  };
-  visit(body);
+    const kids = n.namedChildren;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as Node);
+  }
   return out;
 }
 

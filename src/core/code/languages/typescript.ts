@@ -244,7 +244,8 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
         const fname = (m.childForFieldName('name') ?? m.childForFieldName('property'))?.text ?? '';
         fields.push({ name: fname, type: typeOf(m.childForFieldName('type')), line: line(m), modifiers: modifiersOf(m) });
         if (doc) fieldDocs[fname] = doc;
-        if (value) (modifiersOf(m).includes('static') ? staticInits : inits).push(...collect(DIALECT, value));
+        const into = modifiersOf(m).includes('static') ? staticInits : inits;
+        if (value) for (const site of collect(DIALECT, value)) into.push(site);
         break;
       }
       case 'property_identifier':

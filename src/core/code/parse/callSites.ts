@@ -1,4 +1,5 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
+import { bindable, ExprBounds, siteName } from './exprBounds';
 import { IN_LAMBDA, type CallSite, type Expr, type MethodSymbol } from '../model';
 
 /**
@@ -34,48 +35,12 @@ export interface Dialect {
 export const UNKNOWN: Expr = { k: '?', why: 'local variable of unknown type' };
 
 /**
- * Bounds of the receiver and argument expressions kept for one file. Each call site keeps its
- * receiver's whole tree, so a chain `b.m1().m2()…mN()` keeps N trees of up to N nodes; and a
- * 5,000-term string concatenation passed as an argument recursed deep enough to overflow the stack,
- * which left the file without call sites (Java) or out of the index (the other languages). The
- * whole JDK has at most 66 levels and 10,243 nodes in a file. Past these bounds an expression is
- * unknown; its call is still listed, unresolved.
+ * An expression's text for display: whitespace collapsed, at most 80 characters. Only the head
+ * is looked at: a receiver can be a chain of 50,000 calls, and collapsing all of it at each of
+ * its calls took minutes and gigabytes (each cut kept its whole collapsed copy alive).
  */
-export const EXPR_LIMITS = { depth: 256, nodes: 100_000 };
-const TOO_DEEP: Expr = { k: '?', why: 'expression nested too deep' };
-const TOO_LARGE: Expr = { k: '?', why: "the file's expressions are too large" };
-
-/** Expressions made so far from each tree (a file's): its share of EXPR_LIMITS.nodes. */
-const madeFrom = new WeakMap<Tree, { made: number }>();
-
-/** Keeps one walk's expressions within EXPR_LIMITS: their depth, and their file's count. */
-export class ExprBounds {
-  private depth = 0;
-  private readonly file: { made: number };
-
-  constructor(tree: Tree) {
-    let file = madeFrom.get(tree);
-    if (!file) madeFrom.set(tree, (file = { made: 0 }));
-    this.file = file;
-  }
-
-  /** What `make` returns, made one level deeper; unknown past the bounds. */
-  within(make: () => Expr): Expr {
-    if (this.depth >= EXPR_LIMITS.depth) return TOO_DEEP;
-    if (this.file.made >= EXPR_LIMITS.nodes) return TOO_LARGE;
-    this.file.made++;
-    this.depth++;
-    try {
-      return make();
-    } finally {
-      this.depth--;
-    }
-  }
-}
-
-/** An expression's text for display: whitespace collapsed, at most 80 characters. */
 export const cutText = (s: string): string => {
-  const one = s.replace(/\s+/g, ' ');
+  const one = (s.length > 400 ? s.slice(0, 400) : s).replace(/\s+/g, ' ');
   return one.length > 80 ? `${one.slice(0, 77)}…` : one;
 };
 
@@ -97,7 +62,8 @@ export class Walker {
   bind(name: string, e: Expr): void {
     if (!name) return;
     const old = this.locals.get(name);
-    this.locals.set(name, old && JSON.stringify(old) !== JSON.stringify(e) ? UNKNOWN : e);
+    const value = bindable(e);
+    this.locals.set(name, old && JSON.stringify(old) !== JSON.stringify(value) ? UNKNOWN : value);
   }
 
   /**
@@ -117,7 +83,9 @@ export class Walker {
   /** A name: the member's receiver, a local, or (unbound) a name for the resolver to look up. */
   name(n: string): Expr {
     if (this.selves.has(n)) return { k: 'this' };
-    return this.locals.get(n) ?? { k: 'id', n };
+    const local = this.locals.get(n);
+    if (!local) return { k: 'id', n };
+    return this.bounds ? this.bounds.use(local) : local;
   }
 
   /** The receiver expression for `node`; past the bounds of EXPR_LIMITS, unknown. */
@@ -157,6 +125,7 @@ export class Walker {
    */
   walk(root: Node): void {
     const d = this.dialect;
+    this.bounds ??= new ExprBounds(root.tree);
     // A node to visit, or the flags to restore once a lambda's children are done.
     const stack: Array<Node | { readonly flags: number; readonly foreignThis: boolean }> = [root];
     for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
@@ -177,7 +146,7 @@ export class Walker {
       // `cb()` where cb is a local or parameter: a value, not a declaration to look up.
       if (s && s.kind === 'call' && !s.recv && this.locals.has(s.name)) s = { ...s, recv: { k: '?', why: `${s.name} is a local variable or parameter` } };
       if (s) {
-        const site: CallSite = { line: node.startPosition.row + 1, ...s };
+        const site: CallSite = { line: node.startPosition.row + 1, ...s, name: siteName(s.name) };
         this.calls.push(this.flags ? { ...site, flags: (site.flags ?? 0) | this.flags } : site);
       }
       const kids = node.namedChildren;
@@ -209,6 +178,9 @@ export function moduleInitializer(dialect: Dialect, statements: readonly Node[],
   const w = new Walker({ ...dialect, skip: new Set([...dialect.skip, ...declarations]) });
   for (const s of statements) w.walk(s);
   if (!w.calls.length) return undefined;
-  const lines = w.calls.map((c) => c.line);
-  return { kind: 'initializer', name: '<module>', params: [], modifiers: [], annotations: [], line: Math.min(...lines), endLine: Math.max(...lines), hasBody: true, calls: w.calls };
+  // Loops, not Math.min(...lines): a module of 500,000 calls overflows a spread's stack.
+  let first = Infinity;
+  let last = 0;
+  for (const c of w.calls) [first, last] = [Math.min(first, c.line), Math.max(last, c.line)];
+  return { kind: 'initializer', name: '<module>', params: [], modifiers: [], annotations: [], line: first, endLine: last, hasBody: true, calls: w.calls };
 }

@@ -1,0 +1,103 @@
+import type { Tree } from 'web-tree-sitter';
+import type { Expr } from '../model';
+
+/**
+ * Bounds of the receiver and argument expressions the index keeps for one file. A hostile or
+ * generated file must not make them large: each call site keeps its receiver's whole tree, so
+ *
+ *  - a chain `b.m1().m2()…mN()` keeps N trees of up to N nodes, and a 5,000-term expression
+ *    recursed deep enough to overflow the stack (the file lost its call sites, or left the index);
+ *  - a local bound to an expression copies that tree into every use: `x1 = x0 + x0`, `x2 = x1 + x1`…
+ *    doubles at each line (540 bytes gave 344 MB of JSON), and `x{i+1} = x{i}.m()` grows by one;
+ *  - a declared type's text is copied into every receiver typed by it (a 10,000-character type).
+ *
+ * So: at most 256 levels and 100,000 nodes per file, a use of a local counting its tree's nodes;
+ * a local bound to at most 64 nodes; names and type texts of at most 256 characters. The whole
+ * JDK stays within them (at most 389 levels of string concatenation, whose type needs none of
+ * them, and 10,253 nodes in a file). Past a bound an expression is unknown: its call is still
+ * listed, unresolved.
+ */
+export const EXPR_LIMITS = { depth: 256, nodes: 100_000 };
+const MAX_BOUND = 64;
+
+/**
+ * Bounds of a tree-sitter query over one file (java/javaBody.ts). Past about 65,000 levels of
+ * nesting (a generated chain of 100,000 calls, 1 MB) the query ran for minutes: calls that start
+ * deeper than `depth` levels are not looked for, and the query stops after `ms` (its calls so far
+ * are kept).
+ */
+export const QUERY_LIMITS = { depth: 5000, ms: 10_000 };
+const MAX_TEXT = 256;
+
+const TOO_DEEP: Expr = { k: '?', why: 'expression nested too deep' };
+const TOO_LARGE: Expr = { k: '?', why: "the file's expressions are too large" };
+const TOO_LONG: Expr = { k: '?', why: 'name or type too long' };
+const UNFOLLOWED: Expr = { k: '?', why: 'value too large to follow' };
+
+/** Expressions made so far from each tree (a file's): its share of EXPR_LIMITS.nodes. */
+const madeFrom = new WeakMap<Tree, { made: number }>();
+
+/** The nodes of `e`, counted up to `cap` (then `cap + 1`). */
+function sizeOf(e: Expr, cap: number): number {
+  let n = 0;
+  const stack: unknown[] = [e];
+  while (stack.length && n <= cap) {
+    const x = stack.pop();
+    if (Array.isArray(x)) for (const y of x as unknown[]) stack.push(y);
+    else if (x && typeof x === 'object') {
+      n++;
+      for (const v of Object.values(x)) if (v && typeof v === 'object') stack.push(v);
+    }
+  }
+  return Math.min(n, cap + 1);
+}
+
+const long = (s: unknown): boolean => typeof s === 'string' && s.length > MAX_TEXT;
+
+/** A node of its own (not its children) names or types something too long to keep. */
+function tooLong(e: Expr): boolean {
+  const x = e as { t?: unknown; n?: unknown; q?: unknown; ts?: readonly unknown[] };
+  return long(x.t) || long(x.n) || long(x.q) || (x.ts?.some(long) ?? false);
+}
+
+/** What a local or parameter may be bound to: `e`, or unknown when it is too large to copy into every use. */
+export function bindable(e: Expr): Expr {
+  return tooLong(e) || sizeOf(e, MAX_BOUND) > MAX_BOUND ? UNFOLLOWED : e;
+}
+
+/** A call site's name as kept: at most 256 characters (a name is a key of the callers lookup). */
+export const siteName = (name: string): string => (name.length > MAX_TEXT ? name.slice(0, MAX_TEXT) : name);
+
+/** Keeps one walk's expressions within EXPR_LIMITS: their depth, and their file's count. */
+export class ExprBounds {
+  private depth = 0;
+  private readonly file: { made: number };
+
+  constructor(tree: Tree) {
+    let file = madeFrom.get(tree);
+    if (!file) madeFrom.set(tree, (file = { made: 0 }));
+    this.file = file;
+  }
+
+  /** What `make` returns, made one level deeper; unknown past the bounds. */
+  within(make: () => Expr): Expr {
+    if (this.depth >= EXPR_LIMITS.depth) return TOO_DEEP;
+    if (this.file.made >= EXPR_LIMITS.nodes) return TOO_LARGE;
+    this.file.made++;
+    this.depth++;
+    try {
+      const e = make();
+      return tooLong(e) ? TOO_LONG : e;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** A use of a bound local (`bindable`): its tree counts against the file's nodes. */
+  use(local: Expr): Expr {
+    const n = sizeOf(local, MAX_BOUND);
+    if (this.file.made + n > EXPR_LIMITS.nodes) return TOO_LARGE;
+    this.file.made += n;
+    return local;
+  }
+}
