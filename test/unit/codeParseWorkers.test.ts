@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { inflateCalls } from '../../src/core/code/packedSymbols';
-import { ParsePool, workerScript } from '../../src/core/code/parse/parsePool';
+import type { ExtractMode } from '../../src/core/code/languages/registry';
+import { ParsePool, ParseRefused, workerScript } from '../../src/core/code/parse/parsePool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { jdkMissing, unpackModule } from './helpers/jdk';
@@ -71,4 +72,48 @@ test('a worker that cannot start leaves the build to the main thread, with the s
   await Promise.all([viaBroken.ready(), plain.ready()]);
   assert.equal(viaBroken.fileCount, 80);
   assert.deepEqual([...viaBroken.allFiles()], [...plain.allFiles()]);
+});
+
+/** A worker that loads, then hangs on `hang.java`, dies on `crash.java` and answers "no language" for the rest. */
+const HOSTILE_WORKER = `const { parentPort } = require('node:worker_threads');
+parentPort.postMessage({ ready: true });
+parentPort.on('message', (job) => {
+  if (job.rel.endsWith('hang.java')) return;
+  if (job.rel.endsWith('crash.java')) process.exit(3);
+  parentPort.postMessage({ id: job.id });
+});
+`;
+
+test('a file a worker hangs or dies on is refused, never handed to the main thread; another worker takes over', async () => {
+  const root = makeTree({ '.tools/hostile-worker.js': HOSTILE_WORKER, 'src/p/crash.java': 'class crash {}\n', 'src/p/Fine.java': 'class Fine {}\n' }, 'ab-workers-');
+  const script = path.join(root, '.tools', 'hostile-worker.js');
+  const pool = ParsePool.start(1, script, 300);
+  assert.ok(pool);
+  try {
+    const t0 = performance.now();
+    await assert.rejects(pool.parse('p/hang.java', 'class hang {}'), ParseRefused);
+    assert.ok(performance.now() - t0 < 5000, 'refused once its time is up');
+    assert.equal(await pool.parse('p/ok.java', 'class ok {}'), undefined, 'a new worker answers');
+    // The job it died on is refused; the one queued behind it fails plainly (its caller parses it).
+    const died = pool.parse('p/crash.java', 'class crash {}');
+    const behind = pool.parse('p/after.java', 'class after {}');
+    await assert.rejects(died, ParseRefused);
+    await assert.rejects(behind, (e: unknown) => e instanceof Error && !(e instanceof ParseRefused));
+    assert.equal(pool.alive, true);
+  } finally {
+    await pool.close();
+  }
+  // In a build: the file the worker died on is not parsed on the main thread.
+  const onMain: string[] = [];
+  class Watched extends CodeIndex {
+    protected override store(rel: string, text: string, mtimeMs: number, size: number, mode?: ExtractMode, stillWanted?: () => boolean): Promise<void> {
+      onMain.push(rel);
+      return super.store(rel, text, mtimeMs, size, mode, stillWanted);
+    }
+  }
+  const files = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`src/p/C${i}.java`, `class C${i} {}\n`]));
+  const index = new Watched(new NodeWorkspace(makeTree({ ...files, 'src/p/crash.java': 'class crash {}\n' }, 'ab-workers-')), { workers: 2, workerScript: script });
+  await index.ready();
+  assert.equal(onMain.includes('src/p/crash.java'), false, `parsed on the main thread: ${onMain.join(', ')}`);
+  assert.equal(index.fileSymbols('src/p/crash.java'), undefined);
 });

@@ -2,7 +2,7 @@ import type { Logger } from '../../log';
 import type { Workspace } from '../../workspace/workspace';
 import { listSourceFiles, type ExtractMode } from '../languages/registry';
 import { unpackJson } from '../packedSymbols';
-import { defaultWorkerCount, ParsePool, workerScript } from '../parse/parsePool';
+import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from '../parse/parsePool';
 import { RecordStore, type Job } from './recordStore';
 
 /**
@@ -191,9 +191,19 @@ export class IndexStore extends RecordStore {
     // Where the workspace reads its own disk, a worker reads the file as well as parsing it: the
     // reads, their buffers and the copy of the text to the worker were half the main thread's work.
     const workerReads = !!pool && this.ws.readsLocalFiles === true;
+    // A file a worker died on or ran out of time with is left out (logged), never parsed here.
+    const refused = (r: Job, e: ParseRefused): Job => {
+      this.options.log?.warn(`code index: ${r.rel} not indexed: ${e.message}`);
+      return { rel: r.rel, mtimeMs: r.mtimeMs, size: r.size };
+    };
     // A text (a buffer's, or a file read here) goes to a worker to parse when one is alive.
     const parseText = (r: Job): Promise<Job> =>
-      r.text === undefined || !pool?.alive ? Promise.resolve(r) : pool.parse(r.rel, r.text, mode).then((packed) => ({ ...r, packed }), () => r);
+      r.text === undefined || !pool?.alive
+        ? Promise.resolve(r)
+        : pool.parse(r.rel, r.text, mode).then(
+            (packed) => ({ ...r, packed }),
+            (e: unknown) => (e instanceof ParseRefused ? refused(r, e) : r),
+          );
     // Checked and read again, here: the worker's read was refused, or there is no worker left.
     const recheck = (rel: string): Promise<Job> => this.readIfChanged(rel, false, wantCalls).then(parseText);
     const viaWorker = (r: Job): Promise<Job> => {
@@ -206,7 +216,7 @@ export class IndexStore extends RecordStore {
             : o.changed
               ? recheck(r.rel) // not the file that was checked (replaced, or linked since)
               : { rel: r.rel, mtimeMs: r.mtimeMs, size: r.size, packed: o.packed, parsed: true },
-        () => recheck(r.rel), // the worker failed
+        (e: unknown) => (e instanceof ParseRefused ? refused(r, e) : recheck(r.rel)), // the worker failed
       );
     };
     const startJob = (i: number): void => {

@@ -55,6 +55,12 @@ export interface ParseOutcome {
   readonly changed?: true;
 }
 
+/**
+ * The file a worker was parsing when it died or ran out of time: the main thread must not parse
+ * it in its turn (a worker's out-of-memory would become the host's), so it is left out of the index.
+ */
+export class ParseRefused extends Error {}
+
 interface Pending {
   readonly resolve: (outcome: ParseOutcome) => void;
   readonly reject: (e: Error) => void;
@@ -62,41 +68,94 @@ interface Pending {
 
 interface Slot {
   readonly worker: Worker;
+  /** In the order sent: a worker parses one job at a time, the first. */
   readonly pending: Map<number, Pending>;
   dead: boolean;
+  /** The worker's script has loaded: a death from now on is a job's doing, not the script's. */
+  ready: boolean;
+  /** When the first pending job started. */
+  since: number;
 }
+
+/** A job running longer is taken as a hostile file: its worker is stopped and the job refused. */
+const JOB_TIMEOUT_MS = 30_000;
+const MAX_RESPAWNS = 16;
 
 export class ParsePool {
   private readonly slots: Slot[] = [];
   private nextId = 0;
+  private readonly watchdog: NodeJS.Timeout;
 
-  private constructor(script: string, count: number) {
-    for (let i = 0; i < count; i++) {
-      const slot: Slot = { worker: startWorker(script), pending: new Map(), dead: false };
-      const fail = (why: string): void => {
-        slot.dead = true;
-        for (const p of slot.pending.values()) p.reject(new Error(why));
-        slot.pending.clear();
-      };
-      slot.worker.on('message', (m: WorkerAnswer) => {
-        const p = slot.pending.get(m.id);
-        slot.pending.delete(m.id);
-        if (m.error !== undefined) p?.reject(new Error(m.error));
-        else p?.resolve(m.unreadable ? { unreadable: true } : m.changed ? { changed: true } : { packed: m.packed });
-      });
-      slot.worker.on('error', (e) => fail(`parse worker failed: ${String(e)}`));
-      slot.worker.on('exit', (code) => fail(`parse worker exited (${code})`));
-      this.slots.push(slot);
+  /** Workers started again after one died on a file (at most MAX_RESPAWNS). */
+  private respawns = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly script: string,
+    count: number,
+    private readonly jobTimeoutMs: number,
+  ) {
+    for (let i = 0; i < count; i++) this.spawn();
+    this.watchdog = setInterval(() => this.checkTimes(), Math.min(1000, jobTimeoutMs));
+    this.watchdog.unref();
+  }
+
+  private spawn(): void {
+    const slot: Slot = { worker: startWorker(this.script), pending: new Map(), dead: false, ready: false, since: Date.now() };
+    slot.worker.on('message', (m: WorkerAnswer | { readonly ready: true }) => {
+      if ('ready' in m) return void (slot.ready = true);
+      const p = slot.pending.get(m.id);
+      slot.pending.delete(m.id);
+      slot.since = Date.now();
+      if (m.error !== undefined) p?.reject(new Error(m.error));
+      else p?.resolve(m.unreadable ? { unreadable: true } : m.changed ? { changed: true } : { packed: m.packed });
+    });
+    slot.worker.on('error', (e) => this.fail(slot, `parse worker failed: ${String(e)}`));
+    slot.worker.on('exit', (code) => this.fail(slot, `parse worker exited (${code})`));
+    this.slots.push(slot);
+  }
+
+  /**
+   * A pool of `count` workers running `script`, or undefined when there is no script or none can
+   * start. A job may run `jobTimeoutMs` (default 30 s).
+   */
+  static start(count: number, script = workerScript(), jobTimeoutMs = JOB_TIMEOUT_MS): ParsePool | undefined {
+    if (!script || count < 1) return undefined;
+    try {
+      return new ParsePool(script, count, jobTimeoutMs);
+    } catch {
+      return undefined;
     }
   }
 
-  /** A pool of `count` workers running `script`, or undefined when there is no script or none can start. */
-  static start(count: number, script = workerScript()): ParsePool | undefined {
-    if (!script || count < 1) return undefined;
-    try {
-      return new ParsePool(script, count);
-    } catch {
-      return undefined;
+  /**
+   * The worker is gone: the job it was parsing is refused (ParseRefused) once its script had
+   * loaded; the jobs waiting behind it, and every job of a script that never loaded, fail plainly
+   * (the caller parses those on the main thread).
+   */
+  private fail(slot: Slot, why: string): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    let first = slot.ready;
+    for (const p of slot.pending.values()) {
+      p.reject(first ? new ParseRefused(why) : new Error(why));
+      first = false;
+    }
+    slot.pending.clear();
+    // A file's doing, not the script's: another worker takes its place, so the files after it are
+    // not all left to the main thread (a few such files would otherwise bring them to the host).
+    if (slot.ready && !this.closed && this.respawns < MAX_RESPAWNS) {
+      this.respawns++;
+      this.spawn();
+    }
+  }
+
+  private checkTimes(): void {
+    const now = Date.now();
+    for (const slot of this.slots) {
+      if (slot.dead || !slot.pending.size || now - slot.since < this.jobTimeoutMs) continue;
+      this.fail(slot, `parsing took over ${Math.round(this.jobTimeoutMs / 1000)} s`);
+      void slot.worker.terminate().catch(() => undefined);
     }
   }
 
@@ -125,12 +184,15 @@ export class ParsePool {
     const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      if (!slot.pending.size) slot.since = Date.now();
       slot.pending.set(id, { resolve, reject });
       slot.worker.postMessage({ id, ...job });
     });
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.watchdog);
     await Promise.all(this.slots.map((s) => s.worker.terminate().catch(() => undefined)));
   }
 }

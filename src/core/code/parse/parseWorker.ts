@@ -70,6 +70,9 @@ function textOf(job: Job): string | undefined | typeof CHANGED {
 
 const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPort?.postMessage(a, transfer);
 
+// Loaded: from now on the pool takes this worker's death as the doing of the file it was parsing.
+parentPort?.postMessage({ ready: true });
+
 parentPort?.on('message', (job: Job) => {
   const text = textOf(job);
   if (text === undefined) return answer({ id: job.id, unreadable: true });
