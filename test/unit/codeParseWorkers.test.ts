@@ -74,17 +74,18 @@ test('a worker that cannot start leaves the build to the main thread, with the s
   assert.deepEqual([...viaBroken.allFiles()], [...plain.allFiles()]);
 });
 
-/** A worker that loads, then hangs on `hang.java`, dies on `crash.java` and answers "no language" for the rest. */
+/** A worker that loads, then hangs on `hang.java`, dies on `crash.java`, fails on `throws.java` and answers "no language" for the rest. */
 const HOSTILE_WORKER = `const { parentPort } = require('node:worker_threads');
 parentPort.postMessage({ ready: true });
 parentPort.on('message', (job) => {
   if (job.rel.endsWith('hang.java')) return;
   if (job.rel.endsWith('crash.java')) process.exit(3);
+  if (job.rel.endsWith('throws.java')) return parentPort.postMessage({ id: job.id, error: 'RangeError: Maximum call stack size exceeded' });
   parentPort.postMessage({ id: job.id });
 });
 `;
 
-test('a file a worker hangs or dies on is refused, never handed to the main thread; another worker takes over', async () => {
+test('a file a worker hangs, dies or fails on is refused, never handed to the main thread; another worker takes over', async () => {
   const root = makeTree({ '.tools/hostile-worker.js': HOSTILE_WORKER, 'src/p/crash.java': 'class crash {}\n', 'src/p/Fine.java': 'class Fine {}\n' }, 'ab-workers-');
   const script = path.join(root, '.tools', 'hostile-worker.js');
   const pool = ParsePool.start(1, script, 300);
@@ -100,6 +101,12 @@ test('a file a worker hangs or dies on is refused, never handed to the main thre
     await assert.rejects(died, ParseRefused);
     await assert.rejects(behind, (e: unknown) => e instanceof Error && !(e instanceof ParseRefused));
     assert.equal(pool.alive, true);
+    // An extraction that throws in a worker that has parsed a file would throw on the main
+    // thread too: refused as well. In a worker that has parsed nothing yet (its grammars may not
+    // load), it fails plainly and the caller parses the file itself.
+    await assert.rejects(pool.parse('p/throws.java', 'class throws {}'), (e: unknown) => e instanceof Error && !(e instanceof ParseRefused));
+    assert.equal(await pool.parse('p/ok2.java', 'class ok2 {}'), undefined);
+    await assert.rejects(pool.parse('p/throws.java', 'class throws {}'), ParseRefused);
   } finally {
     await pool.close();
   }

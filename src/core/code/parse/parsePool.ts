@@ -12,8 +12,9 @@ import type { WorkerAnswer } from './parseWorker';
  * Parse workers for the index build (node:worker_threads, so the same in the headless host and in
  * VS Code's extension host): each loads web-tree-sitter and the grammars itself and turns a file's
  * text into its packed symbols, the same `extractPacked` gives on the main thread. A job goes
- * to the worker with the fewest in hand. A worker that fails (its script or the wasm not found, a
- * crash) fails its jobs and is not used again; the caller then parses on the main thread.
+ * to the worker with the fewest in hand. A worker whose script or wasm cannot load fails its jobs
+ * and is not used again; the caller then parses on the main thread. A file the worker fails on,
+ * dies on or hangs on once it works is refused (ParseRefused): the caller leaves it out.
  */
 
 /** The worker script: dist/codeWorker.js beside the bundle, or parseWorker.ts when running from sources (tsx). */
@@ -56,8 +57,9 @@ export interface ParseOutcome {
 }
 
 /**
- * The file a worker was parsing when it died or ran out of time: the main thread must not parse
- * it in its turn (a worker's out-of-memory would become the host's), so it is left out of the index.
+ * A file a worker failed on (its extraction threw), or was parsing when it died or ran out of
+ * time: the main thread must not parse it in its turn (it would fail the same way, and a worker's
+ * out-of-memory would become the host's), so it is left out of the index.
  */
 export class ParseRefused extends Error {}
 
@@ -75,6 +77,8 @@ interface Slot {
   ready: boolean;
   /** When the first pending job started. */
   since: number;
+  /** The worker has answered a job without an error. */
+  parsed?: boolean;
 }
 
 /** A job running longer is taken as a hostile file: its worker is stopped and the job refused. */
@@ -107,8 +111,11 @@ export class ParsePool {
       const p = slot.pending.get(m.id);
       slot.pending.delete(m.id);
       slot.since = Date.now();
-      if (m.error !== undefined) p?.reject(new Error(m.error));
-      else p?.resolve(m.unreadable ? { unreadable: true } : m.changed ? { changed: true } : { packed: m.packed });
+      // The extraction threw on this file: once the worker has parsed a file (its grammars load),
+      // the main thread would fail the same way, at the host's cost.
+      if (m.error !== undefined) return p?.reject(slot.parsed ? new ParseRefused(m.error) : new Error(m.error));
+      slot.parsed = true;
+      p?.resolve(m.unreadable ? { unreadable: true } : m.changed ? { changed: true } : { packed: m.packed });
     });
     slot.worker.on('error', (e) => this.fail(slot, `parse worker failed: ${String(e)}`));
     slot.worker.on('exit', (code) => this.fail(slot, `parse worker exited (${code})`));
