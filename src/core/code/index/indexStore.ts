@@ -191,7 +191,7 @@ export class IndexStore extends RecordStore {
     // Where the workspace reads its own disk, a worker reads the file as well as parsing it: the
     // reads, their buffers and the copy of the text to the worker were half the main thread's work.
     const workerReads = !!pool && this.ws.readsLocalFiles === true;
-    // A file a worker died on or ran out of time with is left out (logged), never parsed here.
+    // A file a worker failed on, died on or ran out of time with is left out (logged), never parsed here.
     const refused = (r: Job, e: ParseRefused): Job => {
       this.options.log?.warn(`code index: ${r.rel} not indexed: ${e.message}`);
       return { rel: r.rel, mtimeMs: r.mtimeMs, size: r.size };

@@ -1,7 +1,6 @@
 import type { Language, Node, Query as QueryType } from 'web-tree-sitter';
 import { Query } from '../parse/parser';
-import { cutText as cut } from '../parse/callSites';
-import { bindable, ExprBounds, QUERY_LIMITS, siteName } from '../parse/exprBounds';
+import { bindable, cutText as cut, ExprBounds, QUERY_LIMITS, siteName } from '../parse/exprBounds';
 import { argCount, cleanType, isComment, line, namedKids, typeText } from './javaSyntax';
 import { ANONYMOUS, IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type Expr, type VarSymbol } from '../model';
 
@@ -290,7 +289,7 @@ class CallCollector {
     return g.some((x) => x.k !== '?' && x.k !== 'null') ? { g } : {};
   }
 
-  /** The receiver expression as the resolver will see it; past the bounds of EXPR_LIMITS (parse/callSites.ts), unknown. */
+  /** The receiver expression as the resolver will see it; past the bounds of EXPR_LIMITS (parse/exprBounds.ts), unknown. */
   private exprOf(node: Node): Expr {
     return this.bounds.within(() => this.exprAt(node));
   }

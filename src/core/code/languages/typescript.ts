@@ -242,9 +242,10 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
           break;
         }
         const fname = (m.childForFieldName('name') ?? m.childForFieldName('property'))?.text ?? '';
-        fields.push({ name: fname, type: typeOf(m.childForFieldName('type')), line: line(m), modifiers: modifiersOf(m) });
+        const modifiers = modifiersOf(m);
+        fields.push({ name: fname, type: typeOf(m.childForFieldName('type')), line: line(m), modifiers });
         if (doc) fieldDocs[fname] = doc;
-        const into = modifiersOf(m).includes('static') ? staticInits : inits;
+        const into = modifiers.includes('static') ? staticInits : inits;
         if (value) for (const site of collect(DIALECT, value)) into.push(site);
         break;
       }

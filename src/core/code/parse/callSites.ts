@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { bindable, ExprBounds, siteName } from './exprBounds';
+import { bindable, cutText, ExprBounds, siteName } from './exprBounds';
 import { IN_LAMBDA, type CallSite, type Expr, type MethodSymbol } from '../model';
 
 /**
@@ -33,16 +33,6 @@ export interface Dialect {
 }
 
 export const UNKNOWN: Expr = { k: '?', why: 'local variable of unknown type' };
-
-/**
- * An expression's text for display: whitespace collapsed, at most 80 characters. Only the head
- * is looked at: a receiver can be a chain of 50,000 calls, and collapsing all of it at each of
- * its calls took minutes and gigabytes (each cut kept its whole collapsed copy alive).
- */
-export const cutText = (s: string): string => {
-  const one = (s.length > 400 ? s.slice(0, 400) : s).replace(/\s+/g, ' ');
-  return one.length > 80 ? `${one.slice(0, 77)}…` : one;
-};
 
 export class Walker {
   private readonly locals = new Map<string, Expr>();
@@ -181,6 +171,9 @@ export function moduleInitializer(dialect: Dialect, statements: readonly Node[],
   // Loops, not Math.min(...lines): a module of 500,000 calls overflows a spread's stack.
   let first = Infinity;
   let last = 0;
-  for (const c of w.calls) [first, last] = [Math.min(first, c.line), Math.max(last, c.line)];
+  for (const c of w.calls) {
+    first = Math.min(first, c.line);
+    last = Math.max(last, c.line);
+  }
   return { kind: 'initializer', name: '<module>', params: [], modifiers: [], annotations: [], line: first, endLine: last, hasBody: true, calls: w.calls };
 }

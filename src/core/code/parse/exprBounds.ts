@@ -19,6 +19,7 @@ import type { Expr } from '../model';
  */
 export const EXPR_LIMITS = { depth: 256, nodes: 100_000 };
 const MAX_BOUND = 64;
+const MAX_TEXT = 256;
 
 /**
  * Bounds of a tree-sitter query over one file (java/javaBody.ts). Past about 65,000 levels of
@@ -27,7 +28,6 @@ const MAX_BOUND = 64;
  * are kept).
  */
 export const QUERY_LIMITS = { depth: 5000, ms: 10_000 };
-const MAX_TEXT = 256;
 
 const TOO_DEEP: Expr = { k: '?', why: 'expression nested too deep' };
 const TOO_LARGE: Expr = { k: '?', why: "the file's expressions are too large" };
@@ -64,6 +64,16 @@ function tooLong(e: Expr): boolean {
 export function bindable(e: Expr): Expr {
   return tooLong(e) || sizeOf(e, MAX_BOUND) > MAX_BOUND ? UNFOLLOWED : e;
 }
+
+/**
+ * An expression's text for display: whitespace collapsed, at most 80 characters. Only the head
+ * is looked at: a receiver can be a chain of 50,000 calls, and collapsing all of it at each of
+ * its calls took minutes and gigabytes (each cut kept its whole collapsed copy alive).
+ */
+export const cutText = (s: string): string => {
+  const one = (s.length > 400 ? s.slice(0, 400) : s).replace(/\s+/g, ' ');
+  return one.length > 80 ? `${one.slice(0, 77)}…` : one;
+};
 
 /** A call site's name as kept: at most 256 characters (a name is a key of the callers lookup). */
 export const siteName = (name: string): string => (name.length > MAX_TEXT ? name.slice(0, MAX_TEXT) : name);

@@ -78,7 +78,7 @@ interface Slot {
   /** When the first pending job started. */
   since: number;
   /** The worker has answered a job without an error. */
-  parsed?: boolean;
+  parsed: boolean;
 }
 
 /** A job running longer is taken as a hostile file: its worker is stopped and the job refused. */
@@ -105,7 +105,7 @@ export class ParsePool {
   }
 
   private spawn(): void {
-    const slot: Slot = { worker: startWorker(this.script), pending: new Map(), dead: false, ready: false, since: Date.now() };
+    const slot: Slot = { worker: startWorker(this.script), pending: new Map(), dead: false, ready: false, parsed: false, since: Date.now() };
     slot.worker.on('message', (m: WorkerAnswer | { readonly ready: true }) => {
       if ('ready' in m) return void (slot.ready = true);
       const p = slot.pending.get(m.id);
