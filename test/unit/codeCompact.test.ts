@@ -15,9 +15,13 @@ public class A {
 }
 `;
 const B = `package p;
+import java.util.List;
+import static java.util.List.of;
 public class B extends A implements Runnable {
   public void run() {}
   public static void main(String[] args) {}
+  void main(String[] argv) {}
+  void main(final String[] args, int n) {}
 }
 `;
 
@@ -43,6 +47,25 @@ test('compacted symbols equal the plain ones, and share repeated lists and empty
   assert.throws(() => (mainA.modifiers as string[]).push('final'), TypeError);
   assert.throws(() => (ta.annotations as string[]).push('@X'), TypeError);
   assert.deepEqual(mainB.modifiers, ['public', 'static']);
+  // Equal parameter lists and equal imports are one object; a list that differs in a name or
+  // a length is its own.
+  assert.equal(mainA.params, mainB.params, '(String[] args) is one list');
+  assert.deepEqual(mainA.params, [{ name: 'args', type: 'String[]' }]);
+  const [, argv, withN] = tb.methods.filter((m) => m.name === 'main');
+  assert.ok(argv && withN);
+  assert.notEqual(argv.params, mainA.params);
+  assert.deepEqual(argv.params, [{ name: 'argv', type: 'String[]' }]);
+  assert.deepEqual(withN.params, [{ name: 'args', type: 'String[]' }, { name: 'n', type: 'int' }]);
+  assert.throws(() => ((mainA.params as unknown[])[0] as { name: string }).name = 'x', TypeError);
+  assert.equal(a.imports[0], b.imports[0], 'import java.util.List is one object');
+  assert.deepEqual(b.imports[1], { name: 'java.util.List.of', isStatic: true, onDemand: false });
+  assert.notEqual(b.imports[1], b.imports[0]);
+  // Forgetting the tables keeps what is stored; what comes after shares afresh.
+  interner.forget();
+  assert.equal(interner.heldChars, 0);
+  const again = unpackJson(pb, interner).symbols;
+  assert.deepEqual(again, b);
+  assert.notEqual(again.imports[0], b.imports[0]);
 });
 
 test('the interner holds no long strings and stays within its character budget', () => {

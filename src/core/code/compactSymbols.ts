@@ -1,4 +1,4 @@
-import type { FileSymbols, MethodSymbol, TypeSymbol, VarSymbol } from './model';
+import type { FileSymbols, ImportSymbol, MethodSymbol, ParamSymbol, TypeSymbol, VarSymbol } from './model';
 
 /**
  * Shares what the declarations of many files repeat, so the code index holds each once. A
@@ -9,13 +9,17 @@ import type { FileSymbols, MethodSymbol, TypeSymbol, VarSymbol } from './model';
  *
  *  - every empty list becomes one frozen empty array;
  *  - short string lists (modifiers, annotations, supertypes, throws) are shared by content;
- *  - names and type texts are shared through a table of the strings seen.
+ *  - names and type texts are shared through a table of the strings seen;
+ *  - equal parameter lists (`(Object o)`, `(int index)`) and equal imports are one object each:
+ *    on the JDK, 228,000 parameters in 121,000 lists are 31,000 distinct parameters in 40,000
+ *    lists, and 81,000 imports are 8,000 distinct ones.
  *
  * Docs and signatures are left alone: nearly every one is unique. The records are read-only once
  * stored (nothing pushes into a stored list; a frozen one would throw if something did). The
  * tables keep names of records since replaced, so they are bounded (a million entries, 32
  * million characters, strings of at most 256) and start afresh past that, which costs sharing
- * for what came before, never correctness.
+ * for what came before, never correctness. `forget()` starts them afresh once a build is done:
+ * afterwards they would only serve the few files an edit reparses.
  */
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -32,6 +36,8 @@ const MAX_SHARED_LIST = 6;
 export class SymbolInterner {
   private strings = new Map<string, string>();
   private lists = new Map<string, readonly string[]>();
+  /** Shared parameter lists and imports, by content (the keys are counted in `chars` too). */
+  private objects = new Map<string, unknown>();
   /** Characters held by the tables' keys (what stays alive after the records holding them are gone). */
   private chars = 0;
 
@@ -52,13 +58,31 @@ export class SymbolInterner {
 
   /** Starts both tables afresh when they would pass their bounds (sharing is lost for what came before, nothing else). */
   private room(chars: number): void {
-    if (this.strings.size < MAX_ENTRIES && this.lists.size < MAX_ENTRIES && this.chars + chars <= MAX_CHARS) {
+    if (this.strings.size < MAX_ENTRIES && this.lists.size < MAX_ENTRIES && this.objects.size < MAX_ENTRIES && this.chars + chars <= MAX_CHARS) {
       this.chars += chars;
       return;
     }
+    this.forget();
+    this.chars = chars;
+  }
+
+  /** Drops the tables (what is stored keeps its sharing; what comes later shares afresh). */
+  forget(): void {
     this.strings = new Map();
     this.lists = new Map();
-    this.chars = chars;
+    this.objects = new Map();
+    this.chars = 0;
+  }
+
+  /** The one stored object for a content `key`, made by `make` the first time. */
+  private shared<T>(key: string, make: () => T): T {
+    if (key.length > MAX_SHARED_CHARS) return make();
+    const hit = this.objects.get(key);
+    if (hit !== undefined) return hit as T;
+    this.room(key.length);
+    const made = make();
+    this.objects.set(key, made);
+    return made;
   }
 
   /** One shared array per content for short lists of strings; the empty list for every empty one. */
@@ -75,6 +99,26 @@ export class SymbolInterner {
     return shared;
   }
 
+  /** A method's parameters: one frozen list per content, each parameter without the line an extractor gave it. */
+  private params(ps: readonly ParamSymbol[]): readonly ParamSymbol[] {
+    if (!ps.length) return EMPTY;
+    let key = 'p';
+    for (const p of ps) key += `\u0000${p.name}\u0001${p.type}\u0001${p.modifiers?.join('\u0002') ?? ''}`;
+    return this.shared(key, () =>
+      Object.freeze(
+        ps.map((p): ParamSymbol => {
+          const mods = p.modifiers?.length ? this.list(p.modifiers) : undefined;
+          return Object.freeze(mods ? { name: this.str(p.name), type: this.str(p.type), modifiers: mods } : { name: this.str(p.name), type: this.str(p.type) });
+        }),
+      ),
+    );
+  }
+
+  private import(i: ImportSymbol): ImportSymbol {
+    const key = `i\u0000${i.name}\u0001${+i.isStatic}${+i.onDemand}\u0001${i.alias ?? '\u0003'}\u0001${i.member ?? '\u0003'}`;
+    return this.shared(key, () => Object.freeze({ ...i, name: this.str(i.name) }));
+  }
+
   private vars(vs: readonly VarSymbol[]): readonly VarSymbol[] {
     for (const v of vs) {
       const w = v as { name: string; type: string; modifiers?: readonly string[] };
@@ -87,8 +131,9 @@ export class SymbolInterner {
 
   private method(m: MethodSymbol): void {
     const w = m as { -readonly [K in keyof MethodSymbol]: MethodSymbol[K] };
+    w.kind = this.str(m.kind) as MethodSymbol['kind'];
     w.name = this.str(m.name);
-    w.params = this.vars(m.params);
+    w.params = this.params(m.params);
     w.modifiers = this.list(m.modifiers);
     w.annotations = this.list(m.annotations);
     if (m.returnType !== undefined) w.returnType = this.str(m.returnType);
@@ -98,6 +143,7 @@ export class SymbolInterner {
 
   private type(t: TypeSymbol): void {
     const w = t as { -readonly [K in keyof TypeSymbol]: TypeSymbol[K] };
+    w.kind = this.str(t.kind) as TypeSymbol['kind'];
     w.name = this.str(t.name);
     w.qname = this.str(t.qname);
     if (t.outer !== undefined) w.outer = this.str(t.outer);
@@ -117,8 +163,7 @@ export class SymbolInterner {
   file(f: FileSymbols): FileSymbols {
     const w = f as { -readonly [K in keyof FileSymbols]: FileSymbols[K] };
     w.package = this.str(f.package);
-    for (const i of f.imports) (i as { name: string }).name = this.str(i.name);
-    w.imports = orEmpty(f.imports);
+    w.imports = f.imports.length ? f.imports.map((i) => this.import(i)) : EMPTY;
     for (const t of f.types) this.type(t);
     w.types = orEmpty(f.types);
     return f;

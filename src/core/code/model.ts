@@ -23,12 +23,20 @@ export interface TypeParam {
   readonly bound?: string;
 }
 
-export interface VarSymbol {
+/**
+ * A method's parameter. No line: the index shares equal parameters (and equal parameter lists)
+ * between methods (compactSymbols.ts), which a line of its own would prevent.
+ */
+export interface ParamSymbol {
   readonly name: string;
   /** Declared type as source text, annotations removed, whitespace collapsed. */
   readonly type: string;
-  readonly line: number;
   readonly modifiers?: readonly string[];
+}
+
+/** A field, a record component, a parameter as an extractor first makes it. */
+export interface VarSymbol extends ParamSymbol {
+  readonly line: number;
 }
 
 /**
@@ -96,7 +104,7 @@ export interface MethodSymbol {
   readonly kind: MemberKind;
   /** The method name; for constructors the class name; `<clinit>` / `<init>` for initializer blocks and field initializers; `<module>` for a module's top-level code. */
   readonly name: string;
-  readonly params: readonly VarSymbol[];
+  readonly params: readonly ParamSymbol[];
   readonly varargs?: boolean;
   /** Absent for constructors and initializers. */
   readonly returnType?: string;

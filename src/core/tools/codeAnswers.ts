@@ -1,7 +1,7 @@
 import { fenceFor } from '../workspace/text';
 import { translator, type Translate } from '../l10n';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
-import type { MethodSymbol, TypeSymbol, VarSymbol } from '../code/model';
+import type { MethodSymbol, TypeSymbol, ParamSymbol } from '../code/model';
 
 /** Markdown and structured shapes shared by the code tools. */
 
@@ -18,7 +18,7 @@ export interface MethodInfo {
   readonly doc?: string;
 }
 
-const params = (ps: readonly VarSymbol[]): string => ps.map((p) => `${p.type} ${p.name}`.trim()).join(', ');
+const params = (ps: readonly ParamSymbol[]): string => ps.map((p) => `${p.type} ${p.name}`.trim()).join(', ');
 
 const INITIALIZERS: Readonly<Record<string, string>> = { '<clinit>': 'static initializer', '<module>': 'module code, run when it loads' };
 

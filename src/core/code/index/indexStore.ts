@@ -156,6 +156,8 @@ export class IndexStore extends RecordStore {
     const withCalls = await this.pass(outlined, 'full', poolFor(outlined.length));
     this.changed();
     this.isReady = true;
+    // The sharing tables' keys are about a tenth of the heap on the JDK: past the build they would serve only edits.
+    this.interner.forget();
     this.report({ phase: 'ready', done: list.length, total: list.length });
     this.lastBuild = { parsed, cached: list.length - parsed, declarationsMs, ms: Date.now() - started };
     log?.info(`code index: call sites of ${outlined.length} files in ${Date.now() - started - declarationsMs} ms`);

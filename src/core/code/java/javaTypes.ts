@@ -2,7 +2,7 @@ import type { CodeIndex, TypeEntry } from '../index/codeIndex';
 import { isJdkStub, jdkStub } from './jdkStubs';
 import { jdkPackageTypes } from './jdkTypes';
 import { FINAL_OBJECT_METHODS, JAVA_LANG_TYPES, OBJECT, OBJECT_METHODS } from './javaLang';
-import type { MethodSymbol, VarSymbol } from '../model';
+import type { MethodSymbol, ParamSymbol } from '../model';
 import { erasedSimple, parseType, PRIMITIVES, type TypeRef } from './typeRef';
 
 /**
@@ -56,7 +56,7 @@ export function arityFits(m: MethodSymbol, argc: number): boolean {
 /** Erased parameter types as simple names: the overriding key. Type variables count as `Object`. */
 function erasedParams(m: MethodSymbol, entry: TypeEntry): string {
   const vars = new Set([...(m.typeParams ?? []), ...entry.type.typeParams].map((p) => p.name));
-  return m.params.map((p: VarSymbol) => {
+  return m.params.map((p: ParamSymbol) => {
     const s = erasedSimple(p.type);
     const base = s.replace(/\[\]/g, '');
     return vars.has(base) ? s.replace(base, 'Object') : s;

@@ -9,7 +9,7 @@ import { extractJava } from './java';
 import { javaOutline } from '../java/outline';
 import { extractKotlin } from './kotlin';
 import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './table';
-import type { FileSymbols, LanguageId } from '../model';
+import type { FileSymbols, ParamSymbol, LanguageId } from '../model';
 import { packSymbols, type PackedJson } from '../packedSymbols';
 import { withTree } from '../parse/parser';
 import { extractPython } from './python';
@@ -85,7 +85,22 @@ export async function extractFile(rel: string, text: string): Promise<FileSymbol
 function extractWith(lang: LanguageSupport, rel: string, text: string, declarationsOnly = false): Promise<FileSymbols> {
   let lineCount = text === '' || text.endsWith('\n') ? 0 : 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
-  return withTree(lang.id, text, (tree) => lang.extract(tree, lineCount, rel, declarationsOnly));
+  return withTree(lang.id, text, (tree) => withoutParamLines(lang.extract(tree, lineCount, rel, declarationsOnly)));
+}
+
+/**
+ * A method's parameters carry no line (`ParamSymbol`): the index shares equal parameter lists
+ * between methods (compactSymbols.ts). The extractors make them as `VarSymbol`s, since record
+ * components and Kotlin's constructor properties come from the same lists and keep their lines.
+ */
+function withoutParamLines(f: FileSymbols): FileSymbols {
+  for (const t of f.types) {
+    for (const m of t.methods) {
+      if (!m.params.length) continue;
+      (m as { params: readonly ParamSymbol[] }).params = m.params.map(({ name, type, modifiers }) => (modifiers ? { name, type, modifiers } : { name, type }));
+    }
+  }
+  return f;
 }
 
 export function languageForPath(file: string): LanguageSupport | undefined {
