@@ -12,6 +12,8 @@ if (!url || !workspace || !projectKey) {
   process.stderr.write('usage: hostChild.ts URL WORKSPACE PROJECT_KEY [CACHE_DIR]\n');
   process.exit(2);
 }
+// The process before the host starts: the memory extrapolation's baseline (bench/code.ts).
+const startRss = process.memoryUsage().rss;
 configureCodeIndexes({ waitMs: 600_000, ...(cacheDir ? { cacheDir: () => cacheDir } : {}) });
 const host = startHeadlessHost({ serverUrl: url, workspace, projectKey, log: silentLogger });
 process.stdout.write(`${JSON.stringify({ pid: process.pid, rg: host.workspace.ripgrepPath() ?? null })}\n`);
@@ -52,6 +54,7 @@ process.on('SIGUSR2', () => {
     `${JSON.stringify({
       heapUsed: m.heapUsed,
       rss: m.rss,
+      startRss,
       maxRss: process.resourceUsage().maxRSS * 1024,
       cpuUserMs: cpu.user / 1000,
       cpuSystemMs: cpu.system / 1000,

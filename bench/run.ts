@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDevBackend } from '../src/devBackend/server';
-import { benchJavaBase, benchWholeTree } from './code';
+import { benchJavaBase, benchWholeTree, memoryExtrapolation } from './code';
 import { benchEdit } from './edit';
 import { ensureCorpus, ensureCorpusX4, log, repoRoot, startChild, type Row } from './lib';
 import { benchGrep, benchReadFile } from './loopback';
@@ -105,6 +105,7 @@ async function main(): Promise<number> {
     await section('edit', () => benchEdit());
     await section('javabase', () => benchJavaBase(corpus.root));
     for (const tree of treeList) await section('tree', () => benchWholeTree(backend, tree.root, tree.label));
+    rows.push(...memoryExtrapolation(rows));
     await section('realhost', () => benchRealHost(backend, corpus.root));
     // bench/soak.ts (its own host, in this process); loaded lazily so a problem there is one failed section
     await section('soak', async () => (await import('./soak')).benchSoak(corpus.root));
