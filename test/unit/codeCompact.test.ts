@@ -56,6 +56,7 @@ test('compacted symbols equal the plain ones, and share repeated lists and empty
   assert.notEqual(argv.params, mainA.params);
   assert.deepEqual(argv.params, [{ name: 'argv', type: 'String[]' }]);
   assert.deepEqual(withN.params, [{ name: 'args', type: 'String[]' }, { name: 'n', type: 'int' }]);
+  assert.equal(withN.params[0], mainA.params[0], 'String[] args is one object in both lists');
   assert.throws(() => ((mainA.params as unknown[])[0] as { name: string }).name = 'x', TypeError);
   assert.equal(a.imports[0], b.imports[0], 'import java.util.List is one object');
   assert.deepEqual(b.imports[1], { name: 'java.util.List.of', isStatic: true, onDemand: false });

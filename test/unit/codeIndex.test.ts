@@ -6,8 +6,15 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { CallGraph, type CallTreeNode } from '../../src/core/code/index/callGraph';
 import { CodeIndex, type MethodEntry } from '../../src/core/code/index/codeIndex';
+import { dropCodeIntel } from '../../src/core/code/intel/intel';
+import { byWorkspace } from '../../src/core/code/intel/state';
+import { extractFile } from '../../src/core/code/languages/registry';
+import { MAX_CALL_SITES } from '../../src/core/code/packedSymbols';
+import { QUERY_LIMITS } from '../../src/core/code/parse/exprBounds';
+import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
+import { callTool } from './helpers/tools';
 import { JAVA_PROJECT } from './helpers/javaProject';
 
 /** The code index and call graph on a small hand-made Java project. */
@@ -228,4 +235,42 @@ test('generated code: a 5,000-term expression and a 2,000-call chain keep every 
   assert.ok(JSON.stringify(run).length < 20_000_000, 'no type text copied into every call');
   assert.deepEqual(index.findTypes('Deep').map((e) => e.path), ['web/deep.ts']);
   assert.ok(index.fileSymbols('py/deep.py'), 'the Python file is indexed');
+});
+
+test('a file with more call sites than the index keeps, or whose call-site query runs out of time: kept in part, and call_chain says so', async () => {
+  const many = MAX_CALL_SITES + 10_000;
+  const { index, graph } = await build({
+    'gen/Task.java': 'package gen;\npublic class Task { public static void run() {} static void f() {} }\n',
+    'gen/Huge.java': `package gen;\nclass Huge {\n  void early() { Task.run(); }\n  void bulk() {\n${'    Task.f();\n'.repeat(many)}  }\n  void late() { Task.run(); }\n}\n`,
+    'gen/Small.java': 'package gen;\nclass Small { void go() { Task.run(); } }\n',
+  });
+  assert.deepEqual(index.callSitesCut(), ['gen/Huge.java']);
+  const bulk = index.callsOf(method(graph, 'Huge.bulk'));
+  assert.equal(bulk.length, MAX_CALL_SITES - 1, 'the first MAX_CALL_SITES sites in declaration order, early() first');
+  assert.deepEqual(index.callsOf(method(graph, 'Huge.late')), []);
+  const ws = index.ws;
+  byWorkspace.set(ws, { index, graph });
+  try {
+    const out = (await callTool(callChainTool, ws, { method: 'gen.Task.run', direction: 'callers' })) as { result: string; structured: { callSitesCut?: string[] } };
+    assert.match(out.result, /Huge\.early/);
+    assert.match(out.result, /Small\.go/);
+    assert.doesNotMatch(out.result, /Huge\.late/);
+    assert.match(out.result, /Calls made in 1 file\(s\) are listed only in part: past 50,000 call sites in one file, or past the 10 s a file's call sites may take, the rest are left out: gen\/Huge\.java\./);
+    assert.deepEqual(out.structured.callSitesCut, ['gen/Huge.java']);
+  } finally {
+    dropCodeIntel(ws);
+  }
+  // The Java call-site query's time budget: past it the calls found so far are kept, and the file says it is cut.
+  const text = `package gen;\nclass Slow {\n  void go() {\n${'    Task.f();\n'.repeat(2000)}  }\n}\n`;
+  assert.equal((await extractFile('gen/Slow.java', text))?.callsCut, undefined);
+  const budget = QUERY_LIMITS.ms;
+  QUERY_LIMITS.ms = -1;
+  try {
+    const cut = await extractFile('gen/Slow.java', text);
+    assert.equal(cut?.callsCut, true);
+    assert.ok((cut?.types[0]?.methods[0]?.calls.length ?? 0) < 2000);
+    assert.equal(cut?.types[0]?.methods[0]?.name, 'go', 'declarations are whole');
+  } finally {
+    QUERY_LIMITS.ms = budget;
+  }
 });

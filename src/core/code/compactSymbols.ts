@@ -106,10 +106,13 @@ export class SymbolInterner {
     for (const p of ps) key += `\u0000${p.name}\u0001${p.type}\u0001${p.modifiers?.join('\u0002') ?? ''}`;
     return this.shared(key, () =>
       Object.freeze(
-        ps.map((p): ParamSymbol => {
-          const mods = p.modifiers?.length ? this.list(p.modifiers) : undefined;
-          return Object.freeze(mods ? { name: this.str(p.name), type: this.str(p.type), modifiers: mods } : { name: this.str(p.name), type: this.str(p.type) });
-        }),
+        ps.map((p): ParamSymbol =>
+          // …and each parameter is shared too: `Object o` is in `(Object o)` and `(Object o, int i)`.
+          this.shared(`q\u0000${p.name}\u0001${p.type}\u0001${p.modifiers?.join('\u0002') ?? ''}`, () => {
+            const mods = p.modifiers?.length ? this.list(p.modifiers) : undefined;
+            return Object.freeze(mods ? { name: this.str(p.name), type: this.str(p.type), modifiers: mods } : { name: this.str(p.name), type: this.str(p.type) });
+          }),
+        ),
       ),
     );
   }

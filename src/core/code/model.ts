@@ -176,6 +176,11 @@ export interface FileSymbols {
   readonly lineCount: number;
   /** True when the parser had to recover from syntax errors. */
   readonly hasErrors?: boolean;
+  /**
+   * Some of the file's call sites were left out: more than the index keeps for one file
+   * (packedSymbols.ts), or past the call-site query's time budget (parse/exprBounds.ts).
+   */
+  readonly callsCut?: true;
 }
 
 /** The module pseudo type's name: the file's name without its extension. */

@@ -42,23 +42,36 @@ export function callKey(site: CallSite): string {
   return site.name;
 }
 
+/**
+ * The call sites one file keeps, in declaration order; the rest are left out and the file says so
+ * (`callsCut`). The JDK's largest file has 3,363; a generated or hostile file of 2 MB can have
+ * 500,000, which a query would inflate into about 100 MB of JSON each time it reached the file.
+ */
+export const MAX_CALL_SITES = 50_000;
+
 /** Splits the call sites off a file's symbols (`extractFile`'s output). */
 export function packSymbols(file: FileSymbols): PackedJson {
   const calls: Array<readonly CallSite[]> = [];
   const keys = new Set<string>();
-  let any = false;
+  let left = MAX_CALL_SITES;
+  let cut = file.callsCut === true;
   const types = file.types.map((t) => ({
     ...t,
     methods: t.methods.map((m): MethodSymbol => {
-      calls.push(m.calls);
-      for (const site of m.calls) keys.add(callKey(site));
-      any ||= m.calls.length > 0;
+      let sites = m.calls;
+      if (sites.length > left) {
+        sites = sites.slice(0, left);
+        cut = true;
+      }
+      left -= sites.length;
+      calls.push(sites);
+      for (const site of sites) keys.add(callKey(site));
       return { ...m, calls: [] };
     }),
   }));
   // Level 1: a fifth of the JSON's size at a fraction of the default level's time (it runs once per file parsed).
-  const packed = any ? deflateRawSync(JSON.stringify(calls), { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }) : undefined;
-  return { json: JSON.stringify({ ...file, types }), calls: packed, keys: [...keys] };
+  const packed = left < MAX_CALL_SITES ? deflateRawSync(JSON.stringify(calls), { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }) : undefined;
+  return { json: JSON.stringify({ ...file, types, ...(cut ? { callsCut: true } : {}) }), calls: packed, keys: [...keys] };
 }
 
 /** A packed file as the index holds it; the symbols' JSON is parsed here (a copy: no string of it keeps the file's text alive). */

@@ -10,6 +10,8 @@ import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGra
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
 import type { CallSite } from '../code/model';
 import type { ResolvedCall } from '../code/java/resolver';
+import { MAX_CALL_SITES } from '../code/packedSymbols';
+import { QUERY_LIMITS } from '../code/parse/exprBounds';
 import { ambiguity, methodInfo, numbered, shortName, SOURCE } from './codeAnswers';
 import { LspCallTree } from '../code/lsp/lspCalls';
 import type { LspSession } from '../code/lsp/lspLookup';
@@ -180,6 +182,8 @@ interface TreeSource {
   possibleCallers?(roots: MethodEntry[]): Array<{ caller: MethodEntry; site: CallSite; reason: string }>;
   /** Files whose call sites could not be parsed: the trees cannot show calls made in them. */
   missing?(): readonly string[];
+  /** Files whose call sites are held only in part: the trees cannot show the calls past the cut. */
+  cut?(): readonly string[];
 }
 
 const parserTrees = (graph: CallGraph, depth: number): TreeSource => ({
@@ -187,6 +191,7 @@ const parserTrees = (graph: CallGraph, depth: number): TreeSource => ({
   tree: (dir, roots) => graph.tree(roots, dir, depth),
   possibleCallers: (roots) => roots.flatMap((r) => graph.possibleCallers(r)),
   missing: () => graph.index.callSitesMissing(),
+  cut: () => graph.index.callSitesCut(),
 });
 
 /** The roots and their trees from the language server; `classes` when the class is known there but the method is not. */
@@ -256,11 +261,16 @@ async function answer(
     }
     collect(tree.nodes, shown);
   }
+  const named = (files: readonly string[]): string => files.slice(0, 5).join(', ') + (files.length > 5 ? `, and ${files.length - 5} more` : '');
   const missing = from.missing?.() ?? [];
   if (missing.length) {
-    const named = missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
-    out.push('', `_Calls made in ${missing.length} file(s) are not listed: their call sites could not be parsed (see the log): ${named}._`);
+    out.push('', `_Calls made in ${missing.length} file(s) are not listed: their call sites could not be parsed (see the log): ${named(missing)}._`);
     structured.callSitesMissing = missing.slice(0, 50);
+  }
+  const cut = from.cut?.() ?? [];
+  if (cut.length) {
+    out.push('', `_Calls made in ${cut.length} file(s) are listed only in part: past ${MAX_CALL_SITES.toLocaleString('en')} call sites in one file, or past the ${QUERY_LIMITS.ms / 1000} s a file's call sites may take, the rest are left out: ${named(cut)}._`);
+    structured.callSitesCut = cut.slice(0, 50);
   }
   if (truncated) out.push('', `_Tree cut at ${400} nodes; ask for a smaller depth or one overload._`);
   structured.truncated = truncated;

@@ -201,6 +201,17 @@ export class CodeIndex extends IndexStore {
     return out;
   }
 
+  /**
+   * Files whose call sites the index holds only in part (`FileSymbols.callsCut`): over
+   * `MAX_CALL_SITES`, or past the call-site query's time budget. Calls made past the cut are in no
+   * call_chain answer, which says so.
+   */
+  callSitesCut(): string[] {
+    const out: string[] = [];
+    for (const [rel, rec] of this.visible()) if (rec.symbols.callsCut && !rec.outline) out.push(rel);
+    return out;
+  }
+
   /** Every call site under a `callKey`, across the project: only files that call the name are inflated. */
   callSitesNamed(key: string): readonly CallRef[] {
     const d = this.derived();

@@ -57,10 +57,10 @@ const UNKNOWN_LAMBDA: Expr = { k: '?', why: 'lambda parameter without a declared
 const STRING: Expr = { k: 'fq', t: 'java.lang.String' };
 const CLASS: Expr = { k: 'fq', t: 'java.lang.Class' };
 
-/** Fills `members[i].calls` with the call sites inside each member (innermost member wins). */
-export function collectCalls(root: Node, members: readonly MemberRange[]): void {
-  if (!members.length) return;
-  new CallCollector(root, members).run(root);
+/** Fills `members[i].calls` with the call sites inside each member (innermost member wins); false when the query ran out of time. */
+export function collectCalls(root: Node, members: readonly MemberRange[]): boolean {
+  if (!members.length) return true;
+  return new CallCollector(root, members).run(root);
 }
 
 class CallCollector {
@@ -77,9 +77,10 @@ class CallCollector {
     this.bounds = new ExprBounds(root.tree);
   }
 
-  run(root: Node): void {
+  run(root: Node): boolean {
     const deadline = performance.now() + QUERY_LIMITS.ms;
-    const captures = queryFor(root.tree.language).captures(root, { maxStartDepth: QUERY_LIMITS.depth, progressCallback: () => performance.now() > deadline });
+    let late = false;
+    const captures = queryFor(root.tree.language).captures(root, { maxStartDepth: QUERY_LIMITS.depth, progressCallback: () => (late ||= performance.now() > deadline) });
     for (const { name, node } of captures) {
       const at = node.startIndex;
       this.advance(at);
@@ -118,6 +119,7 @@ class CallCollector {
           this.call(name, node, member);
       }
     }
+    return !late;
   }
 
   /** Closes scopes and members that end before `at`, opens members that start at or before it. */
