@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { readClassTool } from '../../src/core/tools/readClass';
@@ -7,6 +8,9 @@ import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/cor
 import type { ToolDefinition } from '../../src/core/tools/tool';
 import type { Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { CallGraph } from '../../src/core/code/index/callGraph';
+import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { byWorkspace } from '../../src/core/code/intel/state';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';
 import { callTool, failsWith } from './helpers/tools';
@@ -165,4 +169,36 @@ test('read_class full: the header (package and imports, not the licence above it
   assert.equal(si.startLine, 16);
   assert.match(si.content, /^ {2}\/\*\* Inner docs\. \*\/\n {2}@Deprecated\n {2}static class Inner \{\}$/);
   dropCodeIntel(local);
+});
+
+test('read_class lists each field with its own doc, in Java, Kotlin and TypeScript, and from the index cache', async () => {
+  const files = {
+    'src/p/Doc.java': 'package p;\npublic class Doc {\n  /** The count. */\n  int count;\n  int plain;\n  /** The name. */\n  String name;\n  int toString;\n}\n',
+    'src/k/Doc.kt': 'package k\nclass KDoc {\n  /** The size. */\n  val size: Int = 0\n  val plain: Int = 1\n}\n',
+    'src/t/doc.ts': 'export class TDoc {\n  /** The id. */\n  id = 0;\n  plain = 1;\n}\n',
+  };
+  for (const pass of ['parsed', 'cached']) {
+    const root = makeTree(files, 'ab-fielddocs-');
+    const w = new NodeWorkspace(root);
+    try {
+      const cacheFile = path.join(root, '..', `${path.basename(root)}.cache`);
+      // A first index writes the cache; the second, the tools', takes every record from it.
+      if (pass === 'cached') await new CodeIndex(w, { cacheFile }).ready();
+      const index = new CodeIndex(w, pass === 'cached' ? { cacheFile } : {});
+      await index.ready();
+      if (pass === 'cached') assert.equal(index.lastBuild?.parsed, 0, 'nothing reparsed');
+      byWorkspace.set(w, { index, graph: new CallGraph(index) });
+      const fields = async (className: string) =>
+        ((await callTool(readClassTool, w, { className })).structured as { fields: Array<{ name: string; doc?: string }> }).fields.map((f) => `${f.name}:${f.doc ?? '-'}`);
+      assert.deepEqual(await fields('p.Doc'), ['count:The count.', 'plain:-', 'name:The name.', 'toString:-'], pass);
+      assert.deepEqual(await fields('k.KDoc'), ['size:The size.', 'plain:-'], pass);
+      assert.deepEqual(await fields('TDoc'), ['id:The id.', 'plain:-'], pass);
+      const text = (await callTool(readClassTool, w, { className: 'p.Doc' })).result;
+      assert.match(text, /`int count` — The count\./);
+      assert.match(text, /`int plain`\n/);
+      assert.match(text, /`int toString`(\n|$)/, 'a field named like an Object method has no doc');
+    } finally {
+      dropCodeIntel(w);
+    }
+  }
 });

@@ -91,7 +91,7 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SO
   };
   section('Enum constants', ty.enumConstants.map((c) => `- L${c.line} \`${c.name}\`${doc(c.doc)}`));
   section('Record components', ty.components.map((c) => `- L${c.line} \`${c.type} ${c.name}\``));
-  section('Fields', ty.fields.map((f) => `- L${f.line} \`${[...(f.modifiers ?? []), f.type, f.name].join(' ')}\`${doc(ty.fieldDocs?.[f.name])}`));
+  section('Fields', ty.fields.map((f) => `- L${f.line} \`${[...(f.modifiers ?? []), f.type, f.name].join(' ')}\`${doc(f.doc)}`));
   section('Constructors', ctors.map((m) => `- L${m.line}–${m.endLine} \`${methodSignature(m)}\`${doc(m.doc)}`));
   section('Methods', methods.map((m) => `- L${m.line}–${m.endLine} \`${methodSignature(m)}\`${m.hasBody ? '' : ' (no body)'}${doc(m.doc)}`));
   section('Nested types', nested.map((n) => `- L${n.line} ${n.kind} \`${n.qname}\`${doc(n.doc)}`));
@@ -115,7 +115,7 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SO
       typeParameters: ty.typeParams,
       extends: ty.extends,
       implements: ty.implements,
-      fields: ty.fields.map((f) => ({ name: f.name, type: f.type, modifiers: f.modifiers ?? [], line: f.line, ...(ty.fieldDocs?.[f.name] ? { doc: ty.fieldDocs[f.name] } : {}) })),
+      fields: ty.fields.map((f) => ({ name: f.name, type: f.type, modifiers: f.modifiers ?? [], line: f.line, ...(f.doc ? { doc: f.doc } : {}) })),
       enumConstants: ty.enumConstants,
       recordComponents: ty.components.map((c) => ({ name: c.name, type: c.type, line: c.line })),
       constructors: ctors.map(memberJson),

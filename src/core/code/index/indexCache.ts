@@ -17,7 +17,7 @@ import { removeStaleTemps } from './cacheTemps';
 
 export const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 6;
+export const CACHE_VERSION = 7;
 
 /** One file's record as the cache holds it. */
 export interface CachedFile {

@@ -11,6 +11,7 @@ import type {
   TypeSymbol,
   VarSymbol,
 } from '../model';
+import { withFieldDocs } from '../model';
 
 /** Declarations of one Java file: package, imports, every type (nested ones too) and its members. */
 
@@ -224,8 +225,7 @@ function visitType(node: Node, pkg: string, outer: TypeSymbol | undefined, sink:
     endLine: endLine(node),
     signature: signatureOf(node, body),
     ...(doc ? { doc } : {}),
-    fields,
-    ...(Object.keys(fieldDocs).length ? { fieldDocs } : {}),
+    fields: withFieldDocs(fields, fieldDocs),
     methods,
     enumConstants,
     components,

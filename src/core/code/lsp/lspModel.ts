@@ -1,6 +1,6 @@
 import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../../workspace/languageIntel';
 import { summarize } from '../java/javaSyntax';
-import { moduleName, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
+import { moduleName, withFieldDocs, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 import { startWithDoc } from '../sourceLines';
 import { splitTopLevel } from '../java/typeRef';
 
@@ -204,8 +204,7 @@ function visitType(s: IntelSymbol, ctx: Ctx, outer: TypeSymbol | undefined): voi
     endLine: s.range.end.line + 1,
     signature: head,
     ...(doc ? { doc } : {}),
-    fields,
-    ...(Object.keys(fieldDocs).length ? { fieldDocs } : {}),
+    fields: withFieldDocs(fields, fieldDocs),
     methods,
     enumConstants,
     components: [],

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { summarize } from '../java/javaSyntax';
-import type { MethodSymbol, TypeKind, TypeSymbol, VarSymbol } from '../model';
+import { withFieldDocs, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 
 /**
  * Helpers the extractors of every language but Java share: positions, declaration heads, doc
@@ -93,8 +93,7 @@ export function typeSymbol(t: {
     endLine: t.node.endPosition.row + 1,
     signature: t.signature,
     ...(t.doc ? { doc: t.doc } : {}),
-    fields: t.fields ?? [],
-    ...(t.fieldDocs && Object.keys(t.fieldDocs).length ? { fieldDocs: t.fieldDocs } : {}),
+    fields: withFieldDocs(t.fields ?? [], t.fieldDocs),
     methods: t.methods ?? [],
     enumConstants: t.enumConstants ?? [],
     components: t.components ?? [],
