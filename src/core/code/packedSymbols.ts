@@ -69,8 +69,9 @@ export function packSymbols(file: FileSymbols): PackedJson {
       return { ...m, calls: [] };
     }),
   }));
-  // Level 1: a fifth of the JSON's size at a fraction of the default level's time (it runs once per file parsed).
-  const packed = left < MAX_CALL_SITES ? deflateRawSync(JSON.stringify(calls), { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }) : undefined;
+  // The default level: on the JDK, 10.6 MB held for 100 MB of JSON, against 13.4 MB at level 1,
+  // for 30 µs more per file (in a parse worker, once per file parsed).
+  const packed = left < MAX_CALL_SITES ? deflateRawSync(JSON.stringify(calls), { level: 6, strategy: constants.Z_DEFAULT_STRATEGY }) : undefined;
   return { json: JSON.stringify({ ...file, types, ...(cut ? { callsCut: true } : {}) }), calls: packed, keys: [...keys] };
 }
 
