@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SymbolInterner } from '../../src/core/code/compactSymbols';
 import { extractPacked } from '../../src/core/code/languages/registry';
+import type { FileSymbols, ImportSymbol, MethodSymbol, ParamSymbol } from '../../src/core/code/model';
 import { unpackJson } from '../../src/core/code/packedSymbols';
 
 /** The index shares what declarations repeat (compactSymbols.ts) without changing a single answer. */
@@ -80,4 +81,27 @@ test('the interner holds no long strings and stays within its character budget',
   // Many distinct short names: the table starts afresh before 32 million characters.
   for (let i = 0; i < 200_000; i++) interner.str(`name_${i}_${'x'.repeat(200)}`);
   assert.ok(interner.heldChars <= 32_000_000, String(interner.heldChars));
+});
+
+test('what the interner shares is keyed by content exactly: names holding separator characters never share with other lists', () => {
+  // A parser recovering from errors makes names with control characters; a key joined with them
+  // made `(X\u0001\u0000b\u0001Y a)` the same list as `(X a, Y b)`, and gave one file the other's.
+  const method = (name: string, params: ParamSymbol[], modifiers: string[] = []): MethodSymbol => ({ kind: 'method', name, params, modifiers, annotations: [], line: 1, endLine: 1, hasBody: true, calls: [] });
+  const file = (methods: MethodSymbol[], imports: ImportSymbol[]): FileSymbols => ({
+    language: 'java',
+    package: 'p',
+    imports,
+    lineCount: 1,
+    types: [{ kind: 'class', name: 'A', qname: 'A', fqn: 'p.A', modifiers: [], annotations: [], typeParams: [], extends: [], implements: [], line: 1, endLine: 1, signature: 'class A', fields: [], methods, enumConstants: [], components: [] }],
+  });
+  const interner = new SymbolInterner();
+  const one = interner.file(file([method('m', [{ name: 'a', type: 'X\u0001\u0000b\u0001Y' }], ['a\u0000b'])], [{ name: 'q.R', isStatic: false, onDemand: false, alias: '\u0003' }]));
+  const two = interner.file(file([method('m', [{ name: 'a', type: 'X' }, { name: 'b', type: 'Y' }], ['a', 'b'])], [{ name: 'q.R', isStatic: false, onDemand: false }]));
+  const [m1, m2] = [one.types[0]?.methods[0], two.types[0]?.methods[0]];
+  assert.deepEqual(m1?.params, [{ name: 'a', type: 'X\u0001\u0000b\u0001Y' }]);
+  assert.deepEqual(m2?.params, [{ name: 'a', type: 'X' }, { name: 'b', type: 'Y' }]);
+  assert.deepEqual(m1?.modifiers, ['a\u0000b']);
+  assert.deepEqual(m2?.modifiers, ['a', 'b']);
+  assert.deepEqual(one.imports[0], { name: 'q.R', isStatic: false, onDemand: false, alias: '\u0003' });
+  assert.deepEqual(two.imports[0], { name: 'q.R', isStatic: false, onDemand: false });
 });

@@ -264,13 +264,31 @@ test('a file with more call sites than the index keeps, or whose call-site query
   const text = `package gen;\nclass Slow {\n  void go() {\n${'    Task.f();\n'.repeat(2000)}  }\n}\n`;
   assert.equal((await extractFile('gen/Slow.java', text))?.callsCut, undefined);
   const budget = QUERY_LIMITS.ms;
+  const root = makeTree({ 'gen/Slow.java': text }, 'ab-code-');
+  const cacheFile = path.join(root, '..', `${path.basename(root)}.cache`);
   QUERY_LIMITS.ms = -1;
   try {
     const cut = await extractFile('gen/Slow.java', text);
-    assert.equal(cut?.callsCut, true);
+    assert.equal(cut?.callsCut, 'time');
     assert.ok((cut?.types[0]?.methods[0]?.calls.length ?? 0) < 2000);
     assert.equal(cut?.types[0]?.methods[0]?.name, 'go', 'declarations are whole');
+    const busy = new CodeIndex(new NodeWorkspace(root), { cacheFile });
+    await busy.ready();
+    assert.deepEqual(busy.callSitesCut(), ['gen/Slow.java']);
   } finally {
     QUERY_LIMITS.ms = budget;
   }
+  // A cut for time is not taken from the cache: the file is parsed again, and this time whole.
+  const again = new CodeIndex(new NodeWorkspace(root), { cacheFile });
+  await again.ready();
+  assert.equal(again.lastBuild?.parsed, 1);
+  assert.deepEqual(again.callSitesCut(), []);
+  assert.equal(again.callsOf(method(new CallGraph(again), 'Slow.go')).length, 2000);
+  // A cut for count is: parsing again would cut it the same way.
+  const third = new CodeIndex(new NodeWorkspace(index.ws.root), { cacheFile: `${cacheFile}.huge` });
+  await third.ready();
+  const fourth = new CodeIndex(new NodeWorkspace(index.ws.root), { cacheFile: `${cacheFile}.huge` });
+  await fourth.ready();
+  assert.equal(fourth.lastBuild?.parsed, 0);
+  assert.deepEqual(fourth.callSitesCut(), ['gen/Huge.java']);
 });

@@ -173,7 +173,7 @@ test('read_class full: the header (package and imports, not the licence above it
 
 test('read_class lists each field with its own doc, in Java, Kotlin and TypeScript, and from the index cache', async () => {
   const files = {
-    'src/p/Doc.java': 'package p;\npublic class Doc {\n  /** The count. */\n  int count;\n  int plain;\n  /** The name. */\n  String name;\n  int toString;\n}\n',
+    'src/p/Doc.java': 'package p;\npublic class Doc {\n  /** The count. */\n  int count;\n  int plain;\n  /** The name. */\n  String name;\n  int toString;\n  /** The proto. */\n  int __proto__;\n}\n',
     'src/k/Doc.kt': 'package k\nclass KDoc {\n  /** The size. */\n  val size: Int = 0\n  val plain: Int = 1\n}\n',
     'src/t/doc.ts': 'export class TDoc {\n  /** The id. */\n  id = 0;\n  plain = 1;\n}\n',
   };
@@ -190,7 +190,7 @@ test('read_class lists each field with its own doc, in Java, Kotlin and TypeScri
       byWorkspace.set(w, { index, graph: new CallGraph(index) });
       const fields = async (className: string) =>
         ((await callTool(readClassTool, w, { className })).structured as { fields: Array<{ name: string; doc?: string }> }).fields.map((f) => `${f.name}:${f.doc ?? '-'}`);
-      assert.deepEqual(await fields('p.Doc'), ['count:The count.', 'plain:-', 'name:The name.', 'toString:-'], pass);
+      assert.deepEqual(await fields('p.Doc'), ['count:The count.', 'plain:-', 'name:The name.', 'toString:-', '__proto__:The proto.'], pass);
       assert.deepEqual(await fields('k.KDoc'), ['size:The size.', 'plain:-'], pass);
       assert.deepEqual(await fields('TDoc'), ['id:The id.', 'plain:-'], pass);
       const text = (await callTool(readClassTool, w, { className: 'p.Doc' })).result;

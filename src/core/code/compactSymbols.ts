@@ -89,7 +89,8 @@ export class SymbolInterner {
   list(a: readonly string[] | undefined): readonly string[] {
     if (!a || !a.length) return EMPTY;
     if (a.length > MAX_SHARED_LIST) return a.map((s) => this.str(s));
-    const key = a.join('\u0000');
+    // JSON, not a join: a name may hold any character a separator would (a parser recovering from errors makes such names).
+    const key = JSON.stringify(a);
     if (key.length > MAX_SHARED_CHARS) return a.map((s) => this.str(s));
     const hit = this.lists.get(key);
     if (hit) return hit;
@@ -102,13 +103,12 @@ export class SymbolInterner {
   /** A method's parameters: one frozen list per content, each parameter without the line an extractor gave it. */
   private params(ps: readonly ParamSymbol[]): readonly ParamSymbol[] {
     if (!ps.length) return EMPTY;
-    let key = 'p';
-    for (const p of ps) key += `\u0000${p.name}\u0001${p.type}\u0001${p.modifiers?.join('\u0002') ?? ''}`;
-    return this.shared(key, () =>
+    const param = (p: ParamSymbol): unknown[] => [p.name, p.type, p.modifiers ?? []];
+    return this.shared(JSON.stringify(['p', ps.map(param)]), () =>
       Object.freeze(
         ps.map((p): ParamSymbol =>
           // …and each parameter is shared too: `Object o` is in `(Object o)` and `(Object o, int i)`.
-          this.shared(`q\u0000${p.name}\u0001${p.type}\u0001${p.modifiers?.join('\u0002') ?? ''}`, () => {
+          this.shared(JSON.stringify(['q', ...param(p)]), () => {
             const mods = p.modifiers?.length ? this.list(p.modifiers) : undefined;
             return Object.freeze(mods ? { name: this.str(p.name), type: this.str(p.type), modifiers: mods } : { name: this.str(p.name), type: this.str(p.type) });
           }),
@@ -118,7 +118,7 @@ export class SymbolInterner {
   }
 
   private import(i: ImportSymbol): ImportSymbol {
-    const key = `i\u0000${i.name}\u0001${+i.isStatic}${+i.onDemand}\u0001${i.alias ?? '\u0003'}\u0001${i.member ?? '\u0003'}`;
+    const key = JSON.stringify(['i', i.name, i.isStatic, i.onDemand, i.alias ?? null, i.member ?? null]);
     return this.shared(key, () => Object.freeze({ ...i, name: this.str(i.name) }));
   }
 

@@ -192,9 +192,11 @@ export interface FileSymbols {
   readonly hasErrors?: boolean;
   /**
    * Some of the file's call sites were left out: more than the index keeps for one file
-   * (packedSymbols.ts), or past the call-site query's time budget (parse/exprBounds.ts).
+   * (`sites`, packedSymbols.ts), or past the call-site query's time budget (`time`,
+   * parse/exprBounds.ts; such a record is not taken from the cache: the machine may have been
+   * busy, and the next parse may finish).
    */
-  readonly callsCut?: true;
+  readonly callsCut?: 'sites' | 'time';
 }
 
 /** The module pseudo type's name: the file's name without its extension. */

@@ -58,6 +58,7 @@ export function cacheReader(
         return true;
       }
       const [rel, mtimeMs, size, json, calls, keys, outline] = JSON.parse(line) as [string, number, number, FileSymbols, string | null, string[], 1?];
+      if (json.callsCut === 'time') return true; // parsed again: its call-site query may finish this time
       const packed = asPacked(json, calls === null ? undefined : Buffer.from(calls, 'base64'), keys, interner);
       if (take(rel, mtimeMs, size, outline === 1 ? { ...packed, outline: true } : packed)) count++;
       return true;

@@ -139,7 +139,7 @@ function visitType(n: Node, kind: TypeKind, pkg: string, types: TypeSymbol[], ou
   const qname = outer ? `${outer}.${name}` : name;
   const body = n.childForFieldName('body') ?? null;
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = {};
+  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: Array<[Node, TypeKind]> = [];

@@ -53,7 +53,7 @@ export function extractJava(tree: Tree, lineCount: number, declarationsOnly = fa
       if (m.kind === 'initializer' && !m.calls.length) methods.splice(i, 1);
     }
   }
-  return { language: 'java', package: pkg, imports, types, lineCount, ...(root.hasError ? { hasErrors: true } : {}), ...(complete ? {} : { callsCut: true as const }) };
+  return { language: 'java', package: pkg, imports, types, lineCount, ...(root.hasError ? { hasErrors: true } : {}), ...(complete ? {} : { callsCut: 'time' as const }) };
 }
 
 function superTypes(node: Node, kind: TypeKind): { ext: string[]; impl: string[] } {
@@ -159,7 +159,7 @@ function visitType(node: Node, pkg: string, outer: TypeSymbol | undefined, sink:
   const doc = docSummary(node);
   const components = kind === 'record' ? paramsOf(node.childForFieldName('parameters')).params : [];
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = {};
+  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: Node[] = [];

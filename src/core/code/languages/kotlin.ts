@@ -150,7 +150,7 @@ function visitType(n: Node, pkg: string, types: TypeSymbol[], outer?: string): v
   const kind = kindOf(n);
   const body = n.namedChildren.find((c) => c.type === 'class_body' || c.type === 'enum_class_body') ?? null;
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = {};
+  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: Node[] = [];

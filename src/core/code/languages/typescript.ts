@@ -202,7 +202,7 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
     } else if (c.type === 'extends_type_clause') ext.push(...kids(c).map((k) => k.text));
   }
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = {};
+  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const inits: CallSite[] = [];

@@ -171,7 +171,7 @@ function visitType(s: IntelSymbol, ctx: Ctx, outer: TypeSymbol | undefined): voi
   const qname = outer ? `${outer.qname}.${s.name}` : s.name;
   const head = declarationHead(ctx.lines, s.range.start.line, s.range.end.line) || `${s.name} ${s.detail ?? ''}`.trim();
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = {};
+  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: IntelSymbol[] = [];
