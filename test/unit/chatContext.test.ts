@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { contextLabel, messageWithContext } from '../../src/core/chat/contextMessage';
 import { fenceFor } from '../../src/core/workspace/text';
-import { fuzzyFilter, fuzzyScore } from '../../src/core/chat/fuzzy';
+import { FUZZY_SLICE, fuzzyFilter, fuzzyFilterYielding, fuzzyScore } from '../../src/core/chat/fuzzy';
+import { Mentions } from '../../src/core/chat/mentions';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
 
 const files = [
   'src/main/java/com/acme/order/OrderService.java',
@@ -53,4 +56,27 @@ test('an attachment goes into the message as a fenced block under its path:lines
   assert.equal(fenceFor('a ````` b'), '``````');
   assert.equal(messageWithContext('plain', []), 'plain');
   assert.equal(contextLabel(item, true), 'src/A.ts');
+});
+
+test('@ ranking of a monorepo-sized list: the event loop turns between slices, and a newer query stops an older one', async () => {
+  const many = Array.from({ length: 3 * FUZZY_SLICE + 7 }, (_, i) => `src/pkg${i % 97}/File${i}.java`);
+  const order: string[] = [];
+  setImmediate(() => order.push('turn'));
+  const ranked = await fuzzyFilterYielding('file12', many, (f) => f, 5, () => false);
+  order.push('done');
+  assert.deepEqual(order, ['turn', 'done'], 'another task ran while the list was ranked');
+  assert.deepEqual(ranked, fuzzyFilter('file12', many, (f) => f, 5), 'the same answer as in one go');
+  let asked = 0;
+  let scored = 0;
+  const stopped = await fuzzyFilterYielding('file', many, (f) => (scored++, f), 5, () => ++asked > 1);
+  assert.equal(stopped, undefined);
+  assert.equal(scored, FUZZY_SLICE, 'nothing scored after the query went stale');
+
+  // Through Mentions, on a real folder: the first of two keystrokes gets no answer, the newest does.
+  const root = makeTree(Object.fromEntries(Array.from({ length: FUZZY_SLICE + 500 }, (_, i) => [`src/p${i % 50}/Name${i}.txt`, ''])), 'ab-mentions-');
+  const mentions = new Mentions(new NodeWorkspace(root));
+  await mentions.suggest('warm the file list');
+  const [first, second] = await Promise.all([mentions.suggest('name1'), mentions.suggest('name10499')]);
+  assert.equal(first, undefined);
+  assert.deepEqual(second?.slice(0, 1).map((m) => m.path), ['src/p49/Name10499.txt']);
 });

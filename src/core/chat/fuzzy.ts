@@ -73,11 +73,45 @@ export function fuzzyScore(query: string, candidate: string): number | undefined
 
 /** The `limit` best matches of `query`, best first (ties: in the given order). */
 export function fuzzyFilter<T>(query: string, items: readonly T[], key: (item: T) => string, limit: number): T[] {
-  const scored: { item: T; score: number; order: number }[] = [];
-  items.forEach((item, order) => {
+  const scored: Scored<T>[] = [];
+  scoreSlice(query, items, key, 0, items.length, scored);
+  return best(scored, limit);
+}
+
+interface Scored<T> {
+  readonly item: T;
+  readonly score: number;
+  readonly order: number;
+}
+
+function scoreSlice<T>(query: string, items: readonly T[], key: (item: T) => string, from: number, to: number, out: Scored<T>[]): void {
+  for (let order = from; order < to; order++) {
+    const item = items[order] as T;
     const score = fuzzyScore(query, key(item));
-    if (score !== undefined) scored.push({ item, score, order });
-  });
+    if (score !== undefined) out.push({ item, score, order });
+  }
+}
+
+function best<T>(scored: Scored<T>[], limit: number): T[] {
   scored.sort((a, b) => b.score - a.score || a.order - b.order);
   return scored.slice(0, limit).map((s) => s.item);
+}
+
+/** Items scored between two turns of the event loop: about 5 ms of work. */
+export const FUZZY_SLICE = 10_000;
+
+/**
+ * `fuzzyFilter` for long lists (a monorepo's files, its symbols): scored `FUZZY_SLICE` items at a
+ * time, the event loop turning between slices, so the extension host is never held for more than
+ * a few milliseconds; undefined, with the rest left unscored, once `stale()` says a newer query
+ * replaced this one (each keystroke asks anew).
+ */
+export async function fuzzyFilterYielding<T>(query: string, items: readonly T[], key: (item: T) => string, limit: number, stale: () => boolean): Promise<T[] | undefined> {
+  const scored: Scored<T>[] = [];
+  for (let from = 0; from < items.length; from += FUZZY_SLICE) {
+    if (from > 0) await new Promise<void>((r) => setImmediate(r));
+    if (stale()) return undefined;
+    scoreSlice(query, items, key, from, Math.min(items.length, from + FUZZY_SLICE), scored);
+  }
+  return best(scored, limit);
 }

@@ -1,11 +1,15 @@
 /**
  * `@` completion for the chat: the project's files (projectFiles.ts) and the types and methods the
  * code index knows, ranked by the fuzzy matcher. The file list is listed once and refreshed in the
- * background when older than FRESH_MS, so each keystroke only ranks.
+ * background when older than FRESH_MS, so each keystroke only ranks. On a monorepo that is
+ * hundreds of thousands of names: they are ranked, and the symbol list is made, a slice at a time
+ * with the event loop turning between slices, and a keystroke's ranking stops as soon as a newer
+ * keystroke asks (the chat shows only the newest answer).
  */
+import type { CodeIndex } from '../code/index/codeIndex';
 import { peekCodeIntel } from '../code/intel/state';
 import type { Workspace } from '../workspace/workspace';
-import { fuzzyFilter } from './fuzzy';
+import { FUZZY_SLICE, fuzzyFilterYielding } from './fuzzy';
 import { listProjectFiles, MAX_LISTED_FILES } from './projectFiles';
 
 export interface Mention {
@@ -25,17 +29,29 @@ export class Mentions {
   private listedAt = 0;
   private listing: Promise<string[]> | undefined;
   private symbolList: { readonly at: number; readonly list: Mention[] } | undefined;
+  private symbolsMaking: Promise<Mention[]> | undefined;
+  /** Bumped by every `suggest`: a ranking whose number is no longer this one stops. */
+  private latest = 0;
 
   constructor(private readonly ws: Workspace) {}
 
-  /** The best `limit` files and symbols for `query` (files first when they score alike). */
-  async suggest(query: string, limit = 30): Promise<Mention[]> {
+  /**
+   * The best `limit` files and symbols for `query` (files first when they score alike); undefined
+   * when a newer `suggest` came before this one was done.
+   */
+  async suggest(query: string, limit = 30): Promise<Mention[] | undefined> {
+    const mine = ++this.latest;
+    const stale = (): boolean => mine !== this.latest;
     const files = await this.fileList();
-    const fileHits: Mention[] = fuzzyFilter(query, files, (f) => f, limit).map((rel) => {
+    const ranked = await fuzzyFilterYielding(query, files, (f) => f, limit, stale);
+    if (!ranked) return undefined;
+    const fileHits: Mention[] = ranked.map((rel) => {
       const slash = rel.lastIndexOf('/');
       return { kind: 'file', label: rel.slice(slash + 1), detail: slash > 0 ? rel.slice(0, slash) : '', path: rel };
     });
-    const symbolHits = query.trim() ? fuzzyFilter(query, this.symbols(), (s) => s.label, Math.ceil(limit / 3)) : [];
+    const symbols = query.trim() ? await this.symbols() : [];
+    const symbolHits = await fuzzyFilterYielding(query, symbols, (s) => s.label, Math.ceil(limit / 3), stale);
+    if (!symbolHits) return undefined;
     // A query that names a symbol exactly ranks it first; otherwise files lead.
     const exact = symbolHits.filter((s) => s.label.toLowerCase() === query.trim().toLowerCase() || s.label.toLowerCase().endsWith(`.${query.trim().toLowerCase()}`));
     return [...exact, ...fileHits, ...symbolHits.filter((s) => !exact.includes(s))].slice(0, limit);
@@ -61,13 +77,27 @@ export class Mentions {
     return this.files ?? (await (this.listing as Promise<string[]>));
   }
 
-  /** Types (`Greeter`) and methods (`Greeter.greet`) from the code index, once it is built; none before. */
-  private symbols(): Mention[] {
+  /**
+   * Types (`Greeter`) and methods (`Greeter.greet`) from the code index, once it is built; none
+   * before. Made a slice at a time, once for every keystroke that waits on it (a newer keystroke
+   * does not start it again), then kept for FRESH_MS.
+   */
+  private symbols(): Promise<Mention[]> {
     const intel = peekCodeIntel(this.ws);
-    if (!intel?.index.declarationsIn) return [];
-    if (this.symbolList && Date.now() - this.symbolList.at < FRESH_MS) return this.symbolList.list;
+    if (!intel?.index.declarationsIn) return Promise.resolve([]);
+    if (this.symbolList && Date.now() - this.symbolList.at < FRESH_MS) return Promise.resolve(this.symbolList.list);
+    this.symbolsMaking ??= this.makeSymbols(intel.index).finally(() => (this.symbolsMaking = undefined));
+    return this.symbolsMaking;
+  }
+
+  private async makeSymbols(index: CodeIndex): Promise<Mention[]> {
     const out: Mention[] = [];
-    for (const [rel, file] of intel.index.allFiles()) {
+    let next = FUZZY_SLICE;
+    for (const [rel, file] of index.allFiles()) {
+      if (out.length >= next) {
+        next = out.length + FUZZY_SLICE;
+        await new Promise<void>((r) => setImmediate(r));
+      }
       for (const type of file.types) {
         if (type.kind === 'module') continue;
         out.push({ kind: 'symbol', label: type.name, detail: `${rel}:${type.line}`, path: rel, startLine: type.line, endLine: type.endLine });

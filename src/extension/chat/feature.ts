@@ -228,7 +228,8 @@ export class ChatFeature implements vscode.Disposable {
         void this.mentionsOf(ws)
           .suggest(m.query, 30)
           .then(
-            (items) => this.panel.post({ type: 'suggestions', requestId: m.requestId, items }),
+            // undefined: a newer keystroke asked meanwhile, and only the newest answer is shown
+            (items) => items && this.panel.post({ type: 'suggestions', requestId: m.requestId, items }),
             (e: unknown) => this.log.warn(`chat: @ completion: ${String(e)}`),
           );
         return;
