@@ -291,4 +291,9 @@ test('a file with more call sites than the index keeps, or whose call-site query
   await fourth.ready();
   assert.equal(fourth.lastBuild?.parsed, 0);
   assert.deepEqual(fourth.callSitesCut(), ['gen/Huge.java']);
+  // The lists are kept per change of the index (each call_chain answer asks): an edit that brings
+  // the file under the cap takes it off.
+  fs.writeFileSync(path.join(index.ws.root, 'gen/Huge.java'), 'package gen;\nclass Huge { void early() { Task.run(); } }\n');
+  await index.update('gen/Huge.java');
+  assert.deepEqual(index.callSitesCut(), []);
 });
