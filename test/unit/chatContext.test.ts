@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { contextLabel, messageWithContext } from '../../src/core/chat/contextMessage';
@@ -7,6 +9,10 @@ import { FUZZY_SLICE, fuzzyFilter, fuzzyFilterYielding, fuzzyScore } from '../..
 import { Mentions } from '../../src/core/chat/mentions';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
+import { CallGraph } from '../../src/core/code/index/callGraph';
+import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { dropCodeIntel } from '../../src/core/code/intel/intel';
+import { byWorkspace } from '../../src/core/code/intel/state';
 
 const files = [
   'src/main/java/com/acme/order/OrderService.java',
@@ -79,4 +85,22 @@ test('@ ranking of a monorepo-sized list: the event loop turns between slices, a
   const [first, second] = await Promise.all([mentions.suggest('name1'), mentions.suggest('name10499')]);
   assert.equal(first, undefined);
   assert.deepEqual(second?.slice(0, 1).map((m) => m.path), ['src/p49/Name10499.txt']);
+});
+
+test('@ symbols follow the index: a class saved a moment ago is offered at the next keystroke', async () => {
+  const root = makeTree({ 'src/p/Greeter.java': 'package p;\npublic class Greeter { void greet() {} }\n' }, 'ab-mentions-');
+  const ws = new NodeWorkspace(root);
+  const index = new CodeIndex(ws, { workers: 0 });
+  byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+  try {
+    await index.ready();
+    const mentions = new Mentions(ws);
+    const symbols = async (q: string) => ((await mentions.suggest(q)) ?? []).filter((m) => m.kind === 'symbol').map((m) => m.label);
+    assert.deepEqual(await symbols('Greeter.greet'), ['Greeter.greet']);
+    fs.writeFileSync(path.join(root, 'src/p/Fresh.java'), 'package p;\npublic class Fresh { void hello() {} }\n');
+    await index.update('src/p/Fresh.java');
+    assert.deepEqual(await symbols('Fresh.hello'), ['Fresh.hello'], 'not the list of before the save');
+  } finally {
+    dropCodeIntel(ws);
+  }
 });

@@ -1,7 +1,8 @@
 /**
  * `@` completion for the chat: the project's files (projectFiles.ts) and the types and methods the
  * code index knows, ranked by the fuzzy matcher. The file list is listed once and refreshed in the
- * background when older than FRESH_MS, so each keystroke only ranks. On a monorepo that is
+ * background when older than FRESH_MS (a keystroke meanwhile ranks the list in hand), and the
+ * symbol list is made again only when the index changed, so each keystroke only ranks. On a monorepo that is
  * hundreds of thousands of names: they are ranked, and the symbol list is made, a slice at a time
  * with the event loop turning between slices, and a keystroke's ranking stops as soon as a newer
  * keystroke asks (the chat shows only the newest answer).
@@ -21,14 +22,16 @@ export interface Mention {
   readonly endLine?: number;
 }
 
-const FRESH_MS = 30_000;
+/** A file list older than this is listed again (ripgrep, in the background) at the next keystroke. */
+const FRESH_MS = 5_000;
 
 /** The file list of one workspace, kept between keystrokes. */
 export class Mentions {
   private files: string[] | undefined;
   private listedAt = 0;
   private listing: Promise<string[]> | undefined;
-  private symbolList: { readonly at: number; readonly list: Mention[] } | undefined;
+  /** The symbols of the index at `generation` (the index bumps it at every change). */
+  private symbolList: { readonly index: CodeIndex; readonly generation: number; readonly list: Mention[] } | undefined;
   private symbolsMaking: Promise<Mention[]> | undefined;
   /** Bumped by every `suggest`: a ranking whose number is no longer this one stops. */
   private latest = 0;
@@ -80,17 +83,19 @@ export class Mentions {
   /**
    * Types (`Greeter`) and methods (`Greeter.greet`) from the code index, once it is built; none
    * before. Made a slice at a time, once for every keystroke that waits on it (a newer keystroke
-   * does not start it again), then kept for FRESH_MS.
+   * does not start it again), then kept until the index changes.
    */
   private symbols(): Promise<Mention[]> {
     const intel = peekCodeIntel(this.ws);
     if (!intel?.index.declarationsIn) return Promise.resolve([]);
-    if (this.symbolList && Date.now() - this.symbolList.at < FRESH_MS) return Promise.resolve(this.symbolList.list);
+    const known = this.symbolList;
+    if (known && known.index === intel.index && known.generation === intel.index.generation) return Promise.resolve(known.list);
     this.symbolsMaking ??= this.makeSymbols(intel.index).finally(() => (this.symbolsMaking = undefined));
     return this.symbolsMaking;
   }
 
   private async makeSymbols(index: CodeIndex): Promise<Mention[]> {
+    const generation = index.generation;
     const out: Mention[] = [];
     let next = FUZZY_SLICE;
     for (const [rel, file] of index.allFiles()) {
@@ -107,7 +112,7 @@ export class Mentions {
       }
       if (out.length > MAX_LISTED_FILES) break;
     }
-    this.symbolList = { at: Date.now(), list: out };
+    this.symbolList = { index, generation, list: out };
     return out;
   }
 }
