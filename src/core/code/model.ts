@@ -41,8 +41,11 @@ export interface VarSymbol extends ParamSymbol {
   readonly doc?: string;
 }
 
+/** An empty table of field docs by field name, with no prototype: a field may be named `__proto__`. */
+export const fieldDocTable = (): Record<string, string> => Object.create(null) as Record<string, string>;
+
 /**
- * Each field with its doc from `docs` (by field name). Docs are kept on the fields, not in a
+ * Each field with its doc from `docs` (by field name, a `fieldDocTable`). Docs are kept on the fields, not in a
  * record keyed by field name: parsed from the index's JSON, such a record would be an object of
  * its own shape per type (on the JDK, about 33,000 hidden classes, 4 MB of heap).
  */

@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { collect, paramExpr, UNKNOWN, type Dialect } from '../parse/callSites';
 import type { EnumConstantSymbol, FileSymbols, ImportSymbol, MethodSymbol, TypeKind, TypeSymbol, VarSymbol } from '../model';
+import { fieldDocTable } from '../model';
 import { collapse, endLine, headOf, kids, line, lineDoc, typeSymbol } from '../parse/syntax';
 
 /**
@@ -139,7 +140,7 @@ function visitType(n: Node, kind: TypeKind, pkg: string, types: TypeSymbol[], ou
   const qname = outer ? `${outer}.${name}` : name;
   const body = n.childForFieldName('body') ?? null;
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
+  const fieldDocs = fieldDocTable();
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: Array<[Node, TypeKind]> = [];

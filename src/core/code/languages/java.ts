@@ -11,7 +11,7 @@ import type {
   TypeSymbol,
   VarSymbol,
 } from '../model';
-import { withFieldDocs } from '../model';
+import { fieldDocTable, withFieldDocs } from '../model';
 
 /** Declarations of one Java file: package, imports, every type (nested ones too) and its members. */
 
@@ -159,7 +159,7 @@ function visitType(node: Node, pkg: string, outer: TypeSymbol | undefined, sink:
   const doc = docSummary(node);
   const components = kind === 'record' ? paramsOf(node.childForFieldName('parameters')).params : [];
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
+  const fieldDocs = fieldDocTable();
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: Node[] = [];

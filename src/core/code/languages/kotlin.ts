@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { collect, paramExpr, UNKNOWN, type Dialect } from '../parse/callSites';
 import type { CallSite, EnumConstantSymbol, FileSymbols, ImportSymbol, MethodSymbol, TypeKind, TypeSymbol, VarSymbol } from '../model';
+import { fieldDocTable } from '../model';
 import { blockDoc, collapse, endLine, headOf, kids, line, moduleSymbol, typeSymbol } from '../parse/syntax';
 
 /**
@@ -150,7 +151,7 @@ function visitType(n: Node, pkg: string, types: TypeSymbol[], outer?: string): v
   const kind = kindOf(n);
   const body = n.namedChildren.find((c) => c.type === 'class_body' || c.type === 'enum_class_body') ?? null;
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
+  const fieldDocs = fieldDocTable();
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: Node[] = [];

@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { collect, moduleInitializer, paramExpr, UNKNOWN, type Dialect, type Walker } from '../parse/callSites';
-import { moduleName } from '../model';
+import { fieldDocTable, moduleName } from '../model';
 import type { CallSite, EnumConstantSymbol, FileSymbols, ImportSymbol, LanguageId, MethodSymbol, TypeKind, TypeSymbol, VarSymbol } from '../model';
 import { blockDoc, dottedModule, endLine, headOf, kids, line, moduleSymbol, typeOf, typeSymbol } from '../parse/syntax';
 
@@ -202,7 +202,7 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
     } else if (c.type === 'extends_type_clause') ext.push(...kids(c).map((k) => k.text));
   }
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
+  const fieldDocs = fieldDocTable();
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const inits: CallSite[] = [];

@@ -1,6 +1,6 @@
 import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../../workspace/languageIntel';
 import { summarize } from '../java/javaSyntax';
-import { moduleName, withFieldDocs, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
+import { fieldDocTable, moduleName, withFieldDocs, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 import { startWithDoc } from '../sourceLines';
 import { splitTopLevel } from '../java/typeRef';
 
@@ -171,7 +171,7 @@ function visitType(s: IntelSymbol, ctx: Ctx, outer: TypeSymbol | undefined): voi
   const qname = outer ? `${outer.qname}.${s.name}` : s.name;
   const head = declarationHead(ctx.lines, s.range.start.line, s.range.end.line) || `${s.name} ${s.detail ?? ''}`.trim();
   const fields: VarSymbol[] = [];
-  const fieldDocs: Record<string, string> = Object.create(null) as Record<string, string>; // no prototype: a field may be named `__proto__`
+  const fieldDocs = fieldDocTable();
   const methods: MethodSymbol[] = [];
   const enumConstants: EnumConstantSymbol[] = [];
   const nested: IntelSymbol[] = [];
