@@ -5,6 +5,8 @@
  * 60,000-file list per keystroke stays in the tens of milliseconds.
  */
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 const SEPARATORS = new Set(['/', '\\', '.', '_', '-', ' ', ':']);
 
 function isWordStart(text: string, i: number): boolean {
@@ -109,7 +111,7 @@ export const FUZZY_SLICE = 10_000;
 export async function fuzzyFilterYielding<T>(query: string, items: readonly T[], key: (item: T) => string, limit: number, stale: () => boolean): Promise<T[] | undefined> {
   const scored: Scored<T>[] = [];
   for (let from = 0; from < items.length; from += FUZZY_SLICE) {
-    if (from > 0) await new Promise<void>((r) => setImmediate(r));
+    if (from > 0) await nextTurn();
     if (stale()) return undefined;
     scoreSlice(query, items, key, from, Math.min(items.length, from + FUZZY_SLICE), scored);
   }

@@ -2,11 +2,12 @@
  * `@` completion for the chat: the project's files (projectFiles.ts) and the types and methods the
  * code index knows, ranked by the fuzzy matcher. The file list is listed once and refreshed in the
  * background when older than FRESH_MS (a keystroke meanwhile ranks the list in hand), and the
- * symbol list is made again only when the index changed, so each keystroke only ranks. On a monorepo that is
- * hundreds of thousands of names: they are ranked, and the symbol list is made, a slice at a time
- * with the event loop turning between slices, and a keystroke's ranking stops as soon as a newer
- * keystroke asks (the chat shows only the newest answer).
+ * symbol list is made again only when the index changed, so each keystroke only ranks. On a
+ * monorepo that is hundreds of thousands of names: they are ranked, and the symbol list is made,
+ * a slice at a time with the event loop turning between slices, and a keystroke's ranking stops
+ * as soon as a newer keystroke asks (the chat shows only the newest answer).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CodeIndex } from '../code/index/codeIndex';
 import { peekCodeIntel } from '../code/intel/state';
 import type { Workspace } from '../workspace/workspace';
@@ -101,7 +102,7 @@ export class Mentions {
     for (const [rel, file] of index.allFiles()) {
       if (out.length >= next) {
         next = out.length + FUZZY_SLICE;
-        await new Promise<void>((r) => setImmediate(r));
+        await nextTurn();
       }
       for (const type of file.types) {
         if (type.kind === 'module') continue;

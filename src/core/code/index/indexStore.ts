@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../../log';
 import type { Workspace } from '../../workspace/workspace';
 import { listSourceFiles, type ExtractMode } from '../languages/registry';
@@ -251,7 +252,7 @@ export class IndexStore extends RecordStore {
       }
       const now = Date.now();
       if (now - lastYield > YIELD_EVERY_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         lastYield = Date.now();
       }
       if (now - lastReport > 100) {
