@@ -8,6 +8,14 @@ import { ParsePool } from '../../src/core/code/parse/parsePool';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { ALL_CANARIES, CANARY, hostileTree } from './helpers/hostile';
+import { packedDeclarations, type PackedJson } from '../../src/core/code/packedSymbols';
+import type { FileSymbols } from '../../src/core/code/model';
+
+/** The declarations a parse packed (it must have packed some). */
+function declsOf(p: PackedJson | undefined): FileSymbols {
+  assert.ok(p, 'nothing packed');
+  return packedDeclarations(p);
+}
 
 /**
  * The index build's parse workers read the files themselves (the main thread only checks the
@@ -82,9 +90,9 @@ test('a parse worker handed a path reads it only as a regular file, where it was
     fs.writeFileSync(path.join(root, 'src/Odd.java'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('\0c\0l\0a\0s\0s\0 \0O\0d\0d\0 \0{\0}', 'latin1'), Buffer.from([0x41])]));
     const odd = await ask('src/Odd.java');
     assert.equal(pool.alive, true, 'a file took the worker down');
-    assert.equal(JSON.parse(odd.packed?.json ?? '{}').types[0]?.name, 'Odd');
+    assert.equal(declsOf(odd.packed).types[0]?.name, 'Odd');
     const app = await ask('src/App.java');
-    assert.equal(JSON.parse(app.packed?.json ?? '{}').types[0].fqn, 'app.App');
+    assert.equal(declsOf(app.packed).types[0].fqn, 'app.App');
     // Replaced after the check (another file now, or the same name hard-linked to a secret one):
     // the worker does not parse it, the main thread checks it again.
     const before = checked('src/App.java');

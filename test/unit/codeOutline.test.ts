@@ -16,6 +16,13 @@ import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';
 import { jdkMissing, unpackModule } from './helpers/jdk';
 import { callTool } from './helpers/tools';
+import { packedDeclarations, type PackedJson } from '../../src/core/code/packedSymbols';
+
+/** The declarations a parse packed (it must have packed some). */
+function declsOf(p: PackedJson | undefined): FileSymbols {
+  assert.ok(p, 'nothing packed');
+  return packedDeclarations(p);
+}
 
 /**
  * The index's first pass parses each Java file's outline (java/outline.ts): the text with every
@@ -41,7 +48,7 @@ async function sameDeclarations(rel: string, text: string, outlined = true): Pro
   const packed = await extractPacked(rel, text, 'outline');
   assert.equal(packed?.outline, outlined ? true : undefined, rel);
   if (outlined) assert.equal(packed?.calls, undefined, 'no call sites from an outline');
-  assert.equal(declarations(JSON.parse(packed?.json ?? 'null') as FileSymbols), declarations(await extractFile(rel, text)), rel);
+  assert.equal(declarations(declsOf(packed)), declarations(await extractFile(rel, text)), rel);
   return outline;
 }
 
@@ -97,7 +104,7 @@ test('an outline drops every body and keeps every declaration, whatever braces h
   for (const kept of ['static final int[] NUMS = { 1, 2, 3 };', 'System.out.println("}")', '@Anno({ "a{", "}" })', 'default { "x" }', 'int record;', 'void abstractOne();']) {
     assert.ok(outline.includes(kept), `declaration text lost: ${kept}`);
   }
-  const symbols = JSON.parse((await extractPacked('p/Tricky.java', HOSTILE, 'outline'))?.json ?? '{}') as FileSymbols;
+  const symbols = declsOf(await extractPacked('p/Tricky.java', HOSTILE, 'outline'));
   const names = symbols.types.map((t) => t.qname);
   assert.deepEqual(names, ['Tricky', 'Tricky.Inner', 'Tricky.Point', 'Tricky.Op', 'Tricky.Marker', 'Second']);
   const tricky = symbols.types[0];
@@ -140,7 +147,7 @@ test('java.base: every file outlined gives the full parse’s declarations, and 
     full += text.length;
     outlined += outline.length;
     const a = declarations(await extractFile(rel, text));
-    const b = declarations(JSON.parse((await extractPacked(rel, text, 'outline'))?.json ?? 'null') as FileSymbols);
+    const b = declarations(declsOf(await extractPacked(rel, text, 'outline')));
     if (a !== b || lines(outline) !== lines(text)) differ.push(rel);
   }
   assert.deepEqual(differ, []);
@@ -256,7 +263,7 @@ test('a file the outline cannot follow (a brace missing mid-edit, a string left 
   for (const [rel, text] of Object.entries(cases)) {
     const packed = await extractPacked(rel, text, 'outline');
     assert.equal(packed?.outline, undefined, `${rel} was outlined`);
-    assert.equal(declarations(JSON.parse(packed?.json ?? 'null') as FileSymbols), declarations(await extractFile(rel, text)), rel);
+    assert.equal(declarations(declsOf(packed)), declarations(await extractFile(rel, text)), rel);
   }
   // an annotation element's default after an array dimension is a value, not a body
   assert.match(javaOutline('@interface M { String v()[] default { "x" }; }\n'), /default \{ "x" \}/);

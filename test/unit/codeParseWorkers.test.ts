@@ -3,12 +3,19 @@ import { performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
-import { inflateCalls } from '../../src/core/code/packedSymbols';
 import type { ExtractMode } from '../../src/core/code/languages/registry';
 import { ParsePool, ParseRefused, workerScript } from '../../src/core/code/parse/parsePool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { jdkMissing, unpackModule } from './helpers/jdk';
+import { inflateCalls, packedDeclarations, type PackedJson } from '../../src/core/code/packedSymbols';
+import type { FileSymbols } from '../../src/core/code/model';
+
+/** The declarations a parse packed (it must have packed some). */
+function declsOf(p: PackedJson | undefined): FileSymbols {
+  assert.ok(p, 'nothing packed');
+  return packedDeclarations(p);
+}
 
 /** The index build in parse workers gives exactly what the main thread gives, file by file and in the same order. */
 
@@ -20,7 +27,7 @@ test('a parse worker starts from the TypeScript sources and answers what the mai
   assert.ok(pool);
   try {
     const packed = await pool.parse('a/B.java', 'package a;\nclass B { void f() { g(); } void g() {} }\n');
-    assert.equal(JSON.parse(packed?.json ?? '{}').types[0].fqn, 'a.B');
+    assert.equal(declsOf(packed).types[0].fqn, 'a.B');
     // the call sites travel apart, deflated, with the names they call
     assert.deepEqual(packed?.keys, ['g']);
     assert.deepEqual(inflateCalls(Buffer.from(packed?.calls ?? [])).map((calls) => calls.map((c) => c.name)), [['g'], []]);

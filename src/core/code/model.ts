@@ -23,10 +23,7 @@ export interface TypeParam {
   readonly bound?: string;
 }
 
-/**
- * A method's parameter. No line: the index shares equal parameters (and equal parameter lists)
- * between methods (compactSymbols.ts), which a line of its own would prevent.
- */
+/** A method's parameter. No line: nothing reads it, and every file's index record would carry it (packedSymbols.ts). */
 export interface ParamSymbol {
   readonly name: string;
   /** Declared type as source text, annotations removed, whitespace collapsed. */

@@ -1,32 +1,61 @@
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
-import type { SymbolInterner } from './compactSymbols';
-import type { CallSite, FileSymbols, MethodSymbol } from './model';
+import type { CallSite, FileSymbols, MethodSymbol, TypeKind } from './model';
 
 /**
- * How the code index keeps a file's symbols in memory and in its cache: the declarations as plain
- * objects, and the call sites (about half of a Java file's symbols, and the most objects) apart,
- * deflated, with the list of names they call. A 60,000-file tree kept every call site as objects
- * and ran out of heap (4 GB); packed, the calls of one file are inflated only when a query needs
- * them (its callees, or callers of a name it calls), and the names let a callers query skip every
- * file that cannot call the method without inflating it.
+ * How the code index keeps a file's symbols in memory and in its cache: packed, with only what a
+ * lookup across the whole project needs as objects.
+ *
+ *  - The declarations are deflated JSON (on the JDK, about 0.9 KB a file; as objects they were
+ *    about 5 KB, and a 250,000-file tree would not fit in the host's memory). A lookup that
+ *    reaches a file unpacks it (about 40 µs) and the index keeps the unpacked files it used last
+ *    (codeIndex.ts).
+ *  - The file's head stays as objects: its language and package, and each type's kind and names,
+ *    so a type is found by name without unpacking anything.
+ *  - The names of its methods, so a method asked for without a class is found in the files that
+ *    declare one of that name.
+ *  - The call sites (about half of a Java file's symbols) are deflated apart, with the list of
+ *    names they call: a callers query skips every file that cannot call the method without
+ *    inflating it, and inflates the calls of the rest.
  */
 
+/** What a lookup by name needs of a type, without unpacking its file. */
+export interface TypeHead {
+  readonly kind: TypeKind;
+  readonly name: string;
+  readonly qname: string;
+  readonly fqn: string;
+  readonly outer?: string;
+}
+
+export interface FileHead {
+  readonly language: FileSymbols['language'];
+  readonly package: string;
+  /** The file's types, in the order of `FileSymbols.types`. */
+  readonly types: readonly TypeHead[];
+  readonly callsCut?: FileSymbols['callsCut'];
+}
+
 export interface PackedSymbols {
-  /** The file's symbols, every method's `calls` empty. */
-  readonly symbols: FileSymbols;
+  readonly head: FileHead;
+  /** The file's symbols (every method's `calls` empty), as deflated JSON. */
+  readonly decl: Buffer;
   /** Each method's calls, types and methods in declaration order, as deflated JSON; undefined when there are none. */
   readonly calls: Buffer | undefined;
   /** The distinct `callKey`s of those calls. */
   readonly keys: readonly string[];
+  /** The distinct names of the file's methods, constructors and initializers. */
+  readonly methods: readonly string[];
   /** The declarations alone, from the file's outline: its call sites are still to be parsed. */
   readonly outline?: true;
 }
 
-/** The same, with the symbols still as JSON text: what a parse worker sends and the cache stores. */
+/** The same, as a parse worker sends it: the head still as JSON text, the buffers as bytes. */
 export interface PackedJson {
-  readonly json: string;
+  readonly head: string;
+  readonly decl: Uint8Array;
   readonly calls: Uint8Array | undefined;
   readonly keys: readonly string[];
+  readonly methods: readonly string[];
   readonly outline?: true;
 }
 
@@ -49,10 +78,15 @@ export function callKey(site: CallSite): string {
  */
 export const MAX_CALL_SITES = 50_000;
 
-/** Splits the call sites off a file's symbols (`extractFile`'s output). */
+// The default level: on the JDK, 10.6 MB held for 100 MB of call-site JSON, against 13.4 MB at
+// level 1, for 30 µs more per file (in a parse worker, once per file parsed).
+const deflate = (json: string): Buffer => deflateRawSync(json, { level: 6, strategy: constants.Z_DEFAULT_STRATEGY });
+
+/** Packs a file's symbols (`extractFile`'s output): the head, the declarations and the call sites apart. */
 export function packSymbols(file: FileSymbols): PackedJson {
   const calls: Array<readonly CallSite[]> = [];
   const keys = new Set<string>();
+  const methods = new Set<string>();
   let left = MAX_CALL_SITES;
   let cut = file.callsCut;
   const types = file.types.map((t) => ({
@@ -66,32 +100,51 @@ export function packSymbols(file: FileSymbols): PackedJson {
       left -= sites.length;
       calls.push(sites);
       for (const site of sites) keys.add(callKey(site));
+      methods.add(m.name);
       return { ...m, calls: [] };
     }),
   }));
-  // The default level: on the JDK, 10.6 MB held for 100 MB of JSON, against 13.4 MB at level 1,
-  // for 30 µs more per file (in a parse worker, once per file parsed).
-  const packed = left < MAX_CALL_SITES ? deflateRawSync(JSON.stringify(calls), { level: 6, strategy: constants.Z_DEFAULT_STRATEGY }) : undefined;
-  return { json: JSON.stringify({ ...file, types, ...(cut ? { callsCut: cut } : {}) }), calls: packed, keys: [...keys] };
+  const head: FileHead = {
+    language: file.language,
+    package: file.package,
+    types: types.map(({ kind, name, qname, fqn, outer }) => (outer === undefined ? { kind, name, qname, fqn } : { kind, name, qname, fqn, outer })),
+    ...(cut ? { callsCut: cut } : {}),
+  };
+  return {
+    head: JSON.stringify(head),
+    decl: deflate(JSON.stringify({ ...file, types, ...(cut ? { callsCut: cut } : {}) })),
+    calls: left < MAX_CALL_SITES ? deflate(JSON.stringify(calls)) : undefined,
+    keys: [...keys],
+    methods: [...methods],
+  };
 }
 
-/** A packed file as the index holds it; the symbols' JSON is parsed here (a copy: no string of it keeps the file's text alive). */
-export function unpackJson(p: PackedJson, interner?: SymbolInterner): PackedSymbols {
-  const calls = p.calls && (Buffer.isBuffer(p.calls) ? p.calls : Buffer.from(p.calls.buffer, p.calls.byteOffset, p.calls.byteLength));
-  const packed = asPacked(JSON.parse(p.json) as FileSymbols, calls, p.keys, interner);
+/** A Buffer over the bytes (no copy). */
+const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+/** A packed file as the index holds it, from what a parse worker (or `extractPacked`) gave. */
+export function unpackJson(p: PackedJson): PackedSymbols {
+  const packed: PackedSymbols = {
+    head: JSON.parse(p.head) as FileHead,
+    decl: asBuffer(p.decl),
+    calls: p.calls && asBuffer(p.calls),
+    keys: p.keys,
+    methods: p.methods,
+  };
   return p.outline ? { ...packed, outline: true } : packed;
 }
 
-/**
- * Symbols already parsed (from the cache) with their packed calls; every method's `calls` becomes
- * one shared empty list, and with an `interner` what they repeat is shared (compactSymbols.ts).
- */
-export function asPacked(symbols: FileSymbols, calls: Buffer | undefined, keys: readonly string[], interner?: SymbolInterner): PackedSymbols {
+/** A file's declarations, unpacked: a new copy at every call; every method's `calls` is one shared empty list. */
+export function unpackDecl(decl: Buffer): FileSymbols {
+  const symbols = JSON.parse(inflateRawSync(decl).toString('utf8')) as FileSymbols;
   for (const t of symbols.types) for (const m of t.methods) (m as { calls: readonly CallSite[] }).calls = NO_CALLS;
-  return { symbols: interner ? interner.file(symbols) : symbols, calls, keys };
+  return symbols;
 }
 
 /** Each method's call sites, in the order `packSymbols` wrote them. */
 export function inflateCalls(calls: Buffer | undefined): ReadonlyArray<readonly CallSite[]> {
   return calls ? (JSON.parse(inflateRawSync(calls).toString('utf8')) as CallSite[][]) : [];
 }
+
+/** The declarations a parse worker (or `extractPacked`) packed. */
+export const packedDeclarations = (p: PackedJson): FileSymbols => unpackDecl(asBuffer(p.decl));

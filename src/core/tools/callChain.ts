@@ -134,27 +134,30 @@ export const callChainTool = defineTool({
       if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE, ctx.workspace.locale);
       return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
     }
-    try {
-      // Before the index has every call site: a Java chain from the files it needs alone (onDemand.ts), else wait for it.
-      const spec = parseMethodSpec(p.method);
-      const cold = codeIntelFor(ctx.workspace).index.isReady
-        ? undefined
-        : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p), ctx.signal);
-      if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
-      const { index, graph } = cold ?? (await readyCodeIntel(ctx, 'calls'));
-      const q = graph.findMethods(p.method);
-      if (!q.matches.length) {
-        if (q.classes.length || !p.method.includes('.')) {
-          throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);
+    // One copy of each symbol for the whole answer, across its awaits (CodeIndex.pinned).
+    return codeIntelFor(ctx.workspace).index.pinned(async () => {
+      try {
+        // Before the index has every call site: a Java chain from the files it needs alone (onDemand.ts), else wait for it.
+        const spec = parseMethodSpec(p.method);
+        const cold = codeIntelFor(ctx.workspace).index.isReady
+          ? undefined
+          : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p), ctx.signal);
+        if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
+        const { index, graph } = cold ?? (await readyCodeIntel(ctx, 'calls'));
+        const q = graph.findMethods(p.method);
+        if (!q.matches.length) {
+          if (q.classes.length || !p.method.includes('.')) {
+            throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);
+          }
+          throw notFound(index, p.method.slice(0, p.method.lastIndexOf('.')));
         }
-        throw notFound(index, p.method.slice(0, p.method.lastIndexOf('.')));
+        const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
+        if (owners.length > 1 && !q.inherited) return ambiguity(p.method, owners as TypeEntry[], how, SOURCE, ctx.workspace.locale);
+        return answer(p, ctx.workspace, q.matches, q.inherited, parserTrees(graph, p.depth));
+      } catch (e) {
+        throw explainFallback(e, lsp.note);
       }
-      const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
-      if (owners.length > 1 && !q.inherited) return ambiguity(p.method, owners as TypeEntry[], how, SOURCE, ctx.workspace.locale);
-      return answer(p, ctx.workspace, q.matches, q.inherited, parserTrees(graph, p.depth));
-    } catch (e) {
-      throw explainFallback(e, lsp.note);
-    }
+    });
   },
 });
 
@@ -162,7 +165,7 @@ export const callChainTool = defineTool({
 function ask(graph: CallGraph, p: z.output<typeof params>): void {
   const q = graph.findMethods(p.method);
   // not found anywhere: the answer suggests similar names from the whole project
-  if (!q.matches.length && !q.classes.length) graph.index.typeEntries();
+  if (!q.matches.length && !q.classes.length) graph.index.typeHeads();
   if (!q.matches.length || (new Set(q.matches.map((m) => m.owner.type)).size > 1 && !q.inherited)) return;
   const trees = parserTrees(graph, p.depth);
   for (const dir of ['callees', 'callers'] as const) {

@@ -51,8 +51,8 @@ export async function fresh(index: CodeIndex, e: TypeEntry): Promise<TypeEntry> 
 
 export function notFound(index: CodeIndex, className: string): ToolError {
   const simple = (className.replace(/\$/g, '.').split('.').pop() ?? className).toLowerCase();
-  const near = [...index.typeEntries()].filter((e) => e.type.name.toLowerCase().includes(simple)).slice(0, 10);
-  const hint = near.length ? ` Similar: ${near.map((e) => e.type.fqn).join(', ')}.` : '';
+  const near = [...index.typeHeads()].filter((r) => r.head.name.toLowerCase().includes(simple)).slice(0, 10);
+  const hint = near.length ? ` Similar: ${near.map((r) => r.head.fqn).join(', ')}.` : '';
   return new ToolError('NOT_FOUND', `Class not found: ${className} (searched ${index.fileCount} source files).${hint}`);
 }
 
@@ -207,27 +207,30 @@ export const readClassTool = defineTool({
       if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE, ctx.workspace.locale);
       return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, translator(ctx.workspace.locale));
     }
-    try {
-      const intel = codeIntelFor(ctx.workspace);
-      if (!intel.index.declarationsIn) {
-        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
-        if (quick?.length) {
-          // Answered from the files that declare it; the index is still built, for the next calls.
-          void readyCodeIntel(ctx).catch(() => undefined);
-          const parts = quick.length > 1 ? typeInParts(quick) : quick;
-          return parts ? answerType(ctx.workspace, parts, p.mode, SOURCE) : ambiguity(p.className, quick, how, SOURCE, ctx.workspace.locale);
+    // One copy of each symbol for the whole answer, across its awaits (CodeIndex.pinned).
+    return codeIntelFor(ctx.workspace).index.pinned(async () => {
+      try {
+        const intel = codeIntelFor(ctx.workspace);
+        if (!intel.index.declarationsIn) {
+          const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
+          if (quick?.length) {
+            // Answered from the files that declare it; the index is still built, for the next calls.
+            void readyCodeIntel(ctx).catch(() => undefined);
+            const parts = quick.length > 1 ? typeInParts(quick) : quick;
+            return parts ? answerType(ctx.workspace, parts, p.mode, SOURCE) : ambiguity(p.className, quick, how, SOURCE, ctx.workspace.locale);
+          }
         }
+        const { index } = await readyCodeIntel(ctx);
+        const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
+        if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
+        const parts = found.length > 1 ? typeInParts(found) : found;
+        if (!parts) return ambiguity(p.className, found, how, SOURCE, ctx.workspace.locale);
+        const freshParts: TypeEntry[] = [];
+        for (const e of parts) freshParts.push(await fresh(index, e));
+        return answerType(ctx.workspace, freshParts, p.mode, SOURCE);
+      } catch (e) {
+        throw explainFallback(e, lsp.note);
       }
-      const { index } = await readyCodeIntel(ctx);
-      const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
-      if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
-      const parts = found.length > 1 ? typeInParts(found) : found;
-      if (!parts) return ambiguity(p.className, found, how, SOURCE, ctx.workspace.locale);
-      const freshParts: TypeEntry[] = [];
-      for (const e of parts) freshParts.push(await fresh(index, e));
-      return answerType(ctx.workspace, freshParts, p.mode, SOURCE);
-    } catch (e) {
-      throw explainFallback(e, lsp.note);
-    }
+    });
   },
 });

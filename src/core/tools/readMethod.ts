@@ -62,45 +62,48 @@ export const readMethodTool = defineTool({
       }
       return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
     }
-    try {
-      if (!codeIntelFor(ctx.workspace).index.declarationsIn) {
-        // Before the index is ready: the method of a class found in the files that declare it
-        // (see quickLookup.ts). Several classes of that name declaring it are listed, as the index
-        // lists them; an inherited method waits for the index (its supertypes may be anywhere).
-        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
-        const matches = quick?.flatMap(pick) ?? [];
+    // One copy of each symbol for the whole answer, across its awaits (CodeIndex.pinned).
+    return codeIntelFor(ctx.workspace).index.pinned(async () => {
+      try {
+        if (!codeIntelFor(ctx.workspace).index.declarationsIn) {
+          // Before the index is ready: the method of a class found in the files that declare it
+          // (see quickLookup.ts). Several classes of that name declaring it are listed, as the index
+          // lists them; an inherited method waits for the index (its supertypes may be anywhere).
+          const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
+          const matches = quick?.flatMap(pick) ?? [];
+          const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
+          if (matches.length && owners.size === 1) {
+            void readyCodeIntel(ctx).catch(() => undefined);
+            return answer(ctx.workspace, p, matches, false, SOURCE);
+          }
+          if (quick && owners.size > 1 && quick.length > 1 && !typeInParts(quick)) {
+            void readyCodeIntel(ctx).catch(() => undefined);
+            return ambiguity(p.className, quick.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
+          }
+        }
+        const { index, graph } = await readyCodeIntel(ctx);
+        const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
+        if (!classes.length) throw notFound(index, p.className);
+        const freshClasses: TypeEntry[] = [];
+        for (const c of classes) freshClasses.push(await fresh(index, c));
+        let matches = freshClasses.flatMap(pick);
+        let inherited = false;
+        if (!matches.length) {
+          const q = graph.findMethods(`${freshClasses.length === 1 ? (freshClasses[0] as TypeEntry).type.fqn : p.className}.${p.methodName}`);
+          matches = q.matches;
+          inherited = q.inherited;
+        }
         const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
-        if (matches.length && owners.size === 1) {
-          void readyCodeIntel(ctx).catch(() => undefined);
-          return answer(ctx.workspace, p, matches, false, SOURCE);
+        // one type written in several files (Go, C# partial) is not an ambiguity: its methods are all its own
+        if (owners.size > 1 && !inherited && classes.length > 1 && !typeInParts(freshClasses)) {
+          return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
         }
-        if (quick && owners.size > 1 && quick.length > 1 && !typeInParts(quick)) {
-          void readyCodeIntel(ctx).catch(() => undefined);
-          return ambiguity(p.className, quick.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
-        }
+        if (!matches.length) throw noMethod(freshClasses);
+        return answer(ctx.workspace, p, matches, inherited, SOURCE);
+      } catch (e) {
+        throw explainFallback(e, lsp.note);
       }
-      const { index, graph } = await readyCodeIntel(ctx);
-      const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
-      if (!classes.length) throw notFound(index, p.className);
-      const freshClasses: TypeEntry[] = [];
-      for (const c of classes) freshClasses.push(await fresh(index, c));
-      let matches = freshClasses.flatMap(pick);
-      let inherited = false;
-      if (!matches.length) {
-        const q = graph.findMethods(`${freshClasses.length === 1 ? (freshClasses[0] as TypeEntry).type.fqn : p.className}.${p.methodName}`);
-        matches = q.matches;
-        inherited = q.inherited;
-      }
-      const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
-      // one type written in several files (Go, C# partial) is not an ambiguity: its methods are all its own
-      if (owners.size > 1 && !inherited && classes.length > 1 && !typeInParts(freshClasses)) {
-        return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
-      }
-      if (!matches.length) throw noMethod(freshClasses);
-      return answer(ctx.workspace, p, matches, inherited, SOURCE);
-    } catch (e) {
-      throw explainFallback(e, lsp.note);
-    }
+    });
   },
 });
 

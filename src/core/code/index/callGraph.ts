@@ -9,7 +9,7 @@ import { erasedSimple, splitTopLevel } from '../java/typeRef';
 /**
  * Who calls what, from the index: callees of a method (resolved targets and the calls that could
  * not be resolved), callers (a reverse lookup over call sites with the same name), and trees of
- * either to a depth, with cycles cut and marked. Resolutions are cached per index generation.
+ * either to a depth, with cycles cut and marked. Resolutions are cached while the index's symbols stay the same (`symbolsStamp`).
  */
 
 export interface CallerRef {
@@ -79,7 +79,7 @@ export function paramsMatch(m: MethodSymbol, wanted: readonly string[]): boolean
 }
 
 export class CallGraph {
-  private gen = -1;
+  private stamp = '';
   private resolverCache: JavaResolver | undefined;
   private nameResolverCache: NameResolver | undefined;
   private resolved = new WeakMap<CallSite, ResolvedCall>();
@@ -89,8 +89,8 @@ export class CallGraph {
   constructor(readonly index: CodeIndex) {}
 
   get resolver(): JavaResolver {
-    if (!this.resolverCache || this.gen !== this.index.generation) {
-      this.gen = this.index.generation;
+    if (!this.resolverCache || this.stamp !== this.index.symbolsStamp) {
+      this.stamp = this.index.symbolsStamp;
       this.resolverCache = new JavaResolver(this.index);
       this.nameResolverCache = undefined;
       this.resolved = new WeakMap();
@@ -122,7 +122,7 @@ export class CallGraph {
         .map((method) => ({ owner, method }));
     };
     if (!className) {
-      const matches = [...this.index.typeEntries()].flatMap((t) => pick(t, methodName));
+      const matches = this.index.typesDeclaring(methodName).flatMap((t) => pick(t, methodName));
       return { matches, classes: [], inherited: false };
     }
     const direct = classes.flatMap((c) => pick(c, methodName));

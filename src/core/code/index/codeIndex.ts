@@ -1,22 +1,20 @@
 import type { SecretGuard } from '../../policy/secrets';
 import { accessPolicy } from '../../policy/accessPolicy';
-import type { CallSite, FileSymbols, MethodSymbol, TypeSymbol } from '../model';
-import { callKey, inflateCalls } from '../packedSymbols';
+import type { CallSite, FileSymbols, MethodSymbol } from '../model';
+import { callKey, inflateCalls, type TypeHead } from '../packedSymbols';
 import { IndexStore } from './indexStore';
 import type { FileRecord } from './recordStore';
+import { UnpackedFiles, type TypeEntry } from './unpackedFiles';
+
+export type { TypeEntry };
 
 /**
  * The workspace code index: lookups by simple, qualified or fully qualified name over the
  * declarations and call sites of every source file. The records themselves (their build, their
- * updates, their cache on disk) are kept by `IndexStore` (indexStore.ts).
+ * updates, their cache on disk) are kept by `IndexStore` (indexStore.ts), packed
+ * (packedSymbols.ts): a lookup finds types by the heads of the files and unpacks only the files
+ * it returns (unpackedFiles.ts).
  */
-
-export interface TypeEntry {
-  /** Project-relative path of the file declaring the type. */
-  readonly path: string;
-  readonly file: FileSymbols;
-  readonly type: TypeSymbol;
-}
 
 export interface MethodEntry {
   readonly owner: TypeEntry;
@@ -28,13 +26,33 @@ export interface CallRef {
   readonly site: CallSite;
 }
 
+/** A type found by name, its file not unpacked. */
+export interface TypeRef {
+  readonly path: string;
+  readonly head: TypeHead;
+  readonly rec: FileRecord;
+  /** Its position in the file's types. */
+  readonly at: number;
+}
+
+/** A package's top-level types by simple name (what the resolvers ask of a package). */
+export interface PackageTypes {
+  has(name: string): boolean;
+  get(name: string): readonly TypeEntry[] | undefined;
+  values(): Iterable<readonly TypeEntry[]>;
+}
+
 interface Derived {
-  readonly byFqn: Map<string, TypeEntry[]>;
-  readonly bySimple: Map<string, TypeEntry[]>;
+  readonly byFqn: Map<string, TypeRef[]>;
+  readonly bySimple: Map<string, TypeRef[]>;
   /** Top-level types of each package, by simple name. */
-  readonly byPackage: Map<string, Map<string, TypeEntry[]>>;
-  /** Call sites by `callKey`, for the names asked lately (each a scan of the files that call the name). */
+  readonly byPackage: Map<string, Map<string, TypeRef[]>>;
+  /**
+   * Call sites by `callKey`, for the names asked lately (each a scan of the files that call the
+   * name), made while the unpacked files were those of `evictions` (their callers are symbols).
+   */
   readonly callsByName: Map<string, CallRef[]>;
+  evictions: number;
   /** Files whose call sites are missing or cut (`callSitesMissing`, `callSitesCut`), once asked. */
   partial?: IncompleteFiles;
 }
@@ -61,12 +79,30 @@ export class CodeIndex extends IndexStore {
   private inflatedBytes = 0;
   /** The secret globs `derivedCache` was made under: files that became secret leave every answer. */
   private derivedGuard: SecretGuard | undefined;
+  /** The files unpacked lately; see `pinned`. */
+  private readonly unpacked = new UnpackedFiles();
 
   protected override changed(): void {
     this.derivedCache = undefined;
     this.inflated.clear();
     this.inflatedBytes = 0;
     super.changed();
+  }
+
+  /**
+   * Changes whenever symbols a caller got earlier may no longer be the ones a lookup returns (a
+   * file changed, or unpacked files were let go): a cache of resolutions starts afresh then.
+   */
+  get symbolsStamp(): string {
+    return `${this.generation}:${this.unpacked.evictions}`;
+  }
+
+  /**
+   * Runs one answer: every file it unpacks stays unpacked until it ends, so its lookups meet one
+   * copy of each symbol even across its awaits (the call graph compares methods by identity).
+   */
+  pinned<T>(fn: () => Promise<T>): Promise<T> {
+    return this.unpacked.pinned(fn);
   }
 
   // ---- lookups ------------------------------------------------------------------------------
@@ -77,11 +113,18 @@ export class CodeIndex extends IndexStore {
 
   fileSymbols(rel: string): FileSymbols | undefined {
     const r = this.relOf(rel);
-    return accessPolicy(this.ws).hides(r) ? undefined : this.files.get(r)?.symbols;
+    const rec = accessPolicy(this.ws).hides(r) ? undefined : this.files.get(r);
+    return rec && this.unpacked.get(r, rec).file;
   }
 
+  /** Every file's symbols, unpacked one at a time (a pass over the whole project: the `@` list, tests). */
   *allFiles(): Iterable<[string, FileSymbols]> {
-    for (const [rel, rec] of this.visible()) yield [rel, rec.symbols];
+    for (const [rel, rec] of this.visible()) yield [rel, this.unpacked.peek(rec)];
+  }
+
+  /** Every file's path. */
+  *paths(): Iterable<string> {
+    for (const [rel] of this.visible()) yield rel;
   }
 
   /** The records of files no secret glob hides now (the setting may have changed since they were read). */
@@ -97,29 +140,44 @@ export class CodeIndex extends IndexStore {
       this.derivedGuard = guard;
     }
     if (this.derivedCache) return this.derivedCache;
-    const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map(), callsByName: new Map() };
+    const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map(), callsByName: new Map(), evictions: this.unpacked.evictions };
     for (const [rel, rec] of this.visible()) {
-      for (const type of rec.symbols.types) {
-        const e: TypeEntry = { path: rel, file: rec.symbols, type };
-        push(d.byFqn, type.fqn, e);
-        push(d.bySimple, type.name, e);
-        if (!type.outer) {
-          let pkg = d.byPackage.get(rec.symbols.package);
-          if (!pkg) d.byPackage.set(rec.symbols.package, (pkg = new Map()));
-          push(pkg, type.name, e);
+      rec.head.types.forEach((head, at) => {
+        const ref: TypeRef = { path: rel, head, rec, at };
+        push(d.byFqn, head.fqn, ref);
+        push(d.bySimple, head.name, ref);
+        if (head.outer === undefined) {
+          let pkg = d.byPackage.get(rec.head.package);
+          if (!pkg) d.byPackage.set(rec.head.package, (pkg = new Map()));
+          push(pkg, head.name, ref);
         }
-      }
+      });
     }
     this.derivedCache = d;
     return d;
   }
 
-  typesByFqn(fqn: string): readonly TypeEntry[] {
-    return this.derived().byFqn.get(fqn) ?? [];
+  /** The types, their files unpacked. */
+  private entries(refs: readonly TypeRef[]): TypeEntry[] {
+    return refs.map((r) => this.unpacked.get(r.path, r.rec).entries[r.at] as TypeEntry);
   }
 
-  packageTypes(pkg: string): ReadonlyMap<string, readonly TypeEntry[]> | undefined {
-    return this.derived().byPackage.get(pkg);
+  typesByFqn(fqn: string): readonly TypeEntry[] {
+    const refs = this.derived().byFqn.get(fqn);
+    return refs ? this.entries(refs) : [];
+  }
+
+  packageTypes(pkg: string): PackageTypes | undefined {
+    const types = this.derived().byPackage.get(pkg);
+    if (!types) return undefined;
+    const entries = (refs: readonly TypeRef[] | undefined) => refs && this.entries(refs);
+    return {
+      has: (name) => types.has(name),
+      get: (name) => entries(types.get(name)),
+      *values() {
+        for (const refs of types.values()) yield entries(refs) as TypeEntry[];
+      },
+    };
   }
 
   /**
@@ -134,22 +192,38 @@ export class CodeIndex extends IndexStore {
       .replace(/[/\\$]/g, '.');
     const d = this.derived();
     const exact = d.byFqn.get(n);
-    if (exact) return [...exact];
+    if (exact) return this.entries(exact);
     const simple = n.slice(n.lastIndexOf('.') + 1);
     const candidates = d.bySimple.get(simple) ?? [];
-    const found = n.includes('.') ? candidates.filter((e) => e.type.fqn.endsWith(`.${n}`)) : [...candidates];
+    const found = n.includes('.') ? candidates.filter((r) => r.head.fqn.endsWith(`.${n}`)) : candidates;
     // `Greeter` names the class Greeter before the module of a file greeter.ts/Greeter.py.
-    const types = found.filter((e) => e.type.kind !== 'module');
-    if (types.length && types.length < found.length) return types;
-    if (found.length) return found;
+    const types = found.filter((r) => r.head.kind !== 'module');
+    if (types.length && types.length < found.length) return this.entries(types);
+    if (found.length) return this.entries(found);
     // `arraylist`, `java.util.arraylist`: letter case is the only difference.
     const lower = n.toLowerCase();
-    return [...d.byFqn.values()].flat().filter((e) => e.type.fqn.toLowerCase() === lower || e.type.fqn.toLowerCase().endsWith(`.${lower}`));
+    return this.entries([...d.byFqn.values()].flat().filter((r) => r.head.fqn.toLowerCase() === lower || r.head.fqn.toLowerCase().endsWith(`.${lower}`)));
   }
 
+  /** Every type's head, nothing unpacked (names for a suggestion). */
+  typeHeads(): Iterable<TypeRef> {
+    return [...this.derived().byFqn.values()].flat();
+  }
+
+  /** Every type, every file unpacked: a pass over the whole project (tests, benchmarks). */
   typeEntries(): Iterable<TypeEntry> {
-    const d = this.derived();
-    return [...d.byFqn.values()].flat();
+    return this.entries([...this.typeHeads()]);
+  }
+
+  /** The types of the files that declare a method (or a type) of this name: what a method asked for without its class can be in. */
+  typesDeclaring(name: string): TypeEntry[] {
+    const id = this.keyId(name);
+    const named = new Set((this.derived().bySimple.get(name) ?? []).map((r) => r.rec));
+    const out: TypeEntry[] = [];
+    for (const [rel, rec] of this.visible()) {
+      if ((id !== undefined && rec.methods.includes(id)) || named.has(rec)) out.push(...this.unpacked.get(rel, rec).entries);
+    }
+    return out;
   }
 
   methodsOf(owner: TypeEntry): MethodEntry[] {
@@ -163,10 +237,11 @@ export class CodeIndex extends IndexStore {
    */
   callsOf(m: MethodEntry): readonly CallSite[] {
     if (m.method.calls.length) return m.method.calls;
-    const rec = this.files.get(m.owner.path);
-    if (!rec?.calls || rec.symbols !== m.owner.file) return m.method.calls;
+    const rec = this.unpacked.recordOf(m.owner.file);
+    // A copy of a record since replaced: its calls are not the ones stored now.
+    if (!rec?.calls || this.files.get(m.owner.path) !== rec) return m.method.calls;
     let at = 0;
-    for (const t of rec.symbols.types) {
+    for (const t of m.owner.file.types) {
       if (t !== m.owner.type) {
         at += t.methods.length;
         continue;
@@ -222,7 +297,7 @@ export class CodeIndex extends IndexStore {
     const cut: string[] = [];
     for (const [rel, rec] of this.visible()) {
       if (rec.outline) missing.push(rel);
-      else if (rec.symbols.callsCut) cut.push(rel);
+      else if (rec.head.callsCut) cut.push(rel);
     }
     d.partial = { missing, cut };
     return d.partial;
@@ -231,6 +306,10 @@ export class CodeIndex extends IndexStore {
   /** Every call site under a `callKey`, across the project: only files that call the name are inflated. */
   callSitesNamed(key: string): readonly CallRef[] {
     const d = this.derived();
+    if (d.evictions !== this.unpacked.evictions) {
+      d.callsByName.clear(); // callers from copies let go since: no answer may mix them with new ones
+      d.evictions = this.unpacked.evictions;
+    }
     const cached = d.callsByName.get(key);
     if (cached) return cached;
     const out: CallRef[] = [];
@@ -240,9 +319,8 @@ export class CodeIndex extends IndexStore {
         if (!rec.keys.includes(id)) continue;
         const calls = this.inflate(rec);
         let at = 0;
-        for (const type of rec.symbols.types) {
-          const owner: TypeEntry = { path: rel, file: rec.symbols, type };
-          for (const method of type.methods) {
+        for (const owner of this.unpacked.get(rel, rec).entries) {
+          for (const method of owner.type.methods) {
             const caller = { owner, method };
             for (const site of calls[at++] ?? []) if (callKey(site) === key) out.push({ caller, site });
           }

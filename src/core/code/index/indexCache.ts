@@ -2,30 +2,30 @@ import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import type { SymbolInterner } from '../compactSymbols';
-import type { FileSymbols } from '../model';
-import { asPacked, type PackedSymbols } from '../packedSymbols';
+import type { FileHead, PackedSymbols } from '../packedSymbols';
 import { removeStaleTemps } from './cacheTemps';
 
 /**
  * The code index's cache on disk: one JSON value per line, a header, then per file
- * `[path, mtimeMs, size, symbols, calls, keys]` (`calls` the deflated call sites in base64, `keys`
- * the names they call) and a seventh element 1 for a file whose call sites are not parsed yet
- * (its outline's declarations only). Lines, so that neither writing nor reading it needs one
- * string the size of a big project's index.
+ * `[path, mtimeMs, size, head, decl, calls, keys, methods]` as the index holds it
+ * (packedSymbols.ts; `decl` and `calls` deflated, in base64) and a ninth element 1 for a file
+ * whose call sites are not parsed yet (its outline's declarations only). Lines, so that neither
+ * writing nor reading it needs one string the size of a big project's index.
  */
 
 export const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 7;
+export const CACHE_VERSION = 8;
 
 /** One file's record as the cache holds it. */
 export interface CachedFile {
   readonly mtimeMs: number;
   readonly size: number;
-  readonly symbols: FileSymbols;
+  readonly head: FileHead;
+  readonly decl: Buffer;
   readonly calls: Buffer | undefined;
   readonly keys: readonly string[];
+  readonly methods: readonly string[];
   readonly outline?: true;
 }
 
@@ -34,7 +34,7 @@ export function* cacheLines(files: Iterable<[string, CachedFile]>): Iterable<str
   yield JSON.stringify({ format: CACHE_FORMAT, version: CACHE_VERSION });
   for (const [rel, f] of files) {
     if (f.mtimeMs < 0) continue;
-    yield JSON.stringify([rel, f.mtimeMs, f.size, f.symbols, f.calls?.toString('base64') ?? null, f.keys, ...(f.outline ? [1] : [])]);
+    yield JSON.stringify([rel, f.mtimeMs, f.size, f.head, f.decl.toString('base64'), f.calls?.toString('base64') ?? null, f.keys, f.methods, ...(f.outline ? [1] : [])]);
   }
 }
 
@@ -44,7 +44,6 @@ export function* cacheLines(files: Iterable<[string, CachedFile]>): Iterable<str
  */
 export function cacheReader(
   take: (rel: string, mtimeMs: number, size: number, packed: PackedSymbols) => boolean,
-  interner: SymbolInterner,
 ): { line(line: string): boolean; readonly count: number } {
   let count = 0;
   let header = false;
@@ -57,9 +56,9 @@ export function cacheReader(
         header = true;
         return true;
       }
-      const [rel, mtimeMs, size, json, calls, keys, outline] = JSON.parse(line) as [string, number, number, FileSymbols, string | null, string[], 1?];
-      if (json.callsCut === 'time') return true; // parsed again: its call-site query may finish this time
-      const packed = asPacked(json, calls === null ? undefined : Buffer.from(calls, 'base64'), keys, interner);
+      const [rel, mtimeMs, size, head, decl, calls, keys, methods, outline] = JSON.parse(line) as [string, number, number, FileHead, string, string | null, string[], string[], 1?];
+      if (head.callsCut === 'time') return true; // parsed again: its call-site query may finish this time
+      const packed: PackedSymbols = { head, decl: Buffer.from(decl, 'base64'), calls: calls === null ? undefined : Buffer.from(calls, 'base64'), keys, methods };
       if (take(rel, mtimeMs, size, outline === 1 ? { ...packed, outline: true } : packed)) count++;
       return true;
     },

@@ -157,8 +157,6 @@ export class IndexStore extends RecordStore {
     const withCalls = await this.pass(outlined, 'full', poolFor(outlined.length));
     this.changed();
     this.isReady = true;
-    // The sharing tables' keys are about a tenth of the heap on the JDK: past the build they would serve only edits.
-    this.interner.forget();
     this.report({ phase: 'ready', done: list.length, total: list.length });
     this.lastBuild = { parsed, cached: list.length - parsed, declarationsMs, ms: Date.now() - started };
     log?.info(`code index: call sites of ${outlined.length} files in ${Date.now() - started - declarationsMs} ms`);
@@ -243,7 +241,7 @@ export class IndexStore extends RecordStore {
         // newer than this pass's read: kept
       } else if (r.parsed || r.text !== undefined) {
         // A worker's answer (undefined for a file in no supported language), else parse the text here.
-        if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed, this.interner));
+        if (r.packed !== undefined) this.put(r.rel, r.mtimeMs, r.size, unpackJson(r.packed));
         else if (r.text !== undefined) await this.store(r.rel, r.text, r.mtimeMs, r.size, mode, wanted);
         parsed++;
       } else if (r.mtimeMs === 0) {

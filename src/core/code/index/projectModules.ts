@@ -30,7 +30,7 @@ export class ProjectModules {
   private readonly modules = new Map<string, string | undefined>();
 
   constructor(readonly index: CodeIndex) {
-    for (const [rel] of index.allFiles()) {
+    for (const rel of index.paths()) {
       const dir = path.posix.dirname(rel);
       const list = this.dirs.get(dir);
       if (list) list.push(rel);
@@ -161,7 +161,7 @@ export class ProjectModules {
         const base = dir === '.' ? rest : rest ? `${dir}/${rest}` : dir;
         return [`${base}.py`, `${base}/__init__.py`, `${base}.pyi`].find(has);
       }
-      const hits = [...this.index.allFiles()].map(([rel]) => rel).filter((rel) => rel === `${rest}.py` || rel.endsWith(`/${rest}.py`) || rel === `${rest}/__init__.py` || rel.endsWith(`/${rest}/__init__.py`));
+      const hits = [...this.index.paths()].filter((rel) => rel === `${rest}.py` || rel.endsWith(`/${rest}.py`) || rel === `${rest}/__init__.py` || rel.endsWith(`/${rest}/__init__.py`));
       return hits.length === 1 ? hits[0] : undefined;
     }
     if (lang === 'go') {

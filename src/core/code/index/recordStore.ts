@@ -4,10 +4,8 @@ import { accessPolicy } from '../../policy/accessPolicy';
 import { toRelative } from '../../workspace/paths';
 import { decodeText, isBinary } from '../../workspace/text';
 import type { Workspace } from '../../workspace/workspace';
-import { SymbolInterner } from '../compactSymbols';
 import { extractPacked, languageForPath, type ExtractMode } from '../languages/registry';
-import type { FileSymbols } from '../model';
-import { unpackJson, type PackedJson, type PackedSymbols } from '../packedSymbols';
+import { unpackJson, type FileHead, type PackedJson, type PackedSymbols } from '../packedSymbols';
 import { cacheLines, cacheReader, readCacheFile, writeCacheFile, type CachedFile } from './indexCache';
 
 /**
@@ -35,23 +33,25 @@ export interface FileRecord {
   /** -1 when the text came from an unsaved editor buffer: never trusted from the cache. */
   readonly mtimeMs: number;
   readonly size: number;
-  /** The declarations; every method's `calls` is empty here: they are in `calls` (packedSymbols.ts). */
-  readonly symbols: FileSymbols;
+  /** What a lookup by name needs, as objects (packedSymbols.ts). */
+  readonly head: FileHead;
+  /** The declarations, deflated (every method's `calls` empty); see `CodeIndex.fileSymbols`. */
+  readonly decl: Buffer;
   /** The methods' call sites, deflated; see `CodeIndex.callsOf`. */
   readonly calls: Buffer | undefined;
-  /** The distinct names the file calls, as ids in the store's key table. */
+  /** The distinct names the file calls, as ids in the store's name table. */
   readonly keys: Uint32Array;
+  /** The distinct names of the file's methods, as ids in the same table. */
+  readonly methods: Uint32Array;
   /** Declarations only, from the file's outline: its call sites are not parsed yet (`calls` and `keys` empty). */
   readonly outline?: true;
 }
 
 export class RecordStore {
   protected readonly files = new Map<string, FileRecord>();
-  /** Every call name any file uses, once: records hold their ids. */
+  /** Every name any file calls or declares a method of, once: records hold their ids. */
   private readonly keyIds = new Map<string, number>();
   private readonly keyNames: string[] = [];
-  /** Shares the names, type texts and lists the records repeat (compactSymbols.ts). */
-  protected readonly interner = new SymbolInterner();
   /** Bumped on every change; resolvers and call graphs cache per generation. */
   generation = 0;
   /** How often `update` changed or `remove` removed each file's record: a build's read made before the last of them is not stored. */
@@ -105,27 +105,32 @@ export class RecordStore {
     try {
       const packed = await extractPacked(rel, text, mode);
       if (packed === undefined || (stillWanted && !stillWanted())) return;
-      this.put(rel, mtimeMs, size, unpackJson(packed, this.interner));
+      this.put(rel, mtimeMs, size, unpackJson(packed));
     } catch (e) {
       this.limits.log?.warn(`code index: ${rel} not indexed: ${String(e)}`);
     }
   }
 
   protected put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
-    const keys = new Uint32Array(p.keys.length);
-    p.keys.forEach((k, i) => {
+    const { head, decl, calls } = p;
+    this.files.set(rel, { mtimeMs, size, head, decl, calls, keys: this.ids(p.keys), methods: this.ids(p.methods), ...(p.outline ? { outline: true } : {}) });
+  }
+
+  private ids(names: readonly string[]): Uint32Array {
+    const ids = new Uint32Array(names.length);
+    names.forEach((k, i) => {
       let id = this.keyIds.get(k);
       if (id === undefined) {
         id = this.keyNames.length;
         this.keyIds.set(k, id);
         this.keyNames.push(k);
       }
-      keys[i] = id;
+      ids[i] = id;
     });
-    this.files.set(rel, { mtimeMs, size, symbols: p.symbols, calls: p.calls, keys, ...(p.outline ? { outline: true } : {}) });
+    return ids;
   }
 
-  /** The id of a call name, if any file calls it. */
+  /** The id of a name, if any file calls it or declares a method of that name. */
   protected keyId(key: string): number | undefined {
     return this.keyIds.get(key);
   }
@@ -170,7 +175,8 @@ export class RecordStore {
   private cacheLines(): Iterable<string> {
     const names = this.keyNames;
     function* files(all: Map<string, FileRecord>): Iterable<[string, CachedFile]> {
-      for (const [rel, rec] of all) yield [rel, { ...rec, keys: Array.from(rec.keys, (id) => names[id] as string) }];
+      const named = (ids: Uint32Array) => Array.from(ids, (id) => names[id] as string);
+      for (const [rel, rec] of all) yield [rel, { ...rec, keys: named(rec.keys), methods: named(rec.methods) }];
     }
     return cacheLines(files(this.files));
   }
@@ -195,7 +201,7 @@ export class RecordStore {
   }
 
   private reader(): ReturnType<typeof cacheReader> {
-    return cacheReader((rel, mtimeMs, size, packed) => !this.files.has(rel) && (this.put(rel, mtimeMs, size, packed), true), this.interner);
+    return cacheReader((rel, mtimeMs, size, packed) => !this.files.has(rel) && (this.put(rel, mtimeMs, size, packed), true));
   }
 
   private loaded(n: number): number {

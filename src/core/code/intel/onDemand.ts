@@ -1,7 +1,7 @@
 import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
-import { CodeIndex, type CallRef, type TypeEntry } from '../index/codeIndex';
+import { CodeIndex, type CallRef, type PackageTypes, type TypeEntry, type TypeRef } from '../index/codeIndex';
 import { LANGUAGES, listSourceFiles } from '../languages/registry';
 import { filesDeclaring } from './quickLookup';
 import { foregroundGate } from './foreground';
@@ -59,26 +59,18 @@ class OnDemandIndex extends CodeIndex {
     return super.typesByFqn(fqn);
   }
 
-  override packageTypes(pkg: string): ReadonlyMap<string, readonly TypeEntry[]> | undefined {
+  override packageTypes(pkg: string): PackageTypes | undefined {
     let names = this.asked.pkgs.get(pkg);
     if (!names) this.asked.pkgs.set(pkg, (names = new Set()));
     const map = super.packageTypes(pkg);
     // Whether the package exists is told by its folders; its names are noted as they are asked.
     if (!map && !this.packagesKnown.get(pkg)) return undefined;
     const asked = names;
-    const real = map ?? new Map<string, readonly TypeEntry[]>();
     return {
-      has: (name: string) => (asked.add(name), real.has(name)),
-      get: (name: string) => (asked.add(name), real.get(name)),
-      get size() {
-        return wholeProject();
-      },
-      keys: wholeProject,
+      has: (name: string) => (asked.add(name), map?.has(name) ?? false),
+      get: (name: string) => (asked.add(name), map?.get(name)),
       values: wholeProject,
-      entries: wholeProject,
-      forEach: wholeProject,
-      [Symbol.iterator]: wholeProject,
-    } as unknown as ReadonlyMap<string, readonly TypeEntry[]>;
+    };
   }
 
   override findTypes(name: string): TypeEntry[] {
@@ -94,14 +86,24 @@ class OnDemandIndex extends CodeIndex {
     return super.callSitesNamed(key);
   }
 
-  override typeEntries(): Iterable<TypeEntry> {
+  override typeHeads(): Iterable<TypeRef> {
     this.asked.all = true;
-    return super.typeEntries();
+    return super.typeHeads();
+  }
+
+  override typesDeclaring(name: string): TypeEntry[] {
+    this.asked.all = true;
+    return super.typesDeclaring(name);
   }
 
   override *allFiles(): Iterable<[string, import('../model').FileSymbols]> {
     this.asked.all = true;
     yield* super.allFiles();
+  }
+
+  override *paths(): Iterable<string> {
+    this.asked.all = true;
+    yield* super.paths();
   }
 
   has(rel: string): boolean {

@@ -89,9 +89,9 @@ function extractWith(lang: LanguageSupport, rel: string, text: string, declarati
 }
 
 /**
- * A method's parameters carry no line (`ParamSymbol`): the index shares equal parameter lists
- * between methods (compactSymbols.ts). The extractors make them as `VarSymbol`s, since record
- * components and Kotlin's constructor properties come from the same lists and keep their lines.
+ * A method's parameters carry no line (`ParamSymbol`): nothing reads it. The extractors make them
+ * as `VarSymbol`s, since record components and Kotlin's constructor properties come from the same
+ * lists and keep their lines.
  */
 function withoutParamLines(f: FileSymbols): FileSymbols {
   for (const t of f.types) {

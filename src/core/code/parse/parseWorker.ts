@@ -79,9 +79,11 @@ parentPort?.on('message', (job: Job) => {
   if (text === CHANGED) return answer({ id: job.id, changed: true });
   extractPacked(job.rel, text, job.mode).then(
     (packed) => {
-      // the deflated calls are moved, not copied (a Buffer of their own, never a slice of a pool)
-      const calls = packed?.calls && new Uint8Array(packed.calls);
-      answer({ id: job.id, ...(packed ? { packed: { ...packed, calls } } : {}) }, calls ? [calls.buffer as ArrayBuffer] : []);
+      if (!packed) return answer({ id: job.id });
+      // the deflated bytes are moved, not copied (buffers of their own, never slices of a pool)
+      const decl = new Uint8Array(packed.decl);
+      const calls = packed.calls && new Uint8Array(packed.calls);
+      answer({ id: job.id, packed: { ...packed, decl, calls } }, calls ? [decl.buffer as ArrayBuffer, calls.buffer as ArrayBuffer] : [decl.buffer as ArrayBuffer]);
     },
     (e: unknown) => answer({ id: job.id, error: String(e) }),
   );

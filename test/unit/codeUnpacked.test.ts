@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { UNPACKED_LIMITS } from '../../src/core/code/index/unpackedFiles';
+import { codeIntelFor, dropCodeIntel } from '../../src/core/code/intel/intel';
+import { extractFile } from '../../src/core/code/languages/registry';
+import { callChainTool } from '../../src/core/tools/callChain';
+import { readMethodTool } from '../../src/core/tools/readMethod';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from './helpers/fixtures';
+import { JAVA_PROJECT } from './helpers/javaProject';
+import { callTool } from './helpers/tools';
+
+/**
+ * The index keeps every file's declarations packed (packedSymbols.ts) and unpacks a file when a
+ * lookup reaches it; unpacked files are let go only between answers (unpackedFiles.ts).
+ */
+
+const MAIN = 'src/main/java/com/acme/app/Main.java';
+const SERVICE = 'src/main/java/com/acme/app/Service.java';
+
+async function built(prefix: string): Promise<CodeIndex> {
+  const index = new CodeIndex(new NodeWorkspace(makeTree(JAVA_PROJECT, prefix)), { workers: 0 });
+  await index.ready();
+  return index;
+}
+
+/** Runs `fn` with unpacked files let go at the first turn of the event loop with no answer in flight. */
+async function withNoRoom<T>(fn: () => Promise<T>): Promise<T> {
+  const kept = UNPACKED_LIMITS.bytes;
+  UNPACKED_LIMITS.bytes = 1;
+  try {
+    return await fn();
+  } finally {
+    UNPACKED_LIMITS.bytes = kept;
+  }
+}
+
+test('records hold the declarations packed, with only the heads as objects; unpacked they equal the parse', async () => {
+  const index = await built('ab-unpacked-');
+  const records = (index as unknown as { files: Map<string, Record<string, unknown>> }).files;
+  assert.ok(records.size >= 8);
+  for (const [rel, rec] of records) {
+    assert.ok(Buffer.isBuffer(rec.decl), `${rel}: declarations packed`);
+    assert.equal('symbols' in rec, false, `${rel}: no declarations as objects`);
+  }
+  const parsed = await extractFile(MAIN, JAVA_PROJECT[MAIN] as string);
+  assert.ok(parsed);
+  // the same declarations; the call sites are kept apart (`callsOf`)
+  const withoutCalls = { ...parsed, types: parsed.types.map((t) => ({ ...t, methods: t.methods.map((m) => ({ ...m, calls: [] })) })) };
+  assert.deepEqual(JSON.parse(JSON.stringify(index.fileSymbols(MAIN))), JSON.parse(JSON.stringify(withoutCalls)));
+  // found by name without unpacking: the heads alone
+  assert.deepEqual(
+    [...index.typeHeads()].filter((r) => r.head.name === 'User').map((r) => r.head.fqn),
+    ['com.acme.model.User', 'com.other.model.User'],
+  );
+  assert.equal(index.fileSymbols(MAIN), index.fileSymbols(MAIN), 'one copy while kept');
+});
+
+test('unpacked files are let go between answers, never within one: a pinned answer keeps one copy across its awaits', async () => {
+  const index = await built('ab-unpacked-evict-');
+  await withNoRoom(async () => {
+    const stamp = index.symbolsStamp;
+    const a = index.fileSymbols(MAIN);
+    index.fileSymbols(SERVICE);
+    assert.equal(index.fileSymbols(MAIN), a, 'a synchronous run of lookups is never split');
+    await nextTurn();
+    await nextTurn();
+    assert.notEqual(index.fileSymbols(MAIN), a, 'let go once the turn ended with nothing pinned');
+    assert.notEqual(index.symbolsStamp, stamp, 'caches of symbols start afresh');
+
+    await nextTurn();
+    await nextTurn();
+    const pinned = await index.pinned(async () => {
+      const first = index.fileSymbols(MAIN);
+      for (let i = 0; i < 5; i++) {
+        await nextTurn();
+        index.fileSymbols(SERVICE);
+      }
+      assert.equal(index.fileSymbols(MAIN), first, 'the same copy throughout the answer');
+      return first;
+    });
+    await nextTurn();
+    await nextTurn();
+    assert.notEqual(index.fileSymbols(MAIN), pinned, 'let go after the answer');
+  });
+});
+
+test('call_chain and read_method answer the same when every file is let go between answers', async () => {
+  const ws = new NodeWorkspace(makeTree(JAVA_PROJECT, 'ab-unpacked-tools-'));
+  try {
+    await codeIntelFor(ws).index.ready();
+    const ask = async () => [
+      await callTool(callChainTool, ws, { method: 'com.acme.app.Main.main', direction: 'both', depth: 4 }),
+      await callTool(callChainTool, ws, { method: 'com.acme.app.Service.handle', direction: 'callers', depth: 3 }),
+      await callTool(readMethodTool, ws, { className: 'com.acme.model.User', methodName: 'greet' }).catch((e: unknown) => String(e)),
+    ];
+    const roomy = await ask();
+    const tight = await withNoRoom(async () => {
+      const out = [];
+      for (let i = 0; i < 2; i++) {
+        out.push(await ask());
+        await nextTurn();
+      }
+      return out;
+    });
+    assert.deepEqual(tight[0], roomy);
+    assert.deepEqual(tight[1], roomy);
+  } finally {
+    dropCodeIntel(ws);
+  }
+});
