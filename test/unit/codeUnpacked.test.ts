@@ -20,6 +20,15 @@ import { callTool } from './helpers/tools';
 const MAIN = 'src/main/java/com/acme/app/Main.java';
 const SERVICE = 'src/main/java/com/acme/app/Service.java';
 
+/** Lets the event loop turn until `check` holds (timers included). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 5000;
+  while (!check()) {
+    assert.ok(Date.now() < end, what);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 async function built(prefix: string): Promise<CodeIndex> {
   const index = new CodeIndex(new NodeWorkspace(makeTree(JAVA_PROJECT, prefix)), { workers: 0 });
   await index.ready();
@@ -27,13 +36,13 @@ async function built(prefix: string): Promise<CodeIndex> {
 }
 
 /** Runs `fn` with unpacked files let go at the first turn of the event loop with no answer in flight. */
-async function withNoRoom<T>(fn: () => Promise<T>): Promise<T> {
-  const kept = UNPACKED_LIMITS.bytes;
-  UNPACKED_LIMITS.bytes = 1;
+async function withNoRoom<T>(fn: () => Promise<T>, limits: Partial<typeof UNPACKED_LIMITS> = { bytes: 1 }): Promise<T> {
+  const kept = { ...UNPACKED_LIMITS };
+  Object.assign(UNPACKED_LIMITS, limits);
   try {
     return await fn();
   } finally {
-    UNPACKED_LIMITS.bytes = kept;
+    Object.assign(UNPACKED_LIMITS, kept);
   }
 }
 
@@ -42,7 +51,7 @@ test('records hold the declarations packed, with only the heads as objects; unpa
   const records = (index as unknown as { files: Map<string, Record<string, unknown>> }).files;
   assert.ok(records.size >= 8);
   for (const [rel, rec] of records) {
-    assert.ok(Buffer.isBuffer(rec.decl), `${rel}: declarations packed`);
+    assert.ok(Buffer.isBuffer(rec.packed), `${rel}: declarations packed`);
     assert.equal('symbols' in rec, false, `${rel}: no declarations as objects`);
   }
   const parsed = await extractFile(MAIN, JAVA_PROJECT[MAIN] as string);
@@ -61,14 +70,16 @@ test('records hold the declarations packed, with only the heads as objects; unpa
 test('unpacked files are let go between answers, never within one: a pinned answer keeps one copy across its awaits', async () => {
   const index = await built('ab-unpacked-evict-');
   await withNoRoom(async () => {
-    const stamp = index.symbolsStamp;
+    const owner = {};
+    const cache = index.symbolScoped(owner, () => ({}));
+    assert.equal(index.symbolScoped(owner, () => ({})), cache, 'a cache of symbols is kept while they are');
     const a = index.fileSymbols(MAIN);
     index.fileSymbols(SERVICE);
     assert.equal(index.fileSymbols(MAIN), a, 'a synchronous run of lookups is never split');
     await nextTurn();
     await nextTurn();
     assert.notEqual(index.fileSymbols(MAIN), a, 'let go once the turn ended with nothing pinned');
-    assert.notEqual(index.symbolsStamp, stamp, 'caches of symbols start afresh');
+    assert.notEqual(index.symbolScoped(owner, () => ({})), cache, 'caches of symbols start afresh');
 
     await nextTurn();
     await nextTurn();
@@ -110,4 +121,25 @@ test('call_chain and read_method answer the same when every file is let go betwe
   } finally {
     dropCodeIntel(ws);
   }
+});
+
+test('a minute with no lookup lets every unpacked file go, with the caches holding their symbols', async () => {
+  const index = await built('ab-unpacked-idle-');
+  await withNoRoom(
+    async () => {
+      const owner = {};
+      const cache = index.symbolScoped(owner, () => ({}));
+      const a = index.fileSymbols(MAIN);
+      assert.equal(index.fileSymbols(MAIN), a, 'kept: within the budget');
+      await index.pinned(async () => {
+        index.fileSymbols(SERVICE);
+        await new Promise((r) => setTimeout(r, 120));
+        assert.equal(index.fileSymbols(MAIN), a, 'never while an answer is in flight');
+      });
+      // (a lookup would count as use: the caches tell)
+      await until(() => index.symbolScoped(owner, () => ({})) !== cache, 'let go once idle');
+      assert.notEqual(index.fileSymbols(MAIN), a);
+    },
+    { idleMs: 50 },
+  );
 });

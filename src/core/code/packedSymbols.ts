@@ -22,8 +22,8 @@ import type { CallSite, FileSymbols, MethodSymbol, TypeKind } from './model';
 export interface TypeHead {
   readonly kind: TypeKind;
   readonly name: string;
-  readonly qname: string;
   readonly fqn: string;
+  /** The enclosing type's `qname`, for nested types. */
   readonly outer?: string;
 }
 
@@ -107,7 +107,7 @@ export function packSymbols(file: FileSymbols): PackedJson {
   const head: FileHead = {
     language: file.language,
     package: file.package,
-    types: types.map(({ kind, name, qname, fqn, outer }) => (outer === undefined ? { kind, name, qname, fqn } : { kind, name, qname, fqn, outer })),
+    types: types.map(({ kind, name, fqn, outer }) => (outer === undefined ? { kind, name, fqn } : { kind, name, fqn, outer })),
     ...(cut ? { callsCut: cut } : {}),
   };
   return {

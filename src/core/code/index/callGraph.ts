@@ -9,7 +9,7 @@ import { erasedSimple, splitTopLevel } from '../java/typeRef';
 /**
  * Who calls what, from the index: callees of a method (resolved targets and the calls that could
  * not be resolved), callers (a reverse lookup over call sites with the same name), and trees of
- * either to a depth, with cycles cut and marked. Resolutions are cached while the index's symbols stay the same (`symbolsStamp`).
+ * either to a depth, with cycles cut and marked. Resolutions are cached while the index's symbols stay the same (`symbolScoped`).
  */
 
 export interface CallerRef {
@@ -78,34 +78,33 @@ export function paramsMatch(m: MethodSymbol, wanted: readonly string[]): boolean
   return m.params.every((p, i) => erasedSimple(p.type).replace('...', '[]') === erasedSimple(wanted[i] as string).replace('...', '[]'));
 }
 
-export class CallGraph {
-  private stamp = '';
-  private resolverCache: JavaResolver | undefined;
-  private nameResolverCache: NameResolver | undefined;
-  private resolved = new WeakMap<CallSite, ResolvedCall>();
+/** What the call graph caches: symbols, so made afresh whenever the index's may have changed (`CodeIndex.symbolScoped`). */
+interface Caches {
+  readonly resolver: JavaResolver;
+  names?: NameResolver;
+  readonly resolved: WeakMap<CallSite, ResolvedCall>;
   /** Callers per method: each is a scan of every call site with the method's name, repeated at every tree level otherwise. */
-  private callerCache = new WeakMap<MethodSymbol, CallerRef[]>();
+  readonly callers: WeakMap<MethodSymbol, CallerRef[]>;
+}
 
+export class CallGraph {
   constructor(readonly index: CodeIndex) {}
 
+  private get caches(): Caches {
+    return this.index.symbolScoped(this, () => ({ resolver: new JavaResolver(this.index), resolved: new WeakMap(), callers: new WeakMap() }));
+  }
+
   get resolver(): JavaResolver {
-    if (!this.resolverCache || this.stamp !== this.index.symbolsStamp) {
-      this.stamp = this.index.symbolsStamp;
-      this.resolverCache = new JavaResolver(this.index);
-      this.nameResolverCache = undefined;
-      this.resolved = new WeakMap();
-      this.callerCache = new WeakMap();
-    }
-    return this.resolverCache;
+    return this.caches.resolver;
   }
 
   /** Java's call sites go to the Java resolver, every other language's to the name resolver. */
   resolve(site: CallSite, caller: MethodEntry): ResolvedCall {
-    const r = this.resolver;
-    let hit = this.resolved.get(site);
+    const c = this.caches;
+    let hit = c.resolved.get(site);
     if (!hit) {
-      const byName = !isJava(caller.owner) ? (this.nameResolverCache ??= new NameResolver(this.index)) : undefined;
-      this.resolved.set(site, (hit = byName ? byName.resolve(site, caller) : r.resolve(site, caller)));
+      const byName = !isJava(caller.owner) ? (c.names ??= new NameResolver(this.index)) : undefined;
+      c.resolved.set(site, (hit = byName ? byName.resolve(site, caller) : c.resolver.resolve(site, caller)));
     }
     return hit;
   }
@@ -143,11 +142,11 @@ export class CallGraph {
 
   /** Call sites across the project that reach the method, directly or through a method it overrides. */
   callers(m: MethodEntry): CallerRef[] {
-    void this.resolver; // drops the caches when the index changed
-    const cached = this.callerCache.get(m.method);
+    const callers = this.caches.callers;
+    const cached = callers.get(m.method);
     if (cached) return cached;
     const found = this.scanCallers(m);
-    this.callerCache.set(m.method, found);
+    callers.set(m.method, found);
     return found;
   }
 

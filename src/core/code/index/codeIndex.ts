@@ -3,7 +3,7 @@ import { accessPolicy } from '../../policy/accessPolicy';
 import type { CallSite, FileSymbols, MethodSymbol } from '../model';
 import { callKey, inflateCalls, type TypeHead } from '../packedSymbols';
 import { IndexStore } from './indexStore';
-import type { FileRecord } from './recordStore';
+import { callBytes, type FileRecord } from './recordStore';
 import { UnpackedFiles, type TypeEntry } from './unpackedFiles';
 
 export type { TypeEntry };
@@ -47,12 +47,8 @@ interface Derived {
   readonly bySimple: Map<string, TypeRef[]>;
   /** Top-level types of each package, by simple name. */
   readonly byPackage: Map<string, Map<string, TypeRef[]>>;
-  /**
-   * Call sites by `callKey`, for the names asked lately (each a scan of the files that call the
-   * name), made while the unpacked files were those of `evictions` (their callers are symbols).
-   */
+  /** Call sites by `callKey`, for the names asked lately (each a scan of the files that call the name). */
   readonly callsByName: Map<string, CallRef[]>;
-  evictions: number;
   /** Files whose call sites are missing or cut (`callSitesMissing`, `callSitesCut`), once asked. */
   partial?: IncompleteFiles;
 }
@@ -80,21 +76,35 @@ export class CodeIndex extends IndexStore {
   /** The secret globs `derivedCache` was made under: files that became secret leave every answer. */
   private derivedGuard: SecretGuard | undefined;
   /** The files unpacked lately; see `pinned`. */
-  private readonly unpacked = new UnpackedFiles();
+  private readonly unpacked = new UnpackedFiles(() => this.symbolsLetGo());
+  /** Caches that hold symbols, by owner (`symbolScoped`). */
+  private scoped = new WeakMap<object, unknown>();
 
   protected override changed(): void {
     this.derivedCache = undefined;
+    this.scoped = new WeakMap();
     this.inflated.clear();
     this.inflatedBytes = 0;
     super.changed();
   }
 
+  /** Unpacked files were let go: so is everything holding their symbols, so no answer meets an old copy beside a new one. */
+  private symbolsLetGo(): void {
+    this.derivedCache?.callsByName.clear();
+    this.scoped = new WeakMap();
+    this.inflated.clear();
+    this.inflatedBytes = 0;
+  }
+
   /**
-   * Changes whenever symbols a caller got earlier may no longer be the ones a lookup returns (a
-   * file changed, or unpacked files were let go): a cache of resolutions starts afresh then.
+   * `owner`'s cache of anything that holds symbols (the call graph's resolutions): made by `make`
+   * on first use, and dropped whenever those symbols may no longer be the ones a lookup returns (a
+   * file changed, or unpacked files were let go).
    */
-  get symbolsStamp(): string {
-    return `${this.generation}:${this.unpacked.evictions}`;
+  symbolScoped<T extends object>(owner: object, make: () => T): T {
+    let cache = this.scoped.get(owner) as T | undefined;
+    if (!cache) this.scoped.set(owner, (cache = make()));
+    return cache;
   }
 
   /**
@@ -140,7 +150,7 @@ export class CodeIndex extends IndexStore {
       this.derivedGuard = guard;
     }
     if (this.derivedCache) return this.derivedCache;
-    const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map(), callsByName: new Map(), evictions: this.unpacked.evictions };
+    const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map(), callsByName: new Map() };
     for (const [rel, rec] of this.visible()) {
       rec.head.types.forEach((head, at) => {
         const ref: TypeRef = { path: rel, head, rec, at };
@@ -239,7 +249,7 @@ export class CodeIndex extends IndexStore {
     if (m.method.calls.length) return m.method.calls;
     const rec = this.unpacked.recordOf(m.owner.file);
     // A copy of a record since replaced: its calls are not the ones stored now.
-    if (!rec?.calls || this.files.get(m.owner.path) !== rec) return m.method.calls;
+    if (!rec || rec.declLength === rec.packed.length || this.files.get(m.owner.path) !== rec) return m.method.calls;
     let at = 0;
     for (const t of m.owner.file.types) {
       if (t !== m.owner.type) {
@@ -259,8 +269,8 @@ export class CodeIndex extends IndexStore {
       this.inflated.set(rec, hit);
       return hit.calls;
     }
-    const calls = inflateCalls(rec.calls);
-    const bytes = (rec.calls?.length ?? 0) * 5; // about the inflated JSON's size
+    const calls = inflateCalls(callBytes(rec));
+    const bytes = (rec.packed.length - rec.declLength) * 5; // about the inflated JSON's size
     this.inflated.set(rec, { calls, bytes });
     this.inflatedBytes += bytes;
     for (const [old, v] of this.inflated) {
@@ -306,10 +316,6 @@ export class CodeIndex extends IndexStore {
   /** Every call site under a `callKey`, across the project: only files that call the name are inflated. */
   callSitesNamed(key: string): readonly CallRef[] {
     const d = this.derived();
-    if (d.evictions !== this.unpacked.evictions) {
-      d.callsByName.clear(); // callers from copies let go since: no answer may mix them with new ones
-      d.evictions = this.unpacked.evictions;
-    }
     const cached = d.callsByName.get(key);
     if (cached) return cached;
     const out: CallRef[] = [];

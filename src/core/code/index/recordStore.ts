@@ -35,10 +35,12 @@ export interface FileRecord {
   readonly size: number;
   /** What a lookup by name needs, as objects (packedSymbols.ts). */
   readonly head: FileHead;
-  /** The declarations, deflated (every method's `calls` empty); see `CodeIndex.fileSymbols`. */
-  readonly decl: Buffer;
-  /** The methods' call sites, deflated; see `CodeIndex.callsOf`. */
-  readonly calls: Buffer | undefined;
+  /**
+   * The declarations, deflated (every method's `calls` empty), then the methods' call sites,
+   * deflated (`declBytes`, `callBytes`): one buffer, not two, per file.
+   */
+  readonly packed: Buffer;
+  readonly declLength: number;
   /** The distinct names the file calls, as ids in the store's name table. */
   readonly keys: Uint32Array;
   /** The distinct names of the file's methods, as ids in the same table. */
@@ -47,11 +49,19 @@ export interface FileRecord {
   readonly outline?: true;
 }
 
+/** A record's declarations, deflated. */
+export const declBytes = (r: FileRecord): Buffer => r.packed.subarray(0, r.declLength);
+
+/** A record's call sites, deflated; undefined when it has none. */
+export const callBytes = (r: FileRecord): Buffer | undefined => (r.declLength < r.packed.length ? r.packed.subarray(r.declLength) : undefined);
+
 export class RecordStore {
   protected readonly files = new Map<string, FileRecord>();
   /** Every name any file calls or declares a method of, once: records hold their ids. */
   private readonly keyIds = new Map<string, number>();
   private readonly keyNames: string[] = [];
+  /** Every package name, once. */
+  private readonly packages = new Map<string, string>();
   /** Bumped on every change; resolvers and call graphs cache per generation. */
   generation = 0;
   /** How often `update` changed or `remove` removed each file's record: a build's read made before the last of them is not stored. */
@@ -113,7 +123,13 @@ export class RecordStore {
 
   protected put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
     const { head, decl, calls } = p;
-    this.files.set(rel, { mtimeMs, size, head, decl, calls, keys: this.ids(p.keys), methods: this.ids(p.methods), ...(p.outline ? { outline: true } : {}) });
+    // Small buffers come from Node's shared pool: no allocation of their own per file.
+    const packed = calls ? Buffer.concat([decl, calls]) : Buffer.concat([decl]);
+    // Files of a package name it alike: one string for all of them.
+    let pkg = this.packages.get(head.package);
+    if (pkg === undefined) this.packages.set(head.package, (pkg = head.package));
+    (head as { package: string }).package = pkg;
+    this.files.set(rel, { mtimeMs, size, head, packed, declLength: decl.length, keys: this.ids(p.keys), methods: this.ids(p.methods), ...(p.outline ? { outline: true } : {}) });
   }
 
   private ids(names: readonly string[]): Uint32Array {
@@ -176,7 +192,10 @@ export class RecordStore {
     const names = this.keyNames;
     function* files(all: Map<string, FileRecord>): Iterable<[string, CachedFile]> {
       const named = (ids: Uint32Array) => Array.from(ids, (id) => names[id] as string);
-      for (const [rel, rec] of all) yield [rel, { ...rec, keys: named(rec.keys), methods: named(rec.methods) }];
+      for (const [rel, rec] of all) {
+        const { mtimeMs, size, head, outline } = rec;
+        yield [rel, { mtimeMs, size, head, decl: declBytes(rec), calls: callBytes(rec), keys: named(rec.keys), methods: named(rec.methods), ...(outline ? { outline } : {}) }];
+      }
     }
     return cacheLines(files(this.files));
   }

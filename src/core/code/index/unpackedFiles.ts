@@ -1,17 +1,18 @@
 import { setImmediate } from 'node:timers';
 import type { FileSymbols, TypeSymbol } from '../model';
 import { unpackDecl } from '../packedSymbols';
-import type { FileRecord } from './recordStore';
+import { declBytes, type FileRecord } from './recordStore';
 
 /**
  * The files whose declarations the code index has unpacked lately (packedSymbols.ts), so that
- * the lookups of one answer, and of the next few, see one copy of each: the call graph compares
- * methods by identity, and an answer that met two copies of a method would expand it twice.
+ * the lookups of one answer, and of the answers that follow, see one copy of each: the call graph
+ * compares methods by identity, and an answer that met two copies of a method would expand it
+ * twice or miss its callers.
  *
- * The files an answer unpacks are all kept while any answer is in flight (`pinned`); once none is,
- * the least recently used are let go down to a budget. Letting go bumps `evictions`: a cache that
- * holds symbols (the call graph's) starts afresh, so no later answer mixes its old copies with
- * new ones.
+ * The files an answer unpacks are all kept while any answer is in flight (`pinned`). Once none
+ * is, the least recently used are let go down to a budget, and all of them after a minute with no
+ * lookup. Letting go calls `letGo`: whatever holds symbols (the call graph's resolutions) must let
+ * go too, both for the memory and so that no later answer mixes old copies with new ones.
  */
 
 export interface TypeEntry {
@@ -27,10 +28,15 @@ export interface Unpacked {
   readonly entries: readonly TypeEntry[];
 }
 
-/** About the heap an unpacked file takes, per byte of its deflated declarations. */
-const HEAP_PER_PACKED_BYTE = 10;
-/** Unpacked files kept past the answers that used them, by that estimate (tests lower it). */
-export const UNPACKED_LIMITS = { bytes: 48 * 1024 * 1024 };
+/** About the heap an unpacked file takes, per byte of its deflated declarations (8.6 KB for 0.95 KB on the JDK). */
+const HEAP_PER_PACKED_BYTE = 9;
+
+/**
+ * Unpacked files kept past the answers that used them, by that estimate, and how long they are
+ * kept with no lookup (tests lower both). A callers query of a common name unpacks every file that
+ * calls it: on the JDK, `HashMap.putVal` to depth 3 reaches half the files, about 65 MB.
+ */
+export const UNPACKED_LIMITS = { bytes: 128 * 1024 * 1024, idleMs: 60_000 };
 
 export class UnpackedFiles {
   private readonly kept = new Map<FileRecord, Unpacked & { readonly bytes: number }>();
@@ -39,20 +45,23 @@ export class UnpackedFiles {
   private readonly origin = new WeakMap<FileSymbols, FileRecord>();
   private pins = 0;
   private trimQueued = false;
-  /** How often unpacked files were let go: symbols held from before may be copies no lookup returns now. */
-  evictions = 0;
+  private lastUse = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly letGo: () => void) {}
 
   /** The record's declarations, unpacked once while kept. */
   get(rel: string, rec: FileRecord): Unpacked {
+    this.used();
     const hit = this.kept.get(rec);
     if (hit) {
       this.kept.delete(rec);
       this.kept.set(rec, hit);
       return hit;
     }
-    const file = unpackDecl(rec.decl);
+    const file = unpackDecl(declBytes(rec));
     const entries = file.types.map((type): TypeEntry => ({ path: rel, file, type }));
-    const bytes = rec.decl.length * HEAP_PER_PACKED_BYTE;
+    const bytes = rec.declLength * HEAP_PER_PACKED_BYTE;
     this.kept.set(rec, { file, entries, bytes });
     this.origin.set(file, rec);
     this.bytes += bytes;
@@ -62,7 +71,7 @@ export class UnpackedFiles {
 
   /** The declarations for one pass over them, kept only if they already were (a listing of every file must not push out what answers use). */
   peek(rec: FileRecord): FileSymbols {
-    return this.kept.get(rec)?.file ?? unpackDecl(rec.decl);
+    return this.kept.get(rec)?.file ?? unpackDecl(declBytes(rec));
   }
 
   /** The record an unpacked copy came from; undefined for symbols made elsewhere (a language server's, a file parsed for one answer). */
@@ -73,10 +82,12 @@ export class UnpackedFiles {
   /** Runs `fn` with everything unpacked meanwhile kept until it ends. */
   async pinned<T>(fn: () => Promise<T>): Promise<T> {
     this.pins++;
+    this.used();
     try {
       return await fn();
     } finally {
       this.pins--;
+      this.used();
       this.queueTrim();
     }
   }
@@ -87,19 +98,34 @@ export class UnpackedFiles {
     this.trimQueued = true;
     setImmediate(() => {
       this.trimQueued = false;
-      if (this.pins === 0) this.trim();
+      if (this.pins === 0) this.trim(UNPACKED_LIMITS.bytes);
     });
   }
 
-  private trim(): void {
-    const budget = UNPACKED_LIMITS.bytes;
-    if (this.bytes <= budget) return;
+  private trim(budget: number): void {
+    if (this.bytes <= budget || !this.kept.size) return;
     for (const [rec, u] of this.kept) {
       if (this.bytes <= budget) break;
       this.kept.delete(rec);
       this.bytes -= u.bytes;
     }
-    this.evictions++;
+    this.letGo();
+  }
+
+  /** Arms the idle check: a minute after the last lookup, with no answer in flight, everything is let go. */
+  private used(): void {
+    this.lastUse = Date.now();
+    if (this.idleTimer) return;
+    const check = (): void => {
+      const left = this.lastUse + UNPACKED_LIMITS.idleMs - Date.now();
+      if (this.pins > 0 || left > 0) {
+        this.idleTimer = setTimeout(check, Math.max(left, 1000)).unref();
+        return;
+      }
+      this.idleTimer = undefined;
+      this.trim(0);
+    };
+    this.idleTimer = setTimeout(check, UNPACKED_LIMITS.idleMs).unref();
   }
 
   /** How many files are unpacked now (tests). */
