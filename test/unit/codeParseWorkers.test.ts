@@ -30,7 +30,7 @@ test('a parse worker starts from the TypeScript sources and answers what the mai
     assert.equal(declsOf(packed).types[0].fqn, 'a.B');
     // the call sites travel apart, deflated, with the names they call
     assert.deepEqual(packed?.keys, ['g']);
-    assert.deepEqual(inflateCalls(Buffer.from(packed?.calls ?? [])).map((calls) => calls.map((c) => c.name)), [['g'], []]);
+    assert.deepEqual(inflateCalls(Buffer.from(packed?.calls ?? [])).calls.map((calls) => calls.map((c) => c.name)), [['g'], []]);
     assert.equal(await pool.parse('notes.txt', 'hello'), undefined);
   } finally {
     await pool.close();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { UNPACKED_LIMITS } from '../../src/core/code/index/unpackedFiles';
 import { codeIntelFor, dropCodeIntel } from '../../src/core/code/intel/intel';
@@ -142,4 +143,47 @@ test('a minute with no lookup lets every unpacked file go, with the caches holdi
     },
     { idleMs: 50 },
   );
+});
+
+test('a method asked for without its class: a constructor alias still reaches every constructor, a name only the files declaring it', async () => {
+  const index = await built('ab-unpacked-ctor-');
+  const graph = new CallGraph(index);
+  const everyConstructor = [...index.typeEntries()].flatMap((t) => t.type.methods.filter((m) => m.kind === 'constructor').map((m) => `${t.type.fqn}.${m.name}:${m.line}`));
+  assert.ok(everyConstructor.length >= 2);
+  for (const alias of ['<init>', 'new']) {
+    const found = graph.findMethods(alias).matches.map((m) => `${m.owner.type.fqn}.${m.method.name}:${m.method.line}`);
+    assert.deepEqual(found.sort(), [...everyConstructor].sort(), alias);
+  }
+  assert.deepEqual(
+    graph.findMethods('greet').matches.map((m) => m.owner.type.fqn),
+    ['com.acme.model.User'],
+  );
+});
+
+test('the budget counts what a file takes unpacked, not its packed size: a generated class of 20,000 overloads deflates 36 to 1', async () => {
+  const methods = Array.from({ length: 20_000 }, () => '  int get(int a) { return a; }').join('\n');
+  const rel = 'gen/Big.java';
+  const index = new CodeIndex(new NodeWorkspace(makeTree({ [rel]: `package gen;\nclass Big {\n${methods}\n}\n` }, 'ab-unpacked-big-')), { workers: 0 });
+  await index.ready();
+  const rec = (index as unknown as { files: Map<string, { packed: Buffer }> }).files.get(rel);
+  assert.ok(rec && rec.packed.length < 400_000, `packed: ${rec?.packed.length}`);
+  await withNoRoom(
+    async () => {
+      const a = index.fileSymbols(rel);
+      await until(() => index.fileSymbols(rel) !== a, 'let go: over the budget once unpacked');
+    },
+    { bytes: 4 * 1024 * 1024 },
+  );
+});
+
+test('records share blocks of their own, not Node pool slabs they would share with short-lived buffers', async () => {
+  const index = await built('ab-unpacked-arena-');
+  const copy = new CodeIndex(index.ws, { workers: 0 });
+  copy.load(index.serialize());
+  for (const idx of [index, copy]) {
+    const records = [...(idx as unknown as { files: Map<string, { packed: Buffer }> }).files.values()];
+    const blocks = new Set(records.map((r) => r.packed.buffer));
+    assert.equal(blocks.size, 1, 'a small project fits in one block');
+    assert.equal(records[0]?.packed.buffer.byteLength, 256 * 1024);
+  }
 });

@@ -58,9 +58,16 @@ interface IncompleteFiles {
   readonly cut: string[];
 }
 
-/** Names whose call sites `callSitesNamed` keeps, and the inflated call lists `callsOf` keeps (by JSON size). */
+/**
+ * Names whose call sites `callSitesNamed` keeps, and how many call sites in all (each keeps its
+ * inflated list alive); and the inflated call lists `callsOf` keeps (by `inflateCalls`' estimate of their heap).
+ */
 const CALL_NAMES_KEPT = 64;
-const INFLATED_BYTES_KEPT = 16 * 1024 * 1024;
+const CALL_REFS_KEPT = 500_000;
+const INFLATED_BYTES_KEPT = 64 * 1024 * 1024;
+
+/** Names an agent may write for any class's constructors (callGraph.ts `isConstructorName`). */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['<init>', 'new', 'constructor', '__init__', 'init']);
 
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V): void => {
   const list = m.get(k);
@@ -130,6 +137,19 @@ export class CodeIndex extends IndexStore {
   /** Every file's symbols, unpacked one at a time (a pass over the whole project: the `@` list, tests). */
   *allFiles(): Iterable<[string, FileSymbols]> {
     for (const [rel, rec] of this.visible()) yield [rel, this.unpacked.peek(rec)];
+  }
+
+  /**
+   * `make`'s answer for every file, made once per record and kept in `cache` while the record is:
+   * a pass over the whole project that must not unpack every file again after each change (the
+   * `@` symbol list, made again whenever the index changes).
+   */
+  *eachFile<T>(cache: WeakMap<object, T>, make: (rel: string, file: FileSymbols) => T): Iterable<[string, T]> {
+    for (const [rel, rec] of this.visible()) {
+      let value = cache.get(rec);
+      if (value === undefined) cache.set(rec, (value = make(rel, this.unpacked.peek(rec))));
+      yield [rel, value];
+    }
   }
 
   /** Every file's path. */
@@ -225,13 +245,24 @@ export class CodeIndex extends IndexStore {
     return this.entries([...this.typeHeads()]);
   }
 
-  /** The types of the files that declare a method (or a type) of this name: what a method asked for without its class can be in. */
+  /**
+   * The types of the files that declare a method (or a type) of this name: what a method asked for
+   * without its class can be in. A name that means any constructor (`<init>`, `new`,
+   * `constructor`, `__init__`, `init`; see `isConstructorName`) reaches every file with a constructor.
+   */
   typesDeclaring(name: string): TypeEntry[] {
     const id = this.keyId(name);
     const named = new Set((this.derived().bySimple.get(name) ?? []).map((r) => r.rec));
+    const anyConstructor = CONSTRUCTOR_NAMES.has(name);
+    // A constructor is a method named after its class.
+    const hasConstructor = (rec: FileRecord): boolean =>
+      rec.head.types.some((t) => {
+        const tid = this.keyId(t.name);
+        return tid !== undefined && rec.methods.includes(tid);
+      });
     const out: TypeEntry[] = [];
     for (const [rel, rec] of this.visible()) {
-      if ((id !== undefined && rec.methods.includes(id)) || named.has(rec)) out.push(...this.unpacked.get(rel, rec).entries);
+      if ((id !== undefined && rec.methods.includes(id)) || named.has(rec) || (anyConstructor && hasConstructor(rec))) out.push(...this.unpacked.get(rel, rec).entries);
     }
     return out;
   }
@@ -269,8 +300,7 @@ export class CodeIndex extends IndexStore {
       this.inflated.set(rec, hit);
       return hit.calls;
     }
-    const calls = inflateCalls(callBytes(rec));
-    const bytes = (rec.packed.length - rec.declLength) * 5; // about the inflated JSON's size
+    const { calls, heap: bytes } = inflateCalls(callBytes(rec));
     this.inflated.set(rec, { calls, bytes });
     this.inflatedBytes += bytes;
     for (const [old, v] of this.inflated) {
@@ -333,7 +363,13 @@ export class CodeIndex extends IndexStore {
         }
       }
     }
-    if (d.callsByName.size >= CALL_NAMES_KEPT) d.callsByName.delete(d.callsByName.keys().next().value as string);
+    let refs = out.length;
+    for (const list of d.callsByName.values()) refs += list.length;
+    for (const [name, list] of d.callsByName) {
+      if (d.callsByName.size < CALL_NAMES_KEPT && refs <= CALL_REFS_KEPT) break;
+      d.callsByName.delete(name);
+      refs -= list.length;
+    }
     d.callsByName.set(key, out);
     return out;
   }

@@ -62,6 +62,8 @@ export class RecordStore {
   private readonly keyNames: string[] = [];
   /** Every package name, once. */
   private readonly packages = new Map<string, string>();
+  /** Where the records' packed bytes are copied (`ByteArena`). */
+  private arena = new ByteArena();
   /** Bumped on every change; resolvers and call graphs cache per generation. */
   generation = 0;
   /** How often `update` changed or `remove` removed each file's record: a build's read made before the last of them is not stored. */
@@ -123,8 +125,7 @@ export class RecordStore {
 
   protected put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
     const { head, decl, calls } = p;
-    // Small buffers come from Node's shared pool: no allocation of their own per file.
-    const packed = calls ? Buffer.concat([decl, calls]) : Buffer.concat([decl]);
+    const packed = this.arena.copy(calls ? [decl, calls] : [decl]);
     // Files of a package name it alike: one string for all of them.
     let pkg = this.packages.get(head.package);
     if (pkg === undefined) this.packages.set(head.package, (pkg = head.package));
@@ -144,6 +145,16 @@ export class RecordStore {
       ids[i] = id;
     });
     return ids;
+  }
+
+  /**
+   * Copies every record's bytes into new blocks, one after another, so the blocks that also held
+   * replaced records (the first pass's outlines, older edits) are freed. The bytes are the same:
+   * nothing that holds a record sees a change.
+   */
+  protected compactBytes(): void {
+    this.arena = new ByteArena();
+    for (const rec of this.files.values()) (rec as { packed: Buffer }).packed = this.arena.copy([rec.packed]);
   }
 
   /** The id of a name, if any file calls it or declares a method of that name. */
@@ -230,5 +241,36 @@ export class RecordStore {
 
   save(file: string): Promise<void> {
     return writeCacheFile(file, this.cacheLines());
+  }
+}
+
+/** The size of an arena block; a record larger than an eighth of it gets a buffer of its own. */
+const ARENA_BLOCK = 256 * 1024;
+
+/**
+ * The records' packed bytes, copied one after another into blocks of the index's own: not one
+ * allocation per file (each a buffer object and a C allocation), and not Node's shared pool of
+ * small buffers, where a record would keep alive a block it shares with short-lived buffers (the
+ * cache loader's base64 temporaries), about doubling what records take.
+ */
+class ByteArena {
+  private block = Buffer.alloc(0);
+  private at = 0;
+
+  copy(parts: readonly Buffer[]): Buffer {
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    let out: Buffer;
+    if (length > ARENA_BLOCK / 8) out = Buffer.allocUnsafeSlow(length);
+    else {
+      if (this.at + length > this.block.length) {
+        this.block = Buffer.allocUnsafeSlow(ARENA_BLOCK);
+        this.at = 0;
+      }
+      out = this.block.subarray(this.at, this.at + length);
+      this.at += length;
+    }
+    let at = 0;
+    for (const p of parts) at += p.copy(out, at);
+    return out;
   }
 }

@@ -28,9 +28,6 @@ export interface Unpacked {
   readonly entries: readonly TypeEntry[];
 }
 
-/** About the heap an unpacked file takes, per byte of its deflated declarations (8.6 KB for 0.95 KB on the JDK). */
-const HEAP_PER_PACKED_BYTE = 9;
-
 /**
  * Unpacked files kept past the answers that used them, by that estimate, and how long they are
  * kept with no lookup (tests lower both). A callers query of a common name unpacks every file that
@@ -59,9 +56,8 @@ export class UnpackedFiles {
       this.kept.set(rec, hit);
       return hit;
     }
-    const file = unpackDecl(declBytes(rec));
+    const { symbols: file, heap: bytes } = unpackDecl(declBytes(rec));
     const entries = file.types.map((type): TypeEntry => ({ path: rel, file, type }));
-    const bytes = rec.declLength * HEAP_PER_PACKED_BYTE;
     this.kept.set(rec, { file, entries, bytes });
     this.origin.set(file, rec);
     this.bytes += bytes;
@@ -71,7 +67,7 @@ export class UnpackedFiles {
 
   /** The declarations for one pass over them, kept only if they already were (a listing of every file must not push out what answers use). */
   peek(rec: FileRecord): FileSymbols {
-    return this.kept.get(rec)?.file ?? unpackDecl(declBytes(rec));
+    return this.kept.get(rec)?.file ?? unpackDecl(declBytes(rec)).symbols;
   }
 
   /** The record an unpacked copy came from; undefined for symbols made elsewhere (a language server's, a file parsed for one answer). */
@@ -115,21 +111,30 @@ export class UnpackedFiles {
   /** Arms the idle check: a minute after the last lookup, with no answer in flight, everything is let go. */
   private used(): void {
     this.lastUse = Date.now();
-    if (this.idleTimer) return;
-    const check = (): void => {
-      const left = this.lastUse + UNPACKED_LIMITS.idleMs - Date.now();
-      if (this.pins > 0 || left > 0) {
-        this.idleTimer = setTimeout(check, Math.max(left, 1000)).unref();
-        return;
-      }
-      this.idleTimer = undefined;
-      this.trim(0);
-    };
-    this.idleTimer = setTimeout(check, UNPACKED_LIMITS.idleMs).unref();
+    if (!this.idleTimer) this.idleTimer = idleTimer(new WeakRef(this), UNPACKED_LIMITS.idleMs);
+  }
+
+  /** The idle timer fired: let everything go, or wait for what is left of the minute. */
+  idleCheck(): void {
+    const left = this.lastUse + UNPACKED_LIMITS.idleMs - Date.now();
+    if (this.pins > 0 || left > 0) {
+      this.idleTimer = idleTimer(new WeakRef(this), Math.max(left, 1000));
+      return;
+    }
+    this.idleTimer = undefined;
+    this.trim(0);
   }
 
   /** How many files are unpacked now (tests). */
   get size(): number {
     return this.kept.size;
   }
+}
+
+/**
+ * The timer holds its files weakly: an index nobody uses any more (a cold answer's, onDemand.ts)
+ * is collected at once, not kept for the minute.
+ */
+function idleTimer(files: WeakRef<UnpackedFiles>, ms: number): NodeJS.Timeout {
+  return setTimeout(() => files.deref()?.idleCheck(), ms).unref();
 }
