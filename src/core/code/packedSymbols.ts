@@ -139,7 +139,7 @@ export function unpackJson(p: PackedJson): PackedSymbols {
  * 2.7 for a generated class of 20,000 overloads (which deflates 36 to 1, so the packed size is no
  * measure of it).
  */
-const HEAP_PER_JSON_CHAR = 3;
+const HEAP_PER_JSON_CHAR = 2;
 
 /** A file's declarations, unpacked: a new copy at every call; every method's `calls` is one shared empty list. `heap`: about the bytes they take. */
 export function unpackDecl(decl: Buffer): { readonly symbols: FileSymbols; readonly heap: number } {
