@@ -155,8 +155,6 @@ export class IndexStore extends RecordStore {
     if (parsed > 0) await this.saveCache();
     const outlined = list.filter((rel) => this.files.get(rel)?.outline);
     const withCalls = await this.pass(outlined, 'full', poolFor(outlined.length));
-    // The first pass's records were replaced: the blocks they shared with the second's are let go.
-    if (withCalls > 0) this.compactBytes();
     this.changed();
     this.isReady = true;
     this.report({ phase: 'ready', done: list.length, total: list.length });
