@@ -187,3 +187,25 @@ test('records share blocks of their own, not Node pool slabs they would share wi
     assert.equal(records[0]?.packed.buffer.byteLength, 256 * 1024);
   }
 });
+
+test('a stopped tool call no longer pins what it unpacked, even if its handler never ends', async () => {
+  const index = await built('ab-unpacked-abort-');
+  await withNoRoom(async () => {
+    const stop = new AbortController();
+    let a: unknown;
+    let release = (): void => undefined;
+    const never = index.pinned(async () => {
+      a = index.fileSymbols(MAIN);
+      await new Promise<void>((r) => (release = r));
+    }, stop.signal);
+    await nextTurn();
+    await nextTurn();
+    assert.equal(index.fileSymbols(MAIN), a, 'pinned while the call runs');
+    stop.abort();
+    await nextTurn();
+    await nextTurn();
+    assert.notEqual(index.fileSymbols(MAIN), a, 'let go once the call was stopped');
+    release();
+    await never;
+  });
+});

@@ -157,7 +157,7 @@ export const callChainTool = defineTool({
       } catch (e) {
         throw explainFallback(e, lsp.note);
       }
-    });
+    }, ctx.signal);
   },
 });
 

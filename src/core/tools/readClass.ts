@@ -231,6 +231,6 @@ export const readClassTool = defineTool({
       } catch (e) {
         throw explainFallback(e, lsp.note);
       }
-    });
+    }, ctx.signal);
   },
 });

@@ -103,7 +103,7 @@ export const readMethodTool = defineTool({
       } catch (e) {
         throw explainFallback(e, lsp.note);
       }
-    });
+    }, ctx.signal);
   },
 });
 

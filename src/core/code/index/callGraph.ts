@@ -232,7 +232,7 @@ export class CallGraph {
           if (!r.targets.length) {
             if (count++ >= MAX_TREE_NODES) truncated = true;
             else {
-              const implicit = this.index.typesByFqn(r.owner).length > 0;
+              const implicit = this.index.hasType(r.owner);
               const flags = isAnonymous(r.site) ? { anonymous: true } : implicit ? { implicit } : {};
               out.push({ external: `${r.owner}.${memberName(r.site)}`, ...flags, line: r.site.line, call, children: [] });
             }

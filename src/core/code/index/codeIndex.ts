@@ -115,11 +115,12 @@ export class CodeIndex extends IndexStore {
   }
 
   /**
-   * Runs one answer: every file it unpacks stays unpacked until it ends, so its lookups meet one
-   * copy of each symbol even across its awaits (the call graph compares methods by identity).
+   * Runs one answer: every file it unpacks stays unpacked until it ends (or `signal`, its tool
+   * call's, aborts), so its lookups meet one copy of each symbol even across its awaits (the call
+   * graph compares methods by identity).
    */
-  pinned<T>(fn: () => Promise<T>): Promise<T> {
-    return this.unpacked.pinned(fn);
+  pinned<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.unpacked.pinned(fn, signal);
   }
 
   // ---- lookups ------------------------------------------------------------------------------
@@ -190,6 +191,11 @@ export class CodeIndex extends IndexStore {
   /** The types, their files unpacked. */
   private entries(refs: readonly TypeRef[]): TypeEntry[] {
     return refs.map((r) => this.unpacked.get(r.path, r.rec).entries[r.at] as TypeEntry);
+  }
+
+  /** Is a type of this name declared (nothing unpacked)? */
+  hasType(fqn: string): boolean {
+    return this.derived().byFqn.has(fqn);
   }
 
   typesByFqn(fqn: string): readonly TypeEntry[] {

@@ -76,16 +76,29 @@ export class UnpackedFiles {
     return this.origin.get(file);
   }
 
-  /** Runs `fn` with everything unpacked meanwhile kept until it ends. */
-  async pinned<T>(fn: () => Promise<T>): Promise<T> {
-    this.pins++;
-    this.used();
-    try {
-      return await fn();
-    } finally {
+  /**
+   * Runs `fn` with everything unpacked meanwhile kept until it ends, or until `signal` aborts (the
+   * tool call was stopped and its answer will not be sent): a handler that never ends must not
+   * keep every file it reached unpacked for good.
+   */
+  async pinned<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return fn();
+    let held = true;
+    const unpin = (): void => {
+      if (!held) return;
+      held = false;
       this.pins--;
       this.used();
       this.queueTrim();
+    };
+    this.pins++;
+    this.used();
+    signal?.addEventListener('abort', unpin, { once: true });
+    try {
+      return await fn();
+    } finally {
+      signal?.removeEventListener('abort', unpin);
+      unpin();
     }
   }
 

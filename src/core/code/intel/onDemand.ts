@@ -59,6 +59,11 @@ class OnDemandIndex extends CodeIndex {
     return super.typesByFqn(fqn);
   }
 
+  override hasType(fqn: string): boolean {
+    this.asked.fqns.add(fqn);
+    return super.hasType(fqn);
+  }
+
   override packageTypes(pkg: string): PackageTypes | undefined {
     let names = this.asked.pkgs.get(pkg);
     if (!names) this.asked.pkgs.set(pkg, (names = new Set()));

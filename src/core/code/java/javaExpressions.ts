@@ -233,7 +233,7 @@ export class JavaExpressions {
       return err(`${m.type}.${n} ${f === 'unknown' ? 'is outside the project' : 'not found'}`);
     }
     const full = `${m.pkg}.${n}`;
-    if (T.index.typesByFqn(full).length || T.entryOf(full)) return { type: full };
+    if (T.index.hasType(full) || T.entryOf(full)) return { type: full };
     if (T.index.packageTypes(full)) return { pkg: full };
     return looksLikeType(n) ? { type: full } : { pkg: full };
   }

@@ -183,7 +183,7 @@ export class JavaTypes {
       const types = imp.isStatic ? undefined : this.index.packageTypes(imp.name);
       if (types) {
         if (types.has(name)) found.add(`${imp.name}.${name}`);
-      } else if (this.index.typesByFqn(imp.name).length) {
+      } else if (this.index.hasType(imp.name)) {
         const member = this.memberType(imp.name, name);
         if (member) found.add(member);
       } else if (!imp.isStatic) {
@@ -204,7 +204,7 @@ export class JavaTypes {
     if (this.memberCache.has(key)) return this.memberCache.get(key);
     this.memberCache.set(key, undefined);
     let found: string | undefined;
-    if (this.index.typesByFqn(`${owner}.${name}`).length || jdkStub(`${owner}.${name}`)) found = `${owner}.${name}`;
+    if (this.index.hasType(`${owner}.${name}`) || jdkStub(`${owner}.${name}`)) found = `${owner}.${name}`;
     else if (depth < 20) {
       for (const s of this.supertypes(rtype(owner)).types) {
         found = this.memberType(s.fqn, name, depth + 1);
