@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CallGraph } from '../../src/core/code/index/callGraph';
+import { CallGraph, WITHOUT_CLASS_LIMITS } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { UNPACKED_LIMITS } from '../../src/core/code/index/unpackedFiles';
 import { codeIntelFor, dropCodeIntel } from '../../src/core/code/intel/intel';
@@ -11,7 +11,7 @@ import { readMethodTool } from '../../src/core/tools/readMethod';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { JAVA_PROJECT } from './helpers/javaProject';
-import { callTool } from './helpers/tools';
+import { callTool, failsWith } from './helpers/tools';
 
 /**
  * The index keeps every file's declarations packed (packedSymbols.ts) and unpacks a file when a
@@ -208,4 +208,26 @@ test('a stopped tool call no longer pins what it unpacked, even if its handler n
     release();
     await never;
   });
+});
+
+test('a method asked for without its class, declared in too many files: the class is asked for, and nothing is unpacked', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) files[`p/C${i}.java`] = `package p;\nclass C${i} { void go() {} }\n`;
+  const ws = new NodeWorkspace(makeTree(files, 'ab-unpacked-wide-'));
+  const kept = WITHOUT_CLASS_LIMITS.files;
+  try {
+    const { index } = codeIntelFor(ws);
+    await index.ready();
+    const unpacked = (index as unknown as { unpacked: { size: number } }).unpacked;
+    WITHOUT_CLASS_LIMITS.files = 3;
+    await failsWith(callTool(callChainTool, ws, { method: 'go' }), 'VALIDATION_FAILED', /declared in 4 files .*ClassName\.go/);
+    assert.equal(unpacked.size, 0, 'no file unpacked');
+    WITHOUT_CLASS_LIMITS.files = 10;
+    const out = (await callTool(callChainTool, ws, { method: 'go' })) as { structured: { ambiguous?: boolean; candidates?: unknown[] } };
+    assert.equal(out.structured.ambiguous, true);
+    assert.equal(out.structured.candidates?.length, 4);
+  } finally {
+    WITHOUT_CLASS_LIMITS.files = kept;
+    dropCodeIntel(ws);
+  }
 });

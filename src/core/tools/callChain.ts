@@ -145,6 +145,12 @@ export const callChainTool = defineTool({
         if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
         const { index, graph } = cold ?? (await readyCodeIntel(ctx, 'calls'));
         const q = graph.findMethods(p.method);
+        if (q.declaredIn) {
+          throw new ToolError(
+            'VALIDATION_FAILED',
+            `${p.method} is declared in ${q.declaredIn} files of the project, too many to look through. Call again with method set to ClassName.${p.method}, the class fully qualified.`,
+          );
+        }
         if (!q.matches.length) {
           if (q.classes.length || !p.method.includes('.')) {
             throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);

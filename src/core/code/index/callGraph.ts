@@ -48,7 +48,12 @@ export interface MethodQuery {
   readonly classes: TypeEntry[];
   /** Matches found in a supertype because the class itself does not declare the method. */
   readonly inherited: boolean;
+  /** Asked without a class, the name is declared in this many files: too many to look at (`WITHOUT_CLASS_LIMITS`). */
+  readonly declaredIn?: number;
 }
+
+/** Files a method asked for without its class may be looked for in (tests lower it). */
+export const WITHOUT_CLASS_LIMITS = { files: 2000 };
 
 export const MAX_TREE_NODES = 400;
 
@@ -121,6 +126,10 @@ export class CallGraph {
         .map((method) => ({ owner, method }));
     };
     if (!className) {
+      // A name declared all over a large project (`toString`) would unpack most of it for an
+      // answer that can only be "several classes match": the caller is asked for the class.
+      const files = this.index.countFilesDeclaring(methodName);
+      if (files > WITHOUT_CLASS_LIMITS.files) return { matches: [], classes: [], inherited: false, declaredIn: files };
       const matches = this.index.typesDeclaring(methodName).flatMap((t) => pick(t, methodName));
       return { matches, classes: [], inherited: false };
     }

@@ -257,6 +257,15 @@ export class CodeIndex extends IndexStore {
    * `constructor`, `__init__`, `init`; see `isConstructorName`) reaches every file with a constructor.
    */
   typesDeclaring(name: string): TypeEntry[] {
+    return this.filesDeclaring(name).flatMap(([rel, rec]) => this.unpacked.get(rel, rec).entries);
+  }
+
+  /** How many files `typesDeclaring` would unpack (nothing unpacked here). */
+  countFilesDeclaring(name: string): number {
+    return this.filesDeclaring(name).length;
+  }
+
+  private filesDeclaring(name: string): Array<[string, FileRecord]> {
     const id = this.keyId(name);
     const named = new Set((this.derived().bySimple.get(name) ?? []).map((r) => r.rec));
     const anyConstructor = CONSTRUCTOR_NAMES.has(name);
@@ -266,9 +275,10 @@ export class CodeIndex extends IndexStore {
         const tid = this.keyId(t.name);
         return tid !== undefined && rec.methods.includes(tid);
       });
-    const out: TypeEntry[] = [];
-    for (const [rel, rec] of this.visible()) {
-      if ((id !== undefined && rec.methods.includes(id)) || named.has(rec) || (anyConstructor && hasConstructor(rec))) out.push(...this.unpacked.get(rel, rec).entries);
+    const out: Array<[string, FileRecord]> = [];
+    for (const entry of this.visible()) {
+      const rec = entry[1];
+      if ((id !== undefined && rec.methods.includes(id)) || named.has(rec) || (anyConstructor && hasConstructor(rec))) out.push(entry);
     }
     return out;
   }

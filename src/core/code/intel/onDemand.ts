@@ -101,6 +101,11 @@ class OnDemandIndex extends CodeIndex {
     return super.typesDeclaring(name);
   }
 
+  override countFilesDeclaring(name: string): number {
+    this.asked.all = true;
+    return super.countFilesDeclaring(name);
+  }
+
   override *allFiles(): Iterable<[string, import('../model').FileSymbols]> {
     this.asked.all = true;
     yield* super.allFiles();
