@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CallGraph, WITHOUT_CLASS_LIMITS } from '../../src/core/code/index/callGraph';
@@ -220,7 +222,7 @@ test('a method asked for without its class, declared in too many files: the clas
     await index.ready();
     const unpacked = (index as unknown as { unpacked: { size: number } }).unpacked;
     WITHOUT_CLASS_LIMITS.files = 3;
-    await failsWith(callTool(callChainTool, ws, { method: 'go' }), 'VALIDATION_FAILED', /declared in 4 files .*ClassName\.go/);
+    await failsWith(callTool(callChainTool, ws, { method: 'go' }), 'VALIDATION_FAILED', /declared .* in 4 files .*ClassName\.go/);
     assert.equal(unpacked.size, 0, 'no file unpacked');
     WITHOUT_CLASS_LIMITS.files = 10;
     const out = (await callTool(callChainTool, ws, { method: 'go' })) as { structured: { ambiguous?: boolean; candidates?: unknown[] } };
@@ -230,4 +232,61 @@ test('a method asked for without its class, declared in too many files: the clas
     WITHOUT_CLASS_LIMITS.files = kept;
     dropCodeIntel(ws);
   }
+});
+
+test('`init`, `constructor` and `__init__` mean constructors outside Java only: a Java init() is a method, Java constructors are not counted', async () => {
+  const index = new CodeIndex(
+    new NodeWorkspace(
+      makeTree(
+        {
+          'j/A.java': 'package j;\nclass A { A() {} void init() {} }\n',
+          'j/B.java': 'package j;\nclass B { B(int x) {} }\n',
+          'py/shop.py': 'class Cart:\n    def __init__(self, n):\n        self.n = n\n',
+        },
+        'ab-unpacked-init-',
+      ),
+    ),
+    { workers: 0 },
+  );
+  await index.ready();
+  const graph = new CallGraph(index);
+  assert.equal(index.countFilesDeclaring('init'), 2, 'A.java (its init()) and shop.py (a constructor), not B.java');
+  assert.deepEqual(
+    graph.findMethods('init').matches.map((m) => `${m.owner.type.name}.${m.method.name}:${m.method.kind}`).sort(),
+    ['A.init:method', 'Cart.Cart:constructor'],
+  );
+  assert.equal(index.countFilesDeclaring('<init>'), 3, 'every file with a constructor');
+});
+
+test('two answers in flight: the first one ending (stopped, then done) leaves the second one its copies', async () => {
+  const index = await built('ab-unpacked-two-');
+  await withNoRoom(async () => {
+    const stop = new AbortController();
+    let end = (): void => undefined;
+    const first = index.pinned(async () => {
+      index.fileSymbols(SERVICE);
+      await new Promise<void>((r) => (end = r));
+    }, stop.signal);
+    await index.pinned(async () => {
+      const a = index.fileSymbols(MAIN);
+      stop.abort();
+      end();
+      await first;
+      for (let i = 0; i < 4; i++) await nextTurn();
+      assert.equal(index.fileSymbols(MAIN), a, 'still pinned by the second answer');
+    });
+  });
+});
+
+test('a record saved after the build has a buffer of its own, not a slot in the build blocks', async () => {
+  const root = makeTree(JAVA_PROJECT, 'ab-unpacked-save-');
+  const index = new CodeIndex(new NodeWorkspace(root), { workers: 0 });
+  await index.ready();
+  const records = (index as unknown as { files: Map<string, { packed: Buffer }> }).files;
+  fs.writeFileSync(path.join(root, MAIN), (JAVA_PROJECT[MAIN] as string) + '\n// saved\n');
+  await index.update(MAIN);
+  const saved = records.get(MAIN);
+  assert.ok(saved);
+  assert.equal(saved.packed.buffer.byteLength, saved.packed.length, 'its own buffer');
+  assert.equal(records.get(SERVICE)?.packed.buffer.byteLength, 256 * 1024, 'the build wrote into a block');
 });

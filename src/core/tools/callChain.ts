@@ -148,7 +148,7 @@ export const callChainTool = defineTool({
         if (q.declaredIn) {
           throw new ToolError(
             'VALIDATION_FAILED',
-            `${p.method} is declared in ${q.declaredIn} files of the project, too many to look through. Call again with method set to ClassName.${p.method}, the class fully qualified.`,
+            `${p.method} is declared (as a method, or as the name of constructors) in ${q.declaredIn} files of the project, too many to look through. Call again with method set to ClassName.${p.method}, the class fully qualified.`,
           );
         }
         if (!q.matches.length) {

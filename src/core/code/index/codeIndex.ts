@@ -66,8 +66,9 @@ const CALL_NAMES_KEPT = 64;
 const CALL_REFS_KEPT = 500_000;
 const INFLATED_BYTES_KEPT = 64 * 1024 * 1024;
 
-/** Names an agent may write for any class's constructors (callGraph.ts `isConstructorName`). */
-const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['<init>', 'new', 'constructor', '__init__', 'init']);
+/** Names an agent may write for any class's constructors (callGraph.ts `isConstructorName`): in every language, and in all but Java. */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['<init>', 'new']);
+const CONSTRUCTOR_NAMES_NOT_JAVA: ReadonlySet<string> = new Set(['constructor', '__init__', 'init']);
 
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V): void => {
   const list = m.get(k);
@@ -253,8 +254,9 @@ export class CodeIndex extends IndexStore {
 
   /**
    * The types of the files that declare a method (or a type) of this name: what a method asked for
-   * without its class can be in. A name that means any constructor (`<init>`, `new`,
-   * `constructor`, `__init__`, `init`; see `isConstructorName`) reaches every file with a constructor.
+   * without its class can be in. A name that means any constructor (`<init>`, `new`; outside
+   * Java also `constructor`, `__init__`, `init`: see `isConstructorName`) reaches every file with
+   * a constructor it can mean.
    */
   typesDeclaring(name: string): TypeEntry[] {
     return this.filesDeclaring(name).flatMap(([rel, rec]) => this.unpacked.get(rel, rec).entries);
@@ -269,8 +271,10 @@ export class CodeIndex extends IndexStore {
     const id = this.keyId(name);
     const named = new Set((this.derived().bySimple.get(name) ?? []).map((r) => r.rec));
     const anyConstructor = CONSTRUCTOR_NAMES.has(name);
+    const notJava = CONSTRUCTOR_NAMES_NOT_JAVA.has(name);
     // A constructor is a method named after its class.
     const hasConstructor = (rec: FileRecord): boolean =>
+      (anyConstructor || (notJava && rec.head.language !== 'java')) &&
       rec.head.types.some((t) => {
         const tid = this.keyId(t.name);
         return tid !== undefined && rec.methods.includes(tid);
@@ -278,7 +282,7 @@ export class CodeIndex extends IndexStore {
     const out: Array<[string, FileRecord]> = [];
     for (const entry of this.visible()) {
       const rec = entry[1];
-      if ((id !== undefined && rec.methods.includes(id)) || named.has(rec) || (anyConstructor && hasConstructor(rec))) out.push(entry);
+      if ((id !== undefined && rec.methods.includes(id)) || named.has(rec) || hasConstructor(rec)) out.push(entry);
     }
     return out;
   }
@@ -382,7 +386,8 @@ export class CodeIndex extends IndexStore {
     let refs = out.length;
     for (const list of d.callsByName.values()) refs += list.length;
     for (const [name, list] of d.callsByName) {
-      if (d.callsByName.size < CALL_NAMES_KEPT && refs <= CALL_REFS_KEPT) break;
+      // Within an answer a callers tree asks for the same names again: only their count is bounded then.
+      if (d.callsByName.size < CALL_NAMES_KEPT && (refs <= CALL_REFS_KEPT || this.unpacked.busy)) break;
       d.callsByName.delete(name);
       refs -= list.length;
     }

@@ -132,9 +132,11 @@ export class IndexStore extends RecordStore {
       if (!pool && toParse >= MIN_FILES_FOR_WORKERS) pool = ParsePool.start(this.workerCount, this.options.workerScript ?? workerScript());
       return pool;
     };
+    this.bulk = true;
     try {
       await this.passes(list, poolFor, declared, started);
     } finally {
+      this.bulk = false;
       await (pool as ParsePool | undefined)?.close();
     }
   }

@@ -68,6 +68,12 @@ export class RecordStore {
    * anew after the build freed them, but the C allocator kept the memory, and the RSS grew by 25 MB.
    */
   private readonly arena = new ByteArena();
+  /**
+   * Records are being written many at a time (a build, a cache load): into the arena. One written
+   * alone (a save) gets a buffer of its own: saves scattered over the project would otherwise leave
+   * blocks mostly dead, each kept by one live record.
+   */
+  protected bulk = false;
   /** Bumped on every change; resolvers and call graphs cache per generation. */
   generation = 0;
   /** How often `update` changed or `remove` removed each file's record: a build's read made before the last of them is not stored. */
@@ -129,7 +135,7 @@ export class RecordStore {
 
   protected put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
     const { head, decl, calls } = p;
-    const packed = this.arena.copy(calls ? [decl, calls] : [decl]);
+    const packed = this.arena.copy(calls ? [decl, calls] : [decl], !this.bulk);
     // Files of a package name it alike: one string for all of them.
     let pkg = this.packages.get(head.package);
     if (pkg === undefined) this.packages.set(head.package, (pkg = head.package));
@@ -213,14 +219,25 @@ export class RecordStore {
   /** Takes records from cache lines; each is reused only while its file's mtime and size still match. Returns how many. */
   load(text: string | Iterable<string>): number {
     const reader = this.reader();
-    for (const line of typeof text === 'string' ? text.split('\n') : text) if (!reader.line(line)) break;
+    this.bulk = true;
+    try {
+      for (const line of typeof text === 'string' ? text.split('\n') : text) if (!reader.line(line)) break;
+    } finally {
+      this.bulk = false;
+    }
     return this.loaded(reader.count);
   }
 
   /** Reads a cache file written by `save()`, a line at a time. */
   async loadFile(file: string): Promise<number> {
     const reader = this.reader();
-    await readCacheFile(file, (line) => reader.line(line));
+    // Saves that land meanwhile are written into the arena too: a few records among thousands.
+    this.bulk = true;
+    try {
+      await readCacheFile(file, (line) => reader.line(line));
+    } finally {
+      this.bulk = false;
+    }
     return this.loaded(reader.count);
   }
 
@@ -251,10 +268,11 @@ class ByteArena {
   private block = Buffer.alloc(0);
   private at = 0;
 
-  copy(parts: readonly Buffer[]): Buffer {
+  /** The parts one after another, in a block (or with `own`, or when large, in a buffer of their own). */
+  copy(parts: readonly Buffer[], own = false): Buffer {
     const length = parts.reduce((n, p) => n + p.length, 0);
     let out: Buffer;
-    if (length > ARENA_BLOCK / 8) out = Buffer.allocUnsafeSlow(length);
+    if (own || length > ARENA_BLOCK / 8) out = Buffer.allocUnsafeSlow(length);
     else {
       if (this.at + length > this.block.length) {
         this.block = Buffer.allocUnsafeSlow(ARENA_BLOCK);

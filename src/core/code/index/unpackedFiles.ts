@@ -139,6 +139,11 @@ export class UnpackedFiles {
     this.trim(0);
   }
 
+  /** An answer is in flight. */
+  get busy(): boolean {
+    return this.pins > 0;
+  }
+
   /** How many files are unpacked now (tests). */
   get size(): number {
     return this.kept.size;
