@@ -250,12 +250,12 @@ test('`init`, `constructor` and `__init__` mean constructors outside Java only: 
   );
   await index.ready();
   const graph = new CallGraph(index);
-  assert.equal(index.countFilesDeclaring('init'), 2, 'A.java (its init()) and shop.py (a constructor), not B.java');
+  assert.deepEqual(index.typesDeclaring('init', 0), { files: 2 }, 'A.java (its init()) and shop.py (a constructor), not B.java');
   assert.deepEqual(
     graph.findMethods('init').matches.map((m) => `${m.owner.type.name}.${m.method.name}:${m.method.kind}`).sort(),
     ['A.init:method', 'Cart.Cart:constructor'],
   );
-  assert.equal(index.countFilesDeclaring('<init>'), 3, 'every file with a constructor');
+  assert.deepEqual(index.typesDeclaring('<init>', 0), { files: 3 }, 'every file with a constructor');
 });
 
 test('two answers in flight: the first one ending (stopped, then done) leaves the second one its copies', async () => {

@@ -128,10 +128,9 @@ export class CallGraph {
     if (!className) {
       // A name declared all over a large project (`toString`) would unpack most of it for an
       // answer that can only be "several classes match": the caller is asked for the class.
-      const files = this.index.countFilesDeclaring(methodName);
-      if (files > WITHOUT_CLASS_LIMITS.files) return { matches: [], classes: [], inherited: false, declaredIn: files };
-      const matches = this.index.typesDeclaring(methodName).flatMap((t) => pick(t, methodName));
-      return { matches, classes: [], inherited: false };
+      const found = this.index.typesDeclaring(methodName, WITHOUT_CLASS_LIMITS.files);
+      if ('files' in found) return { matches: [], classes: [], inherited: false, declaredIn: found.files };
+      return { matches: found.types.flatMap((t) => pick(t, methodName)), classes: [], inherited: false };
     }
     const direct = classes.flatMap((c) => pick(c, methodName));
     if (direct.length || !classes.length || !classes.every(isJava)) return { matches: direct, classes, inherited: false };

@@ -258,13 +258,11 @@ export class CodeIndex extends IndexStore {
    * Java also `constructor`, `__init__`, `init`: see `isConstructorName`) reaches every file with
    * a constructor it can mean.
    */
-  typesDeclaring(name: string): TypeEntry[] {
-    return this.filesDeclaring(name).flatMap(([rel, rec]) => this.unpacked.get(rel, rec).entries);
-  }
-
-  /** How many files `typesDeclaring` would unpack (nothing unpacked here). */
-  countFilesDeclaring(name: string): number {
-    return this.filesDeclaring(name).length;
+  typesDeclaring(name: string, maxFiles = Infinity): { readonly types: TypeEntry[] } | { readonly files: number } {
+    const files = this.filesDeclaring(name);
+    // More files than the caller would look through: how many, with nothing unpacked.
+    if (files.length > maxFiles) return { files: files.length };
+    return { types: files.flatMap(([rel, rec]) => this.unpacked.get(rel, rec).entries) };
   }
 
   private filesDeclaring(name: string): Array<[string, FileRecord]> {

@@ -96,14 +96,14 @@ class OnDemandIndex extends CodeIndex {
     return super.typeHeads();
   }
 
-  override typesDeclaring(name: string): TypeEntry[] {
+  override typesDeclaring(name: string, maxFiles?: number): { readonly types: TypeEntry[] } | { readonly files: number } {
     this.asked.all = true;
-    return super.typesDeclaring(name);
+    return super.typesDeclaring(name, maxFiles);
   }
 
-  override countFilesDeclaring(name: string): number {
+  override *eachFile<T>(cache: WeakMap<object, T>, make: (rel: string, file: import('../model').FileSymbols) => T): Iterable<[string, T]> {
     this.asked.all = true;
-    return super.countFilesDeclaring(name);
+    yield* super.eachFile(cache, make);
   }
 
   override *allFiles(): Iterable<[string, import('../model').FileSymbols]> {
