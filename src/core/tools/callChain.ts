@@ -17,7 +17,7 @@ import { LspCallTree } from '../code/lsp/lspCalls';
 import type { LspSession } from '../code/lsp/lspLookup';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
 import { notFound } from './readClass';
-import { codeIntelFor, readyCodeIntel } from '../code/intel/intel';
+import { codeIntelFor, pinnedAnswer, readyCodeIntel } from '../code/intel/intel';
 import { onDemandIntel } from '../code/intel/onDemand';
 
 /**
@@ -134,8 +134,7 @@ export const callChainTool = defineTool({
       if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE, ctx.workspace.locale);
       return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
     }
-    // One copy of each symbol for the whole answer, across its awaits (CodeIndex.pinned).
-    return codeIntelFor(ctx.workspace).index.pinned(async () => {
+    return pinnedAnswer(ctx, async () => {
       try {
         // Before the index has every call site: a Java chain from the files it needs alone (onDemand.ts), else wait for it.
         const spec = parseMethodSpec(p.method);
@@ -163,7 +162,7 @@ export const callChainTool = defineTool({
       } catch (e) {
         throw explainFallback(e, lsp.note);
       }
-    }, ctx.signal);
+    });
   },
 });
 

@@ -14,7 +14,7 @@ import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Sou
 import { languageForPath } from '../code/languages/registry';
 import { quickTypes } from '../code/intel/quickLookup';
 import { headerLines, startWithDocAndAnnotations } from '../code/sourceLines';
-import { codeIntelFor, readyCodeIntel } from '../code/intel/intel';
+import { codeIntelFor, pinnedAnswer, readyCodeIntel } from '../code/intel/intel';
 
 /**
  * read_class: a class's structure (package, declaration, fields, constructors, methods with line
@@ -207,8 +207,7 @@ export const readClassTool = defineTool({
       if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE, ctx.workspace.locale);
       return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, translator(ctx.workspace.locale));
     }
-    // One copy of each symbol for the whole answer, across its awaits (CodeIndex.pinned).
-    return codeIntelFor(ctx.workspace).index.pinned(async () => {
+    return pinnedAnswer(ctx, async () => {
       try {
         const intel = codeIntelFor(ctx.workspace);
         if (!intel.index.declarationsIn) {
@@ -231,6 +230,6 @@ export const readClassTool = defineTool({
       } catch (e) {
         throw explainFallback(e, lsp.note);
       }
-    }, ctx.signal);
+    });
   },
 });

@@ -10,7 +10,7 @@ import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity 
 import { findClass, fresh, notFound, typeInParts } from './readClass';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
 import { quickTypes } from '../code/intel/quickLookup';
-import { codeIntelFor, readyCodeIntel } from '../code/intel/intel';
+import { codeIntelFor, pinnedAnswer, readyCodeIntel } from '../code/intel/intel';
 import { isConstructorName, paramsMatch, parseMethodSpec } from '../code/index/callGraph';
 
 /**
@@ -62,8 +62,7 @@ export const readMethodTool = defineTool({
       }
       return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
     }
-    // One copy of each symbol for the whole answer, across its awaits (CodeIndex.pinned).
-    return codeIntelFor(ctx.workspace).index.pinned(async () => {
+    return pinnedAnswer(ctx, async () => {
       try {
         if (!codeIntelFor(ctx.workspace).index.declarationsIn) {
           // Before the index is ready: the method of a class found in the files that declare it
@@ -103,7 +102,7 @@ export const readMethodTool = defineTool({
       } catch (e) {
         throw explainFallback(e, lsp.note);
       }
-    }, ctx.signal);
+    });
   },
 });
 

@@ -90,9 +90,7 @@ export class CodeIndex extends IndexStore {
 
   protected override changed(): void {
     this.derivedCache = undefined;
-    this.scoped = new WeakMap();
-    this.inflated.clear();
-    this.inflatedBytes = 0;
+    this.symbolsLetGo();
     super.changed();
   }
 

@@ -26,6 +26,15 @@ export function codeIntelFor(ws: Workspace): CodeIntel {
   return intel;
 }
 
+/**
+ * Runs one answer from the workspace's index with every file it unpacks kept until it ends, or
+ * until the tool call is stopped: its lookups meet one copy of each symbol across its awaits
+ * (`CodeIndex.pinned`; the call graph compares methods by identity).
+ */
+export function pinnedAnswer<T>(ctx: { readonly workspace: Workspace; readonly signal: AbortSignal }, fn: () => Promise<T>): Promise<T> {
+  return codeIntelFor(ctx.workspace).index.pinned(fn, ctx.signal);
+}
+
 const announced = new WeakSet<CodeIndex>();
 
 /**
