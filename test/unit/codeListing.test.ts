@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { isIndexedPath, listSourceFiles } from '../../src/core/code/languages/registry';
+import { isIndexedPath, listSourceFiles } from '../../src/core/code/languages/sourceFiles';
 import { makeTree } from './helpers/fixtures';
 
 test('the listing skips dot folders, dependencies and build output beside a build file, and follows no folder link', async () => {
@@ -62,6 +62,27 @@ test('an aborted listing stops with an error instead of a partial list', async (
     const ctl = new AbortController();
     ctl.abort();
     await assert.rejects(listSourceFiles(root, ctl.signal), /cancelled/);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('callers at the same moment share one walk, each with its own copy; a later call walks again; a cancelled caller stops no other', async () => {
+  const root = makeTree({ 'a/A.java': 'class A {}', 'b/B.kt': 'class B', 'c/notes.md': '' });
+  try {
+    const ctl = new AbortController();
+    ctl.abort();
+    const [one, two, cancelled] = await Promise.allSettled([listSourceFiles(root), listSourceFiles(root), listSourceFiles(root, ctl.signal)]);
+    assert.equal(cancelled.status, 'rejected');
+    assert.ok(one.status === 'fulfilled' && two.status === 'fulfilled');
+    assert.deepEqual(one.value, ['a/A.java', 'b/B.kt']);
+    assert.deepEqual(two.value, one.value);
+    assert.notEqual(two.value, one.value, 'each caller its own array');
+    one.value.length = 0;
+    assert.deepEqual(two.value, ['a/A.java', 'b/B.kt']);
+    // finished walks are not kept: a file added since is listed
+    fs.writeFileSync(path.join(root, 'c', 'C.py'), 'x = 1');
+    assert.deepEqual(await listSourceFiles(root), ['a/A.java', 'b/B.kt', 'c/C.py']);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../../log';
 import type { Workspace } from '../../workspace/workspace';
-import { listSourceFiles, type ExtractMode } from '../languages/registry';
+import type { ExtractMode } from '../languages/registry';
+import { listSourceFiles } from '../languages/sourceFiles';
 import { unpackJson } from '../packedSymbols';
 import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from '../parse/parsePool';
 import { RecordStore, type Job } from './recordStore';

@@ -2,7 +2,8 @@ import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type CallRef, type PackageTypes, type TypeEntry, type TypeRef } from '../index/codeIndex';
-import { LANGUAGES, listSourceFiles } from '../languages/registry';
+import { LANGUAGES } from '../languages/registry';
+import { listSourceFiles } from '../languages/sourceFiles';
 import { filesDeclaring } from './quickLookup';
 import { foregroundGate } from './foreground';
 

@@ -5,7 +5,8 @@ import { ToolError } from '../../protocol/errors';
 import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import type { TypeEntry } from '../index/codeIndex';
-import { extractFile, isIndexedPath, languageForPath, LANGUAGES, listSourceFiles } from '../languages/registry';
+import { extractFile, languageForPath, LANGUAGES } from '../languages/registry';
+import { isIndexedPath, listSourceFiles } from '../languages/sourceFiles';
 import type { FileSymbols, LanguageId } from '../model';
 import { foregroundGate } from './foreground';
 
