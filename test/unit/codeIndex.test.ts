@@ -255,7 +255,7 @@ test('a file with more call sites than the index keeps, or whose call-site query
     assert.match(out.result, /Huge\.early/);
     assert.match(out.result, /Small\.go/);
     assert.doesNotMatch(out.result, /Huge\.late/);
-    assert.match(out.result, /Calls made in 1 file\(s\) are listed only in part: past 50,000 call sites in one file, or past the 10 s a file's call sites may take, the rest are left out: gen\/Huge\.java\./);
+    assert.match(out.result, /Calls made in 1 file\(s\) are listed only in part: past 50,000 call sites in one file, past the 10 s a file's call sites may take, or nested deeper than 5,000 levels, the rest are left out: gen\/Huge\.java\./);
     assert.deepEqual(out.structured.callSitesCut, ['gen/Huge.java']);
   } finally {
     dropCodeIntel(ws);
@@ -265,7 +265,8 @@ test('a file with more call sites than the index keeps, or whose call-site query
   assert.equal((await extractFile('gen/Slow.java', text))?.callsCut, undefined);
   const budget = QUERY_LIMITS.ms;
   const root = makeTree({ 'gen/Slow.java': text }, 'ab-code-');
-  const cacheFile = path.join(root, '..', `${path.basename(root)}.cache`);
+  // beside the tree, in a folder of its own that goes with the test file
+  const cacheFile = path.join(makeTree({}, 'ab-cache-'), 'index.cache');
   QUERY_LIMITS.ms = -1;
   try {
     const cut = await extractFile('gen/Slow.java', text);
@@ -284,6 +285,14 @@ test('a file with more call sites than the index keeps, or whose call-site query
   assert.equal(again.lastBuild?.parsed, 1);
   assert.deepEqual(again.callSitesCut(), []);
   assert.equal(again.callsOf(method(new CallGraph(again), 'Slow.go')).length, 2000);
+  // Calls nested deeper than the query looks (a generated expression): the file says it is cut.
+  const nested = (n: number) => `package gen;\nclass Deep {\n  int go() {\n    Task.f();\n    return ${'('.repeat(n)}Task.run()${')'.repeat(n)};\n  }\n}\n`;
+  const shallow = await extractFile('gen/Deep.java', nested(QUERY_LIMITS.depth - 100));
+  assert.deepEqual(shallow?.types[0]?.methods[0]?.calls.map((c) => c.name), ['f', 'run']);
+  assert.equal(shallow?.callsCut, undefined);
+  const deep = await extractFile('gen/Deep.java', nested(QUERY_LIMITS.depth + 100));
+  assert.deepEqual(deep?.types[0]?.methods[0]?.calls.map((c) => c.name), ['f'], 'the query does not look that deep');
+  assert.equal(deep?.callsCut, 'depth');
   // A cut for count is: parsing again would cut it the same way.
   const third = new CodeIndex(new NodeWorkspace(index.ws.root), { cacheFile: `${cacheFile}.huge` });
   await third.ready();

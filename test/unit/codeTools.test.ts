@@ -181,7 +181,7 @@ test('read_class lists each field with its own doc, in Java, Kotlin and TypeScri
     const root = makeTree(files, 'ab-fielddocs-');
     const w = new NodeWorkspace(root);
     try {
-      const cacheFile = path.join(root, '..', `${path.basename(root)}.cache`);
+      const cacheFile = path.join(makeTree({}, 'ab-cache-'), 'index.cache');
       // A first index writes the cache; the second, the tools', takes every record from it.
       if (pass === 'cached') await new CodeIndex(w, { cacheFile }).ready();
       const index = new CodeIndex(w, pass === 'cached' ? { cacheFile } : {});

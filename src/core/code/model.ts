@@ -192,11 +192,11 @@ export interface FileSymbols {
   readonly hasErrors?: boolean;
   /**
    * Some of the file's call sites were left out: more than the index keeps for one file
-   * (`sites`, packedSymbols.ts), or past the call-site query's time budget (`time`,
+   * (`sites`, packedSymbols.ts), past the call-site query's time budget (`time`,
    * parse/exprBounds.ts; such a record is not taken from the cache: the machine may have been
-   * busy, and the next parse may finish).
+   * busy, and the next parse may finish), or nested deeper than that query looks (`depth`).
    */
-  readonly callsCut?: 'sites' | 'time';
+  readonly callsCut?: 'sites' | 'time' | 'depth';
 }
 
 /** The module pseudo type's name: the file's name without its extension. */

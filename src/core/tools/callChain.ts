@@ -277,7 +277,7 @@ async function answer(
   }
   const cut = from.cut?.() ?? [];
   if (cut.length) {
-    out.push('', `_Calls made in ${cut.length} file(s) are listed only in part: past ${MAX_CALL_SITES.toLocaleString('en')} call sites in one file, or past the ${QUERY_LIMITS.ms / 1000} s a file's call sites may take, the rest are left out: ${named(cut)}._`);
+    out.push('', `_Calls made in ${cut.length} file(s) are listed only in part: past ${MAX_CALL_SITES.toLocaleString('en')} call sites in one file, past the ${QUERY_LIMITS.ms / 1000} s a file's call sites may take, or nested deeper than ${QUERY_LIMITS.depth.toLocaleString('en')} levels, the rest are left out: ${named(cut)}._`);
     structured.callSitesCut = cut.slice(0, 50);
   }
   if (truncated) out.push('', `_Tree cut at ${400} nodes; ask for a smaller depth or one overload._`);

@@ -15,7 +15,7 @@ import { removeStaleTemps } from './cacheTemps';
 
 export const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 8;
+export const CACHE_VERSION = 9;
 
 /** One file's record as the cache holds it. */
 export interface CachedFile {

@@ -1,6 +1,6 @@
 import type { Language, Node, Query as QueryType } from 'web-tree-sitter';
 import { Query } from '../parse/parser';
-import { bindable, cutText as cut, ExprBounds, QUERY_LIMITS, siteName } from '../parse/exprBounds';
+import { bindable, cutText as cut, ExprBounds, nestedDeeper, QUERY_LIMITS, siteName } from '../parse/exprBounds';
 import { argCount, cleanType, isComment, line, namedKids, typeText } from './javaSyntax';
 import { ANONYMOUS, IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type Expr, type VarSymbol } from '../model';
 
@@ -57,10 +57,11 @@ const UNKNOWN_LAMBDA: Expr = { k: '?', why: 'lambda parameter without a declared
 const STRING: Expr = { k: 'fq', t: 'java.lang.String' };
 const CLASS: Expr = { k: 'fq', t: 'java.lang.Class' };
 
-/** Fills `members[i].calls` with the call sites inside each member (innermost member wins); false when the query ran out of time. */
-export function collectCalls(root: Node, members: readonly MemberRange[]): boolean {
-  if (!members.length) return true;
-  return new CallCollector(root, members).run(root);
+/** Fills `members[i].calls` with each member's call sites (innermost wins); says why any were left out (QUERY_LIMITS). */
+export function collectCalls(root: Node, members: readonly MemberRange[]): 'time' | 'depth' | undefined {
+  if (!members.length) return undefined;
+  if (!new CallCollector(root, members).run(root)) return 'time';
+  return nestedDeeper(root, QUERY_LIMITS.depth) ? 'depth' : undefined;
 }
 
 class CallCollector {

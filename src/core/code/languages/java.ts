@@ -45,7 +45,7 @@ export function extractJava(tree: Tree, lineCount: number, declarationsOnly = fa
     }
   }
   ranges.sort((a, b) => a.start - b.start);
-  const complete = declarationsOnly || collectCalls(root, ranges);
+  const cut = declarationsOnly ? undefined : collectCalls(root, ranges);
   for (const t of types) {
     const methods = t.methods as MethodSymbol[];
     for (let i = methods.length - 1; i >= 0; i--) {
@@ -53,7 +53,7 @@ export function extractJava(tree: Tree, lineCount: number, declarationsOnly = fa
       if (m.kind === 'initializer' && !m.calls.length) methods.splice(i, 1);
     }
   }
-  return { language: 'java', package: pkg, imports, types, lineCount, ...(root.hasError ? { hasErrors: true } : {}), ...(complete ? {} : { callsCut: 'time' as const }) };
+  return { language: 'java', package: pkg, imports, types, lineCount, ...(root.hasError ? { hasErrors: true } : {}), ...(cut ? { callsCut: cut } : {}) };
 }
 
 function superTypes(node: Node, kind: TypeKind): { ext: string[]; impl: string[] } {

@@ -1,4 +1,4 @@
-import type { Tree } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import type { Expr } from '../model';
 
 /**
@@ -24,10 +24,26 @@ const MAX_TEXT = 256;
 /**
  * Bounds of a tree-sitter query over one file (java/javaBody.ts). Past about 65,000 levels of
  * nesting (a generated chain of 100,000 calls, 1 MB) the query ran for minutes: calls that start
- * deeper than `depth` levels are not looked for, and the query stops after `ms` (its calls so far
- * are kept).
+ * deeper than `depth` levels are not looked for (`nestedDeeper` tells whether a file has any), and
+ * the query stops after `ms` (its calls so far are kept).
  */
 export const QUERY_LIMITS = { depth: 5000, ms: 10_000 };
+
+/**
+ * Whether any node of the tree lies more than `depth` levels below `root`. A subtree of n nodes
+ * is at most n − 1 levels deep (tree-sitter counts a node's descendants in constant time), so only
+ * subtrees of more nodes than the levels left are entered: on a JDK file, a few dozen nodes.
+ */
+export function nestedDeeper(root: Node, depth: number): boolean {
+  const stack: Array<[Node, number]> = [[root, 0]];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [node, level] = top;
+    if (level > depth) return true;
+    if (level + node.descendantCount - 1 <= depth) continue;
+    for (const child of node.children) stack.push([child, level + 1]);
+  }
+  return false;
+}
 
 const TOO_DEEP: Expr = { k: '?', why: 'expression nested too deep' };
 const TOO_LARGE: Expr = { k: '?', why: "the file's expressions are too large" };
