@@ -18,6 +18,7 @@ import type { LspSession } from '../code/lsp/lspLookup';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
 import { notFound } from './readClass';
 import { codeIntelFor, pinnedAnswer, readyCodeIntel } from '../code/intel/intel';
+import { callsReady } from '../code/intel/callsFirst';
 import { onDemandIntel } from '../code/intel/onDemand';
 
 /**
@@ -142,7 +143,8 @@ export const callChainTool = defineTool({
           ? undefined
           : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p), ctx.signal);
         if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
-        const { index, graph } = cold ?? (await readyCodeIntel(ctx, 'calls'));
+        // Else from the index, once the files the question needs have their call sites (callsFirst.ts).
+        const { index, graph } = cold ?? (await callsReady(ctx, (g) => ask(g, p)));
         const q = graph.findMethods(p.method);
         if (q.declaredIn) {
           throw new ToolError(

@@ -92,8 +92,18 @@ interface Caches {
   readonly callers: WeakMap<MethodSymbol, CallerRef[]>;
 }
 
+/** What a graph read of the index's call sites: the names whose call sites it gathered, the files whose methods' calls it listed. */
+export interface CallReads {
+  readonly names: Set<string>;
+  readonly files: Set<string>;
+}
+
 export class CallGraph {
-  constructor(readonly index: CodeIndex) {}
+  constructor(
+    readonly index: CodeIndex,
+    /** Noted as the graph reads call sites (intel/callsFirst.ts: which files an answer needs parsed). */
+    private readonly reads?: CallReads,
+  ) {}
 
   private get caches(): Caches {
     return this.index.symbolScoped(this, () => ({ resolver: new JavaResolver(this.index), resolved: new WeakMap(), callers: new WeakMap() }));
@@ -145,6 +155,7 @@ export class CallGraph {
 
   /** Every call in the method, resolved or not, in source order. */
   callees(m: MethodEntry): ResolvedCall[] {
+    this.reads?.files.add(m.owner.path);
     return this.index.callsOf(m).map((site) => this.resolve(site, m));
   }
 
@@ -164,6 +175,7 @@ export class CallGraph {
     const overridden = target.kind === 'method' ? this.overriddenBy(m) : new Set<MethodSymbol>();
     const out: CallerRef[] = [];
     for (const key of keys) {
+      this.reads?.names.add(key);
       for (const ref of this.index.callSitesNamed(key)) {
         if (ref.site.kind === 'ref' && target.kind === 'constructor' && ref.site.name !== 'new') continue;
         if (ref.site.argc >= 0 && isJava(m.owner) && !arityFits(target, ref.site.argc)) continue;
@@ -178,6 +190,7 @@ export class CallGraph {
   /** Call sites with the method's name and a fitting arity that could not be resolved: possible callers. */
   possibleCallers(m: MethodEntry): Array<{ caller: MethodEntry; site: CallSite; reason: string }> {
     if (m.method.kind !== 'method') return [];
+    this.reads?.names.add(m.method.name);
     return this.index
       .callSitesNamed(m.method.name)
       .filter((ref) => ref.site.kind === 'call' && (!isJava(m.owner) || arityFits(m.method, ref.site.argc)))

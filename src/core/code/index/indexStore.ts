@@ -5,6 +5,7 @@ import type { ExtractMode } from '../languages/registry';
 import { listSourceFiles } from '../languages/sourceFiles';
 import { unpackJson } from '../packedSymbols';
 import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from '../parse/parsePool';
+import { CallPulls, PassQueue } from './passQueue';
 import { RecordStore, type Job } from './recordStore';
 
 /**
@@ -59,6 +60,8 @@ export class IndexStore extends RecordStore {
   isReady = false;
   /** The last build: files parsed, files taken from the cache, milliseconds to the declarations and to the end. */
   lastBuild: { parsed: number; cached: number; declarationsMs: number; ms: number } | undefined;
+  /** Files answers wait for: the call-site pass takes them first (`pullCalls`). */
+  private readonly pulls = new CallPulls();
 
   constructor(
     ws: Workspace,
@@ -74,6 +77,21 @@ export class IndexStore extends RecordStore {
   ready(onProgress?: (p: IndexProgress) => void): Promise<void> {
     if (onProgress) this.listeners.add(onProgress);
     return this.start().calls;
+  }
+
+  /**
+   * Resolves once each of the files that has only its declarations so far has been through the
+   * call-site pass, which takes them before the others (passQueue.ts); at once when the build is
+   * not running, and when `signal` aborts. The caller looks again at what is in.
+   */
+  pullCalls(rels: Iterable<string>, signal?: AbortSignal): Promise<void> {
+    if (!this.phases || this.isReady) return Promise.resolve();
+    return this.pulls.want(this.outlinedAmong(rels), signal);
+  }
+
+  /** Which of `rels` have only their declarations in the index so far (no call sites yet). */
+  outlinedAmong(rels: Iterable<string>): string[] {
+    return [...new Set(rels)].filter((rel) => this.files.get(rel)?.outline);
   }
 
   /** Resolves once every file's declarations are in (`declarationsIn`), before the call sites; starts the build like `ready`. */
@@ -137,6 +155,7 @@ export class IndexStore extends RecordStore {
     try {
       await this.passes(list, poolFor, declared, started);
     } finally {
+      this.pulls.finish();
       this.bulk = false;
       await (pool as ParsePool | undefined)?.close();
     }
@@ -191,7 +210,7 @@ export class IndexStore extends RecordStore {
     // Files are read (and, with workers, parsed) ahead, but stored in list order: the same index either way.
     const ahead = pool ? READ_AHEAD * this.workerCount * 2 : READ_AHEAD;
     /** Jobs started ahead, each with the file's edit stamp when it started (see `wanted` below). */
-    const jobs = new Map<number, { readonly job: Promise<Job>; readonly stamp: number }>();
+    const jobs = new Map<string, { readonly job: Promise<Job>; readonly stamp: number }>();
     // Where the workspace reads its own disk, a worker reads the file as well as parsing it: the
     // reads, their buffers and the copy of the text to the worker were half the main thread's work.
     const workerReads = !!pool && this.ws.readsLocalFiles === true;
@@ -223,20 +242,26 @@ export class IndexStore extends RecordStore {
         (e: unknown) => (e instanceof ParseRefused ? refused(r, e) : recheck(r.rel)), // the worker failed
       );
     };
-    const startJob = (i: number): void => {
-      const rel = list[i];
-      if (rel === undefined || jobs.has(i)) return;
+    const startJob = (rel: string): void => {
+      if (jobs.has(rel)) return;
       const stamp = this.editsOf(rel);
       const read = this.readIfChanged(rel, workerReads, wantCalls);
-      jobs.set(i, { job: pool ? read.then(viaWorker) : read, stamp });
+      jobs.set(rel, { job: pool ? read.then(viaWorker) : read, stamp });
     };
     const foreground = this.options.foreground;
-    for (let i = 0; i < list.length; i++) {
-      if (foreground?.busy) await foreground.idle();
-      for (let j = i; j < Math.min(list.length, i + ahead); j++) startJob(j);
-      const { job, stamp } = jobs.get(i) as { job: Promise<Job>; stamp: number };
+    // The call-site pass takes first the files answers wait for (passQueue.ts), even while a cold answer holds the build back.
+    const pulls = wantCalls ? this.pulls : undefined;
+    const queue = new PassQueue(list, pulls);
+    this.report({ phase, done: 0, total: list.length });
+    for (let i = 0; ; i++) {
+      if (foreground?.busy && !pulls?.pending) await Promise.race([foreground.idle(), ...(pulls ? [pulls.arrival()] : [])]);
+      const rel = queue.take();
+      if (rel === undefined) break;
+      startJob(rel);
+      for (const next of queue.ahead(ahead - 1)) startJob(next);
+      const { job, stamp } = jobs.get(rel) as { job: Promise<Job>; stamp: number };
       const r = await job;
-      jobs.delete(i);
+      jobs.delete(rel);
       // A file updated or removed since this pass read it (a save, a checkout) has a newer record
       // than this read; and the call-site pass replaces only records still outlined.
       const wanted = (): boolean => this.editsOf(r.rel) === stamp && (!wantCalls || this.files.get(r.rel)?.outline === true);
@@ -251,6 +276,7 @@ export class IndexStore extends RecordStore {
         // Gone, unreadable, secret or leading outside: a record from the cache must not stay.
         this.files.delete(r.rel);
       }
+      if (pulls?.settles(r.rel)) this.changed(); // lookups made before this file's call sites were in are dropped
       const now = Date.now();
       if (now - lastYield > YIELD_EVERY_MS) {
         await nextTurn();

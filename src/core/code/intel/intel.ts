@@ -62,17 +62,20 @@ export async function readyCodeIntel(ctx: { readonly workspace: Workspace; reado
     const built = need === 'calls' ? intel.index.ready() : intel.index.declarationsReady();
     const outcome = await Promise.race([built.then(() => 'ready' as const), gate]);
     if (outcome === 'cancelled') throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
-    if (outcome === 'timeout') {
-      const p = intel.index.progress;
-      const what = p.phase === 'calls' ? 'call sites: ' : '';
-      throw new ToolError(
-        'TIMEOUT',
-        `The code index is still being built (${what}${p.done} of ${p.total || '?'} files parsed). Try again in a few seconds; grep_file and read_file work meanwhile.`,
-      );
-    }
+    if (outcome === 'timeout') throw stillBuilding(intel.index);
     return intel;
   } finally {
     clearTimeout(timer);
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** The answer to a question the index cannot answer yet: how far the build is. */
+export function stillBuilding(index: CodeIndex): ToolError {
+  const p = index.progress;
+  const what = p.phase === 'calls' ? 'call sites: ' : '';
+  return new ToolError(
+    'TIMEOUT',
+    `The code index is still being built (${what}${p.done} of ${p.total || '?'} files parsed). Try again in a few seconds; grep_file and read_file work meanwhile.`,
+  );
 }
