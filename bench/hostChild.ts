@@ -60,6 +60,7 @@ process.on('SIGUSR2', () => {
       cpuSystemMs: cpu.system / 1000,
       files: index?.fileCount ?? null,
       lastBuild: index?.lastBuild ?? null,
+      declarationsIn: index?.declarationsIn ?? false,
       loopDelayMs: { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, samples: loop.count },
     })}\n`,
   );

@@ -42,6 +42,21 @@ async function extensionHostPid(userDataDir: string, timeoutMs = 60_000): Promis
   throw new Error('no extension host pid in the logs');
 }
 
+/**
+ * Resolves once the extension's log (its output channel, which VS Code writes under the logs
+ * folder) says the code index has every call site (indexStore.ts logs it at the end of a build).
+ */
+async function indexBuiltPerLog(userDataDir: string, timeoutMs = 300_000): Promise<void> {
+  const logs = path.join(userDataDir, 'logs');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = fs.existsSync(logs) ? fs.readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('Agent Bridge.log')) : [];
+    if (files.some((f) => /code index: call sites of \d+ files/.test(fs.readFileSync(path.join(logs, f), 'utf8')))) return;
+    await sleep(1000);
+  }
+  throw new Error("the extension's log did not say the code index was built");
+}
+
 function rssOf(pid: number): number {
   const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
   if (!kb) throw new Error(`no VmRSS for pid ${pid}`);
@@ -166,7 +181,9 @@ export async function benchRealHostSoak(corpusRoot: string, options: RealSoakOpt
     }
     say(`extension host pid ${pid}, RSS ${mbText(rssOf(pid))}; ${heapNote}`);
     const memory = extensionHostMemory(pid, inspector);
-    const r = await soakAgainst(backend, memory, { workspace, calls: options.calls ?? 4000, rate: options.rate ?? 40, maxSeconds: 150, log: say });
+    const userDataDir = server.userDataDir;
+    const indexBuilt = (): Promise<void> => indexBuiltPerLog(userDataDir);
+    const r = await soakAgainst(backend, memory, { workspace, calls: options.calls ?? 4000, rate: options.rate ?? 40, maxSeconds: 150, log: say, indexBuilt });
     // "After settling": idle for a while, then GC and read again.
     await sleep(10_000);
     const after = await memory.settled();

@@ -35,6 +35,11 @@ export interface SoakOptions {
   readonly log?: (line: string) => void;
   /** Read tools at once in the host (default 8, the product's default). */
   readonly maxConcurrent?: number;
+  /**
+   * Resolves once the host's code index has every call site. The warm-up's call_chain answers
+   * once the declarations are in (callsFirst.ts); the baseline must also include the call sites.
+   */
+  readonly indexBuilt?: () => Promise<void>;
 }
 
 export interface MemorySample {
@@ -145,7 +150,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const built = (): void => {
       if (peekCodeIntel(host.workspace)?.index.isReady !== true) throw new Error('the warm-up ended before the code index was built');
     };
-    return await soakAgainst(backend, processMemory(), o, () => `host load ${JSON.stringify(host.dispatcher.load)}`, built);
+    const indexBuilt = async (): Promise<void> => peekCodeIntel(host.workspace)?.index.ready();
+    return await soakAgainst(backend, processMemory(), { indexBuilt, ...o }, () => `host load ${JSON.stringify(host.dispatcher.load)}`, built);
   } finally {
     host.stop();
     await backend.close();
@@ -198,9 +204,9 @@ export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: S
     };
 
     // Warm-up: the code index, the search engine, JIT; then the baseline. A method of a class that
-    // exists nowhere needs the whole index: its NOT_FOUND suggests names from every file, so even
+    // exists nowhere needs every declaration: its NOT_FOUND suggests names from every file, so even
     // the cold call_chain (intel/onDemand.ts, which answers most chains before the index) waits for
-    // the build. While the index is being built it answers TIMEOUT; any other answer means built.
+    // the first pass; until then it answers TIMEOUT. The call sites follow (`indexBuilt`).
     const t0 = Date.now();
     for (;;) {
       const first = (await backend.callTool('call_chain', { method: 'NoSuchClassAnywhere.none', depth: 1 }, { timeoutMs: 300_000 })).data as { success: boolean; code?: string };
@@ -208,6 +214,7 @@ export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: S
       if (first.success || first.code !== 'TIMEOUT') throw new Error(`warm-up: unexpected answer ${JSON.stringify(first).slice(0, 300)}`);
       if (Date.now() - t0 > 300_000) throw new Error('the code index was not ready within 5 minutes');
     }
+    await o.indexBuilt?.();
     for (let i = 0; i < 20; i++) await backend.callTool(makeCall(i).tool, makeCall(i).params);
     say(`warm-up (code index included) ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     afterWarmUp();
