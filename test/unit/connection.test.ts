@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { backoffDelay, BridgeConnection, buildConnectUrl, type ConnectionState } from '../../src/core/link/connection';
@@ -122,4 +122,33 @@ test('send refuses while the link is down', async () => {
   conn.connect();
   assert.equal(conn.send({ type: 'PING', data: { timestamp: 1 } }), false);
   conn.disconnect();
+});
+
+test('messages sent in one turn leave in one write, in order; a lone message goes out within its turn', async () => {
+  const server = await startServer();
+  const conn = new BridgeConnection({ ...base, serverUrl: `ws://127.0.0.1:${server.port}/ws/agent/chat`, log: silentLogger });
+  try {
+    conn.connect();
+    await waitFor(() => conn.state === 'connected', 5000, 'connected');
+    // ws's own field for the TCP socket, which the connection corks (a renamed field would silently undo the batching)
+    const raw = (conn as unknown as { socket: { _socket: Socket } }).socket._socket;
+    assert.ok(raw instanceof Socket);
+    let writes = 0;
+    const write = raw._write.bind(raw);
+    const writev = raw._writev?.bind(raw);
+    raw._write = (...a: Parameters<Socket['_write']>) => (writes++, write(...a));
+    if (writev) raw._writev = (...a: Parameters<NonNullable<Socket['_writev']>>) => (writes++, writev(...a));
+    for (let i = 0; i < 50; i++) assert.equal(conn.send({ type: 'PING', data: { timestamp: i } }), true);
+    await waitFor(() => server.received.length === 50, 5000, '50 messages');
+    assert.equal(writes, 1, 'one write for the turn');
+    assert.deepEqual(server.received.map((m) => (m.data as { timestamp: number }).timestamp), [...Array(50).keys()]);
+    const t0 = Date.now();
+    conn.send({ type: 'PING', data: { timestamp: 99 } });
+    await waitFor(() => server.received.length === 51, 5000, 'the lone message');
+    assert.ok(Date.now() - t0 < 200, `a lone message waits for its turn only (${Date.now() - t0} ms)`);
+    assert.equal(writes, 2);
+  } finally {
+    conn.disconnect();
+    await server.close();
+  }
 });

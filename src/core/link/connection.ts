@@ -108,6 +108,8 @@ type Listener<T> = (value: T) => void;
  */
 export class BridgeConnection {
   private socket: WebSocket | undefined;
+  /** The socket whose writes are held until the end of this turn (`batchWrites`). */
+  private corked: WebSocket | undefined;
   private stateValue: ConnectionState = 'disconnected';
   private wanted = false;
   private attempt = 0;
@@ -198,9 +200,29 @@ export class BridgeConnection {
   send(message: ClientMessage, text?: string): boolean {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN || this.stateValue !== 'connected') return false;
+    this.batchWrites(socket);
     socket.send(text ?? JSON.stringify(message));
     if (socket.bufferedAmount > SEND_BUFFER_HIGH && !socket.isPaused) this.holdBack(socket);
     return true;
+  }
+
+  /**
+   * Answers sent in one turn of the event loop leave in one write: the TCP socket under the
+   * WebSocket is corked until the turn ends. With many calls in flight each answer had been a
+   * write system call of its own, a fifth of the host's time per read_file (bench: 65 µs of
+   * 330). A lone answer waits for nothing but the end of its turn. (`_socket` is ws's own
+   * field for the connection it speaks over; without it, answers go one write each.)
+   */
+  private batchWrites(socket: WebSocket): void {
+    if (this.corked === socket) return;
+    const raw = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    if (!raw || typeof raw.cork !== 'function') return;
+    raw.cork();
+    this.corked = socket;
+    setImmediate(() => {
+      if (this.corked === socket) this.corked = undefined;
+      raw.uncork();
+    });
   }
 
   /** True while reading is paused because the backend is not reading our answers. */
