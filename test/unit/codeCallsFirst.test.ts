@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
@@ -28,18 +30,23 @@ after(() => {
   configureCodeIndexes({});
 });
 
-/** A build held back like a cold answer holds it (intel/foreground.ts), released by the test. */
+/** A build held back like a cold answer holds it (intel/foreground.ts), let go a file at a time or for good by the test. */
 class Gate {
   busy = false;
   private release: Array<() => void> = [];
   idle(): Promise<void> {
     return this.busy ? new Promise((resolve) => this.release.push(resolve)) : Promise.resolve();
   }
+  step(): void {
+    this.release.shift()?.();
+  }
   open(): void {
     this.busy = false;
     for (const r of this.release.splice(0)) r();
   }
 }
+
+const turn = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 
 const FILLERS = 120;
 
@@ -55,10 +62,17 @@ function project(): Record<string, string> {
   return files;
 }
 
-async function heldIndex(): Promise<{ ws: NodeWorkspace; index: CodeIndex; gate: Gate; built: Promise<void> }> {
-  const ws = new NodeWorkspace(makeTree(project(), 'ab-callsfirst-'));
+async function heldIndex(
+  files = project(),
+  Index: typeof CodeIndex = CodeIndex,
+  Ws: typeof NodeWorkspace = NodeWorkspace,
+  prepare: (root: string) => void = () => undefined,
+): Promise<{ ws: NodeWorkspace; index: CodeIndex; gate: Gate; built: Promise<void> }> {
+  const root = makeTree(files, 'ab-callsfirst-');
+  prepare(root);
+  const ws = new Ws(root);
   const gate = new Gate();
-  const index = new CodeIndex(ws, { workers: 0, foreground: gate });
+  const index = new Index(ws, { workers: 0, foreground: gate });
   const built = index.ready();
   await index.declarationsReady();
   gate.busy = true;
@@ -66,7 +80,7 @@ async function heldIndex(): Promise<{ ws: NodeWorkspace; index: CodeIndex; gate:
   return { ws, index, gate, built };
 }
 
-const outlined = (index: CodeIndex, prefix: string): number => index.outlinedAmong([...index.paths()].filter((p) => p.startsWith(prefix))).length;
+const outlined = (index: CodeIndex, prefix: string): number => index.awaitingCalls([...index.paths()].filter((p) => p.startsWith(prefix))).length;
 
 test('callers and callees answered while the call-site pass is held back: only the files the question needs are parsed, and the answer is the built index’s', async () => {
   const { ws, index, gate, built } = await heldIndex();
@@ -108,13 +122,130 @@ test('a question whose files cannot be pulled in time answers TIMEOUT, as waitin
   }
 });
 
+/** The early answer and the built index's, for the same question. */
+async function earlyAndLate(ws: NodeWorkspace, gate: Gate, built: Promise<void>, q: Record<string, unknown>): Promise<{ early: string; late: string }> {
+  const early = String((await callTool(callChainTool, ws, q)).result);
+  gate.open();
+  await built;
+  return { early, late: String((await callTool(callChainTool, ws, q)).result) };
+}
+
+test('lookups made before the pass parsed a file by itself are not used: a second call_chain keeps its second level of callers', async () => {
+  const { ws, index, gate, built } = await heldIndex();
+  try {
+    await callTool(callChainTool, ws, { method: 'a.Target.other', direction: 'callees', depth: 1 }); // pulls z/a/Target.java alone
+    // the pass goes on by itself, a file at a time, through the callers' files (no 5 s release of the lookups meanwhile)
+    const rest = ['z/b/Caller.java', 'z/c/Mid.java'];
+    while (index.awaitingCalls(rest).length) {
+      gate.step();
+      await turn();
+    }
+    const { early, late } = await earlyAndLate(ws, gate, built, { method: 'a.Target.hit', direction: 'callers', depth: 2 });
+    assert.match(early, /Mid\.run/);
+    assert.equal(early, late);
+  } finally {
+    gate.open();
+    dropCodeIntel(ws);
+  }
+});
+
+/** A file whose full parse fails (logged, as RecordStore.store does): it keeps its declarations only. */
+class FailsOnCaller extends CodeIndex {
+  protected override async store(rel: string, text: string, mtimeMs: number, size: number, mode?: 'full' | 'outline', stillWanted?: () => boolean): Promise<void> {
+    if (rel === 'z/b/Caller.java' && mode === 'full') return;
+    return super.store(rel, text, mtimeMs, size, mode, stillWanted);
+  }
+}
+
+test('a file the pass failed on is not waited for', async () => {
+  const { ws, index, gate } = await heldIndex(project(), FailsOnCaller);
+  try {
+    await index.pullCalls(['z/b/Caller.java']);
+    assert.deepEqual(index.awaitingCalls(['z/b/Caller.java']), [], 'the pass has been through it');
+    const t0 = Date.now();
+    const out = String((await callTool(callChainTool, ws, { method: 'a.Target.hit', direction: 'callers', depth: 1 })).result);
+    assert.ok(Date.now() - t0 < 5000, `answered without waiting for the failed file (${Date.now() - t0} ms)`);
+    assert.doesNotMatch(out, /Caller\.go/, 'its calls are not in the index');
+  } finally {
+    gate.open();
+    dropCodeIntel(ws);
+  }
+});
+
+/** A file whose read for the call-site pass takes seconds (a busy disk, a large generated file). */
+class SlowCaller extends CodeIndex {
+  protected override async readIfChanged(rel: string, leaveRead?: boolean, wantCalls?: boolean): ReturnType<CodeIndex['readIfChanged']> {
+    if (rel === 'z/b/Caller.java' && wantCalls) await new Promise((r) => setTimeout(r, 3000));
+    return super.readIfChanged(rel, leaveRead, wantCalls);
+  }
+}
+
+test('files not parsed by the deadline: TIMEOUT, never an answer without them', async () => {
+  configureCodeIndexes({ waitMs: 800 });
+  const { ws, gate } = await heldIndex(project(), SlowCaller);
+  try {
+    await failsWith(callTool(callChainTool, ws, { method: 'a.Target.hit', direction: 'callers', depth: 1 }), 'TIMEOUT');
+  } finally {
+    configureCodeIndexes({ waitMs: 15_000 });
+    gate.open();
+    dropCodeIntel(ws);
+  }
+});
+
+test('a source file that is a symbolic link (ripgrep does not follow it) and a method name with a combining mark are waited for', async () => {
+  const name = 'cafe\u0301';
+  const files = {
+    ...project(),
+    'z/e/Uni.java': `package e;\npublic class Uni {\n  public void ${name}() {}\n}\n`,
+    'z/e/UniCaller.java': `package e;\nclass UniCaller {\n  void go(Uni u) { u.${name}(); }\n}\n`,
+    'shared/Real.java': 'package shared;\nimport a.Target;\nclass Real {\n  void r(Target t) { t.hit(); }\n}\n',
+  };
+  // the index lists the link as a file of its own; ripgrep, not following links, finds only its target
+  const { ws, gate, built } = await heldIndex(files, CodeIndex, NodeWorkspace, (root) => {
+    fs.mkdirSync(path.join(root, 'zz'));
+    fs.symlinkSync(path.join(root, 'shared', 'Real.java'), path.join(root, 'zz', 'Linked.java'));
+  });
+  try {
+    const uni = await callTool(callChainTool, ws, { method: `e.Uni.${name}`, direction: 'callers', depth: 1 });
+    assert.match(String(uni.result), /UniCaller\.go/);
+    const { early, late } = await earlyAndLate(ws, gate, built, { method: 'a.Target.hit', direction: 'callers', depth: 1 });
+    assert.match(early, /`Real\.r\(Target\)` — zz\/Linked\.java/);
+    assert.equal(early, late);
+  } finally {
+    gate.open();
+    dropCodeIntel(ws);
+  }
+});
+
+/** ripgrep as it runs in a project with one folder it cannot read: the same output, exit status 2. */
+class RgFailsWorkspace extends NodeWorkspace {
+  override ripgrepPath(): string | undefined {
+    const script = path.join(makeTree({}, 'ab-rgfail-'), 'rg.sh');
+    fs.writeFileSync(script, `#!/bin/sh\n"${super.ripgrepPath()}" "$@"\nexit 2\n`, { mode: 0o755 });
+    return script;
+  }
+}
+
+test('ripgrep failing: the question waits for the whole index, as before', async () => {
+  const { ws, gate, built } = await heldIndex(project(), CodeIndex, RgFailsWorkspace);
+  try {
+    const answer = callTool(callChainTool, ws, { method: 'a.Target.hit', direction: 'callers', depth: 1 });
+    setTimeout(() => gate.open(), 300);
+    assert.match(String((await answer).result), /Caller\.go/);
+    await built;
+  } finally {
+    gate.open();
+    dropCodeIntel(ws);
+  }
+});
+
 test('the pass order: wanted files first and once each; a wanted file already taken is settled only when the pass is done with it', async () => {
   const pulls = new CallPulls();
   const queue = new PassQueue(['a', 'b', 'c', 'd'], pulls);
   assert.equal(queue.take(), 'a');
   let done = false;
   const waiting = pulls.want(['c', 'a', 'x']).then(() => (done = true));
-  assert.deepEqual(queue.ahead(3), ['c', 'b', 'd'], 'read ahead: the wanted file first, then the list');
+  assert.deepEqual(queue.ahead(2), ['c', 'b'], 'read ahead: the wanted file first, then the list');
   assert.equal(queue.take(), 'c');
   assert.equal(queue.take(), 'b', "'a' is taken already, 'x' is not this pass's");
   pulls.settles('c');
@@ -124,6 +255,19 @@ test('the pass order: wanted files first and once each; a wanted file already ta
   await waiting;
   assert.equal(queue.take(), 'd');
   assert.equal(queue.take(), undefined, 'each file once');
+  // a pull of more files than a call's arguments can spread, wanted twice: taken once each, quickly
+  const many = Array.from({ length: 200_000 }, (_, i) => `m${i}`);
+  const big = new PassQueue(many, pulls);
+  const t0 = Date.now();
+  const all = Promise.all([pulls.want(many), pulls.want(many)]);
+  let count = 0;
+  for (let rel = big.take(); rel !== undefined; rel = big.take()) {
+    count++;
+    pulls.settles(rel);
+  }
+  await all;
+  assert.equal(count, many.length);
+  assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
   // a stopped answer stops waiting
   const ctl = new AbortController();
   const stopped = pulls.want(['zz'], ctl.signal);

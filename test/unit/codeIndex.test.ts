@@ -293,6 +293,10 @@ test('a file with more call sites than the index keeps, or whose call-site query
   const deep = await extractFile('gen/Deep.java', nested(QUERY_LIMITS.depth + 100));
   assert.deepEqual(deep?.types[0]?.methods[0]?.calls.map((c) => c.name), ['f'], 'the query does not look that deep');
   assert.equal(deep?.callsCut, 'depth');
+  // nesting that deep with no call in it leaves nothing out
+  const noCall = await extractFile('gen/Deep.java', nested(QUERY_LIMITS.depth + 100).replace('Task.run()', '1'));
+  assert.deepEqual(noCall?.types[0]?.methods[0]?.calls.map((c) => c.name), ['f']);
+  assert.equal(noCall?.callsCut, undefined);
   // A cut for count is: parsing again would cut it the same way.
   const third = new CodeIndex(new NodeWorkspace(index.ws.root), { cacheFile: `${cacheFile}.huge` });
   await third.ready();

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import type { Logger } from '../log';
 import type { TlsTrust } from './systemCa';
 import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage, type ParseOutcome, type ServerMessage } from '../protocol/messages';
+import { Outflow } from './outflow';
 import { explainTlsError } from './tlsErrors';
 
 export type ProtocolSetting = 'auto' | 'v1' | 'v2';
@@ -51,9 +52,6 @@ export interface ConnectionOptions {
   readonly random?: () => number;
 }
 
-/** Bytes waiting to be sent past which no new frame is read from the backend, and below which reading resumes. */
-export const SEND_BUFFER_HIGH = 16 * 1024 * 1024;
-export const SEND_BUFFER_LOW = 2 * 1024 * 1024;
 
 /** localhost, 127.0.0.0/8 or ::1: the only hosts a token may go to over plain ws://. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -108,8 +106,7 @@ type Listener<T> = (value: T) => void;
  */
 export class BridgeConnection {
   private socket: WebSocket | undefined;
-  /** The socket whose writes are held until the end of this turn (`batchWrites`). */
-  private corked: WebSocket | undefined;
+  private readonly outflow: Outflow;
   private stateValue: ConnectionState = 'disconnected';
   private wanted = false;
   private attempt = 0;
@@ -135,6 +132,7 @@ export class BridgeConnection {
 
   constructor(private readonly options: ConnectionOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.outflow = new Outflow(options.log, () => this.socket);
   }
 
   get state(): ConnectionState {
@@ -200,49 +198,13 @@ export class BridgeConnection {
   send(message: ClientMessage, text?: string): boolean {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN || this.stateValue !== 'connected') return false;
-    this.batchWrites(socket);
-    socket.send(text ?? JSON.stringify(message));
-    if (socket.bufferedAmount > SEND_BUFFER_HIGH && !socket.isPaused) this.holdBack(socket);
+    this.outflow.send(socket, text ?? JSON.stringify(message));
     return true;
-  }
-
-  /**
-   * Answers sent in one turn of the event loop leave in one write: the TCP socket under the
-   * WebSocket is corked until the turn ends. With many calls in flight each answer had been a
-   * write system call of its own, a fifth of the host's time per read_file (bench: 65 µs of
-   * 330). A lone answer waits for nothing but the end of its turn. (`_socket` is ws's own
-   * field for the connection it speaks over; without it, answers go one write each.)
-   */
-  private batchWrites(socket: WebSocket): void {
-    if (this.corked === socket) return;
-    const raw = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-    if (!raw || typeof raw.cork !== 'function') return;
-    raw.cork();
-    this.corked = socket;
-    setImmediate(() => {
-      if (this.corked === socket) this.corked = undefined;
-      raw.uncork();
-    });
   }
 
   /** True while reading is paused because the backend is not reading our answers. */
   get heldBack(): boolean {
     return this.socket?.isPaused ?? false;
-  }
-
-  private holdBack(socket: WebSocket): void {
-    socket.pause();
-    this.options.log.warn(`the backend is not reading (${socket.bufferedAmount} bytes waiting to go out): no new calls are read until it catches up`);
-    const timer = setInterval(() => {
-      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) {
-        clearInterval(timer);
-      } else if (socket.bufferedAmount < SEND_BUFFER_LOW) {
-        clearInterval(timer);
-        socket.resume();
-        this.options.log.info('the backend caught up; reading calls again');
-      }
-    }, 50);
-    timer.unref();
   }
 
   /** `again`: tell the listeners even if the state is the same (a new reconnect time to show). */

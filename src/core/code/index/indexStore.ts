@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../../log';
 import type { Workspace } from '../../workspace/workspace';
 import type { ExtractMode } from '../languages/registry';
-import { listSourceFiles } from '../languages/sourceFiles';
+import { listSourceTree } from '../languages/sourceFiles';
 import { unpackJson } from '../packedSymbols';
 import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from '../parse/parsePool';
 import { CallPulls, PassQueue } from './passQueue';
@@ -25,7 +25,7 @@ export interface CodeIndexOptions {
   /** Where `ready()` loads the cache from and saves it to (a file the extension owns). */
   readonly cacheFile?: string;
   readonly log?: Logger;
-  /** Lists project-relative source paths; default: a walk of the root (see `listSourceFiles`). */
+  /** Lists project-relative source paths; default: a walk of the root (see `listSourceFiles`; a list given here has no linked files). */
   readonly listFiles?: (ws: Workspace) => Promise<string[]>;
   /** Larger files (generated code) are not indexed. Default 2 MB. */
   readonly maxFileBytes?: number;
@@ -62,6 +62,14 @@ export class IndexStore extends RecordStore {
   lastBuild: { parsed: number; cached: number; declarationsMs: number; ms: number } | undefined;
   /** Files answers wait for: the call-site pass takes them first (`pullCalls`). */
   private readonly pulls = new CallPulls();
+  /** While the call-site pass runs: each file it has been through, with its count then (`callsStamp`). */
+  private readonly throughCalls = new Map<string, number>();
+  /** How many files the call-site pass has been through. */
+  callsStamp = 0;
+  /** Source files that are symbolic links, as the last build listed them (ripgrep does not follow them: callsFirst.ts). */
+  linkedSources: ReadonlySet<string> = new Set();
+  /** `callsStamp` when the lookup tables were last dropped for the pass's new records (`freshLookups`). */
+  private lookupsAt = 0;
 
   constructor(
     ws: Workspace,
@@ -86,12 +94,29 @@ export class IndexStore extends RecordStore {
    */
   pullCalls(rels: Iterable<string>, signal?: AbortSignal): Promise<void> {
     if (!this.phases || this.isReady) return Promise.resolve();
-    return this.pulls.want(this.outlinedAmong(rels), signal);
+    return this.pulls.want(this.awaitingCalls(rels), signal);
   }
 
-  /** Which of `rels` have only their declarations in the index so far (no call sites yet). */
-  outlinedAmong(rels: Iterable<string>): string[] {
-    return [...new Set(rels)].filter((rel) => this.files.get(rel)?.outline);
+  /** Which of `rels` the call-site pass has yet to parse: only their declarations are in (a file it failed on stays so, and is not waited for). */
+  awaitingCalls(rels: Iterable<string>): string[] {
+    return [...new Set(rels)].filter((rel) => this.files.get(rel)?.outline && !this.throughCalls.has(rel));
+  }
+
+  /** Whether the call-site pass went through any of `rels` after it had been through `stamp` files. */
+  throughCallsSince(rels: Iterable<string>, stamp: number): boolean {
+    for (const rel of rels) if ((this.throughCalls.get(rel) ?? 0) > stamp) return true;
+    return false;
+  }
+
+  /**
+   * Drops the lookup tables if the call-site pass has replaced records since they were made (it
+   * drops them only now and then): lookups made after this meet no declarations-only copy of a
+   * file whose call sites are in.
+   */
+  freshLookups(): void {
+    if (this.lookupsAt === this.callsStamp) return;
+    this.lookupsAt = this.callsStamp;
+    this.changed();
   }
 
   /** Resolves once every file's declarations are in (`declarationsIn`), before the call sites; starts the build like `ready`. */
@@ -141,7 +166,9 @@ export class IndexStore extends RecordStore {
       }
     }
     this.report({ phase: 'listing', done: 0, total: 0 });
-    const list = await (this.options.listFiles ?? ((ws) => listSourceFiles(ws.root)))(this.ws);
+    const listed = this.options.listFiles ? { files: await this.options.listFiles(this.ws), links: [] } : await listSourceTree(this.ws.root);
+    const list = listed.files;
+    this.linkedSources = new Set(listed.links);
     const wanted = new Set(list);
     for (const rel of [...this.files.keys()]) if (!wanted.has(rel)) this.files.delete(rel);
     // One pool for both passes, started once there is enough to parse to pay for it (each worker
@@ -156,6 +183,7 @@ export class IndexStore extends RecordStore {
       await this.passes(list, poolFor, declared, started);
     } finally {
       this.pulls.finish();
+      this.throughCalls.clear();
       this.bulk = false;
       await (pool as ParsePool | undefined)?.close();
     }
@@ -179,6 +207,7 @@ export class IndexStore extends RecordStore {
     const withCalls = await this.pass(outlined, 'full', poolFor(outlined.length));
     this.changed();
     this.isReady = true;
+    this.throughCalls.clear();
     this.report({ phase: 'ready', done: list.length, total: list.length });
     this.lastBuild = { parsed, cached: list.length - parsed, declarationsMs, ms: Date.now() - started };
     log?.info(`code index: call sites of ${outlined.length} files in ${Date.now() - started - declarationsMs} ms`);
@@ -276,7 +305,10 @@ export class IndexStore extends RecordStore {
         // Gone, unreadable, secret or leading outside: a record from the cache must not stay.
         this.files.delete(r.rel);
       }
-      if (pulls?.settles(r.rel)) this.changed(); // lookups made before this file's call sites were in are dropped
+      if (pulls) {
+        this.throughCalls.set(r.rel, ++this.callsStamp);
+        pulls.settles(r.rel);
+      }
       const now = Date.now();
       if (now - lastYield > YIELD_EVERY_MS) {
         await nextTurn();

@@ -11,13 +11,22 @@ interface Waiter {
   readonly done: () => void;
 }
 
+/** Past this many taken entries at its head, the wanted list is compacted (taking is O(1) otherwise). */
+const COMPACT_AFTER = 1024;
+
 /** Files answers wait for, kept by the index across passes: the call-site pass takes them first. */
 export class CallPulls {
-  private readonly urgent: string[] = [];
+  /** Wanted files, oldest first, from `head` on; each once (`queued`). */
+  private urgent: string[] = [];
+  private head = 0;
+  private readonly queued = new Set<string>();
   private readonly waiters = new Set<Waiter>();
   private wake: (() => void) | undefined;
 
-  /** Resolves once each of `rels` has been through the call-site pass (parsed, or found gone), or `signal` aborts. */
+  /**
+   * Resolves once each of `rels` has been through the call-site pass (parsed, failed, or found
+   * gone), or `signal` aborts. The caller must ask only for files the pass has yet to be through.
+   */
   want(rels: readonly string[], signal?: AbortSignal): Promise<void> {
     if (!rels.length || signal?.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
@@ -29,9 +38,13 @@ export class CallPulls {
           resolve();
         },
       };
+      for (const rel of waiter.left) {
+        if (this.queued.has(rel)) continue;
+        this.queued.add(rel);
+        this.urgent.push(rel);
+      }
       this.waiters.add(waiter);
       signal?.addEventListener('abort', waiter.done, { once: true });
-      this.urgent.push(...rels);
       this.wake?.();
     });
   }
@@ -43,34 +56,36 @@ export class CallPulls {
 
   /** Files are wanted and not yet taken by the pass. */
   get pending(): boolean {
-    return this.urgent.length > 0;
+    return this.head < this.urgent.length;
   }
 
   /** The next wanted file, oldest request first. */
   take(): string | undefined {
-    return this.urgent.shift();
+    if (this.head >= this.urgent.length) return undefined;
+    const rel = this.urgent[this.head++] as string;
+    this.queued.delete(rel);
+    if (this.head > COMPACT_AFTER && this.head * 2 > this.urgent.length) {
+      this.urgent = this.urgent.slice(this.head);
+      this.head = 0;
+    }
+    return rel;
   }
 
   /** The wanted files not taken yet, oldest first. */
-  peek(): readonly string[] {
-    return this.urgent;
+  *peek(): Iterable<string> {
+    for (let i = this.head; i < this.urgent.length; i++) yield this.urgent[i] as string;
   }
 
-  /** The pass is done with `rel`: answers waiting for it alone go on (true when there are such). */
-  settles(rel: string): boolean {
-    let any = false;
-    for (const w of [...this.waiters]) {
-      if (w.left.delete(rel) && !w.left.size) {
-        w.done();
-        any = true;
-      }
-    }
-    return any;
+  /** The pass is done with `rel`: answers waiting for it alone go on. */
+  settles(rel: string): void {
+    for (const w of [...this.waiters]) if (w.left.delete(rel) && !w.left.size) w.done();
   }
 
   /** The pass ended (or failed): nobody waits any longer. */
   finish(): void {
-    this.urgent.length = 0;
+    this.urgent = [];
+    this.head = 0;
+    this.queued.clear();
     for (const w of [...this.waiters]) w.done();
   }
 }
@@ -93,7 +108,7 @@ export class PassQueue {
     for (let rel = this.pulls?.take(); rel !== undefined; rel = this.pulls?.take()) {
       if (!this.inList.has(rel)) this.pulls?.settles(rel); // not this pass's: nothing to wait for
       else if (!this.taken.has(rel)) return this.mark(rel);
-      // else taken already: settled when the pass is done with it
+      // else taken already: settled when the pass is done with it (callers ask only for files it has yet to be through)
     }
     while (this.next < this.list.length) {
       const rel = this.list[this.next++] as string;
@@ -102,16 +117,19 @@ export class PassQueue {
     return undefined;
   }
 
-  /** Up to `n` files the pass will take next (to read ahead), without taking them. */
+  /**
+   * Files the pass will take next (to read ahead), without taking them: up to `n`, wanted ones
+   * first. A file may come twice (starting its read is idempotent), so this stays O(n).
+   */
   ahead(n: number): string[] {
     const out: string[] = [];
     for (const rel of this.pulls?.peek() ?? []) {
       if (out.length >= n) return out;
-      if (this.inList.has(rel) && !this.taken.has(rel) && !out.includes(rel)) out.push(rel);
+      if (this.inList.has(rel) && !this.taken.has(rel)) out.push(rel);
     }
     for (let i = this.next; i < this.list.length && out.length < n; i++) {
       const rel = this.list[i] as string;
-      if (!this.taken.has(rel) && !out.includes(rel)) out.push(rel);
+      if (!this.taken.has(rel)) out.push(rel);
     }
     return out;
   }

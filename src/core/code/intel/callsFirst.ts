@@ -2,6 +2,7 @@ import { ToolError } from '../../protocol/errors';
 import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph, type CallReads } from '../index/callGraph';
+import type { CodeIndex } from '../index/codeIndex';
 import { LANGUAGES } from '../languages/registry';
 import { codeIntelFor, readyCodeIntel, stillBuilding, type CodeIntel } from './intel';
 import { codeIndexSettings } from './state';
@@ -10,18 +11,23 @@ import { codeIndexSettings } from './state';
  * call_chain while the index's second pass is still parsing call sites (issue #15: on 60,000
  * files that pass takes minutes, and callers of a common name such as `add` are beyond a cold
  * answer's bounds). Every declaration is in by then, so a question needs the call sites of a few
- * files only: those whose text names a method it asks the callers of (ripgrep, as a word), and
- * those whose methods' calls it lists. Those files are pulled to the front of the pass
- * (index/passQueue.ts) and the question is asked again, until it needs no file the pass has not
- * parsed: then the answer is the one the built index gives (tests compare). It waits as long as
- * waiting for the whole index would have (`waitMs`), then answers TIMEOUT as before.
+ * files only: those whose text names a method it asks the callers of (ripgrep), those whose
+ * methods' calls it lists, and the source files that are symbolic links (ripgrep does not follow
+ * them). Those the pass has yet to parse are pulled to the front of it (index/passQueue.ts) and
+ * the question is asked again, with fresh lookups, until a round finds every file it needed
+ * parsed and none of them parsed while it ran: the answer is then the one the built index gives
+ * (tests compare). It waits as long as waiting for the whole index would have (`waitMs`), then
+ * answers TIMEOUT as before; when ripgrep cannot be used it waits for the whole index.
  *
- * Left as the built index would not: a file whose full parse fails is listed among the files with
- * missing call sites only once the pass has ended.
+ * Left as the built index would not: the notes on files whose call sites are missing (a full
+ * parse that failed) or held in part name only the files parsed so far.
  */
 
 const MAX_ROUNDS = 16;
-const WORD = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+/** A name ripgrep can match as a word (`-w`: `\b` either side): letters, digits, `_`. Others are matched anywhere. */
+const PLAIN_WORD = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+/** Constructor call keys with no name of their own: `this(…)` and `super(…)` are in files that name the class, whose key is searched too. */
+const UNNAMED = new Set(['<this>', '<super>']);
 const SOURCE_GLOBS = LANGUAGES.flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));
 
 type Context = { readonly workspace: Workspace; readonly signal: AbortSignal };
@@ -31,42 +37,70 @@ type Context = { readonly workspace: Workspace; readonly signal: AbortSignal };
  * files it needs have their call sites; `question` makes every lookup the answer will make.
  */
 export async function callsReady(ctx: Context, question: (graph: CallGraph) => void): Promise<CodeIntel> {
-  const intel = codeIntelFor(ctx.workspace);
-  const { index } = intel;
+  const { index } = codeIntelFor(ctx.workspace);
   const rg = ctx.workspace.ripgrepPath();
+  const waitMs = codeIndexSettings().waitMs ?? 20_000;
   if (index.isReady || !rg) return readyCodeIntel(ctx, 'calls');
-  const deadline = Date.now() + (codeIndexSettings().waitMs ?? 20_000);
+  const deadline = Date.now() + waitMs;
   await readyCodeIntel(ctx, 'declarations');
-  const searched = new Set<string>();
+  /** Name → the files whose text has it, once searched. */
+  const naming = new Map<string, readonly string[]>();
   for (let round = 0; round < MAX_ROUNDS && !index.isReady; round++) {
+    index.freshLookups();
+    const stamp = index.callsStamp;
     const reads: CallReads = { names: new Set(), files: new Set() };
     // A graph of its own: nothing it holds was resolved before the files it needs were in.
     const graph = new CallGraph(index, reads);
     question(graph);
-    // Callers of a name are in files whose text has it as a word; names read in earlier rounds had theirs pulled then.
-    const names = [...reads.names].filter((n) => WORD.test(n) && !searched.has(n));
-    for (const n of names) searched.add(n);
-    const naming = names.length ? await filesNaming(ctx, rg, names, deadline - Date.now()) : [];
-    if (naming === undefined) break;
-    const needed = index.outlinedAmong([...reads.files, ...naming]);
-    if (!needed.length) return { index, graph };
-    const left = deadline - Date.now();
-    if (left <= 0) break;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([index.pullCalls(needed, ctx.signal), new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
-    clearTimeout(timer);
-    if (ctx.signal.aborted) throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
+    if (!(await search(ctx, rg, [...reads.names].filter((n) => !naming.has(n)), naming, deadline))) return readyCodeIntel(ctx, 'calls', deadline - Date.now());
+    const needed = new Set([...reads.files, ...index.linkedSources]);
+    for (const name of reads.names) for (const rel of naming.get(name) ?? []) needed.add(rel);
+    const awaiting = index.awaitingCalls(needed);
+    if (!awaiting.length) {
+      // Every file it needed was parsed; if one was while the question ran, its answer may hold the copy from before.
+      if (!index.throughCallsSince(needed, stamp)) return { index, graph };
+      continue;
+    }
+    await pulled(index, awaiting, ctx, deadline);
   }
-  if (index.isReady) return intel;
+  if (index.isReady) return codeIntelFor(ctx.workspace);
   throw stillBuilding(index);
 }
 
-/** Project-relative paths of the source files whose text has one of `names` as a word; undefined when ripgrep fails or runs out of time. */
-async function filesNaming(ctx: Context, rg: string, names: readonly string[], timeoutMs: number): Promise<string[] | undefined> {
+/** Waits for the pass to parse `files`; TIMEOUT (how far the build is) past the deadline, CANCELLED when stopped. */
+async function pulled(index: CodeIndex, files: readonly string[], ctx: Context, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()))));
+  const outcome = await Promise.race([index.pullCalls(files, ctx.signal), late]);
+  clearTimeout(timer);
+  if (ctx.signal.aborted) throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
+  if (outcome === 'late') throw stillBuilding(index);
+}
+
+/**
+ * Notes in `naming` the source files whose text has each of `names` (plain words as words, other
+ * names anywhere: more files, never fewer); false when ripgrep fails or runs out of time.
+ */
+async function search(ctx: Context, rg: string, names: readonly string[], naming: Map<string, readonly string[]>, deadline: number): Promise<boolean> {
+  const words = names.filter((n) => PLAIN_WORD.test(n));
+  const others = names.filter((n) => !PLAIN_WORD.test(n) && !UNNAMED.has(n));
+  for (const n of names.filter((x) => UNNAMED.has(x))) naming.set(n, []);
+  for (const [batch, asWord] of [[words, true], [others, false]] as const) {
+    if (!batch.length) continue;
+    const files = await filesNaming(ctx, rg, batch, asWord, deadline - Date.now());
+    if (!files) return false;
+    // one search for the batch: each name is noted with all its files (a few more to wait for, none missed)
+    for (const n of batch) naming.set(n, files);
+  }
+  return true;
+}
+
+/** Project-relative paths of the source files whose text has one of `names`; undefined when ripgrep fails or runs out of time. */
+async function filesNaming(ctx: Context, rg: string, names: readonly string[], asWord: boolean, timeoutMs: number): Promise<string[] | undefined> {
   if (timeoutMs <= 0) return undefined;
   const args = [
     '--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore', '-g', '!node_modules/', ...SOURCE_GLOBS,
-    '-F', '-w', ...names.flatMap((n) => ['-e', n]), '--', '.',
+    '-F', ...(asWord ? ['-w'] : []), ...names.flatMap((n) => ['-e', n]), '--', '.',
   ];
   const out = await runRipgrepText(rg, args, { cwd: ctx.workspace.root, timeoutMs, maxBytes: 32 * 1024 * 1024, signal: ctx.signal });
   return out

@@ -42,7 +42,11 @@ const announced = new WeakSet<CodeIndex>();
  * first call starts the build; a call that would wait longer than `waitMs` gets a TIMEOUT saying
  * how far indexing is, while the build goes on for the next call.
  */
-export async function readyCodeIntel(ctx: { readonly workspace: Workspace; readonly signal: AbortSignal }, need: 'declarations' | 'calls' = 'declarations'): Promise<CodeIntel> {
+export async function readyCodeIntel(
+  ctx: { readonly workspace: Workspace; readonly signal: AbortSignal },
+  need: 'declarations' | 'calls' = 'declarations',
+  waitMs = codeIndexSettings().waitMs ?? 20_000,
+): Promise<CodeIntel> {
   const intel = codeIntelFor(ctx.workspace);
   if (need === 'calls' ? intel.index.isReady : intel.index.declarationsIn) return intel;
   const settings = codeIndexSettings();
@@ -50,11 +54,10 @@ export async function readyCodeIntel(ctx: { readonly workspace: Workspace; reado
     announced.add(intel.index);
     settings.onBuildStart?.(ctx.workspace, intel.index);
   }
-  const waitMs = settings.waitMs ?? 20_000;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const gate = new Promise<'timeout' | 'cancelled'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), waitMs);
+    timer = setTimeout(() => resolve('timeout'), Math.max(0, waitMs));
     onAbort = () => resolve('cancelled');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });

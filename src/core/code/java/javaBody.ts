@@ -1,15 +1,14 @@
 import type { Language, Node, Query as QueryType } from 'web-tree-sitter';
 import { Query } from '../parse/parser';
-import { bindable, cutText as cut, ExprBounds, nestedDeeper, QUERY_LIMITS, siteName } from '../parse/exprBounds';
+import { bindable, callsDeeper, cutText as cut, ExprBounds, QUERY_LIMITS, siteName } from '../parse/exprBounds';
 import { argCount, cleanType, isComment, line, namedKids, typeText } from './javaSyntax';
 import { ANONYMOUS, IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type Expr, type VarSymbol } from '../model';
 
 /**
- * Call sites of every member body in a Java file: method invocations, `new`, `this(…)` /
- * `super(…)` and method references. One tree-sitter query finds them together with the
- * declarations that open scopes (blocks, lambdas, catch, for, patterns…), in document order; a
- * stack of open scopes binds a receiver naming a local or parameter to its declared type right
- * here. Everything else is left to the resolver as a small expression tree.
+ * Call sites of every member body in a Java file: method invocations, `new`, `this(…)` / `super(…)`
+ * and method references. One tree-sitter query finds them with the declarations that open scopes
+ * (blocks, lambdas, catch, for, patterns…), in document order; a stack of open scopes binds a
+ * receiver naming a local or parameter to its declared type here. The rest is left to the resolver.
  */
 
 /** A member body the calls are collected into, by source range (UTF-16 offsets). */
@@ -40,6 +39,8 @@ const PATTERNS = `
 (method_reference) @ref
 `;
 
+/** The calls PATTERNS captures: a file with one deeper than the query looks is marked. */
+const CALL_NODES: ReadonlySet<string> = new Set(['method_invocation', 'object_creation_expression', 'explicit_constructor_invocation', 'method_reference']);
 const queries = new WeakMap<Language, QueryType>();
 function queryFor(lang: Language): QueryType {
   let q = queries.get(lang);
@@ -60,8 +61,7 @@ const CLASS: Expr = { k: 'fq', t: 'java.lang.Class' };
 /** Fills `members[i].calls` with each member's call sites (innermost wins); says why any were left out (QUERY_LIMITS). */
 export function collectCalls(root: Node, members: readonly MemberRange[]): 'time' | 'depth' | undefined {
   if (!members.length) return undefined;
-  if (!new CallCollector(root, members).run(root)) return 'time';
-  return nestedDeeper(root, QUERY_LIMITS.depth) ? 'depth' : undefined;
+  return !new CallCollector(root, members).run(root) ? 'time' : callsDeeper(root, QUERY_LIMITS.depth, CALL_NODES) ? 'depth' : undefined;
 }
 
 class CallCollector {

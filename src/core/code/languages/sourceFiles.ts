@@ -53,8 +53,14 @@ export function isIndexedPath(root: string, rel: string): boolean {
 /** Folders read at once by `listSourceFiles`: one at a time, 60,000 files took seconds of thread-pool round trips. */
 const READDIR_CONCURRENCY = 16;
 
+/** A walk's result: every source file, and those among them that are symbolic links (to files). */
+interface SourceTree {
+  readonly files: readonly string[];
+  readonly links: readonly string[];
+}
+
 /** Listings under way, by root: callers at the same moment (the build starting, a cold answer) share one walk. */
-const walks = new Map<string, Promise<readonly string[]>>();
+const walks = new Map<string, Promise<SourceTree>>();
 
 /**
  * Project-relative paths (forward slashes, sorted) of every source file in a supported language
@@ -62,8 +68,14 @@ const walks = new Map<string, Promise<readonly string[]>>();
  * A call while a walk of the same root is under way gets that walk's list (each caller its own
  * copy); a call with a signal walks alone, so one caller's cancelling stops no other.
  */
-export function listSourceFiles(root: string, signal?: AbortSignal): Promise<string[]> {
-  if (signal) return walk(root, signal).then((list) => [...list]);
+export async function listSourceFiles(root: string, signal?: AbortSignal): Promise<string[]> {
+  return [...(await listSourceTree(root, signal)).files];
+}
+
+/** `listSourceFiles`, with the files that are symbolic links apart (ripgrep does not follow them). */
+export function listSourceTree(root: string, signal?: AbortSignal): Promise<{ files: string[]; links: string[] }> {
+  const copy = (t: SourceTree) => ({ files: [...t.files], links: [...t.links] });
+  if (signal) return walk(root, signal).then(copy);
   let shared = walks.get(root);
   if (!shared) {
     const started = walk(root);
@@ -71,7 +83,7 @@ export function listSourceFiles(root: string, signal?: AbortSignal): Promise<str
     const forget = (): void => void (walks.get(root) === started && walks.delete(root));
     started.then(forget, forget);
   }
-  return shared.then((list) => [...list]);
+  return shared.then(copy);
 }
 
 interface Folder {
@@ -87,8 +99,9 @@ const join = (dir: string, name: string): string => (dir.endsWith(path.sep) ? `$
  * The walk. Paths are joined as strings, relative and absolute side by side: going through
  * path.join and path.relative for each of 60,000 files was half of the walk's time.
  */
-async function walk(root: string, signal?: AbortSignal): Promise<readonly string[]> {
+async function walk(root: string, signal?: AbortSignal): Promise<SourceTree> {
   const out: string[] = [];
+  const links: string[] = [];
   const pending: Folder[] = [{ abs: root, rel: '', isRoot: true }];
   const visit = (dir: Folder, entries: import('node:fs').Dirent[]): void => {
     // the root and a folder holding a build file: their output folders are skipped
@@ -100,6 +113,7 @@ async function walk(root: string, signal?: AbortSignal): Promise<readonly string
         if (!skip) pending.push({ abs: join(dir.abs, e.name), rel, isRoot: false });
       } else if ((e.isFile() || e.isSymbolicLink()) && isSourceName(e.name)) {
         out.push(rel);
+        if (e.isSymbolicLink()) links.push(rel);
       }
     }
   };
@@ -130,5 +144,5 @@ async function walk(root: string, signal?: AbortSignal): Promise<readonly string
     };
     pump();
   });
-  return out.sort();
+  return { files: out.sort(), links };
 }

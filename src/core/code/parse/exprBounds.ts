@@ -24,25 +24,36 @@ const MAX_TEXT = 256;
 /**
  * Bounds of a tree-sitter query over one file (java/javaBody.ts). Past about 65,000 levels of
  * nesting (a generated chain of 100,000 calls, 1 MB) the query ran for minutes: calls that start
- * deeper than `depth` levels are not looked for (`nestedDeeper` tells whether a file has any), and
+ * deeper than `depth` levels are not looked for (`callsDeeper` tells whether a file has any), and
  * the query stops after `ms` (its calls so far are kept).
  */
 export const QUERY_LIMITS = { depth: 5000, ms: 10_000 };
 
 /**
- * Whether any node of the tree lies more than `depth` levels below `root`. A subtree of n nodes
- * is at most n − 1 levels deep (tree-sitter counts a node's descendants in constant time), so only
- * subtrees of more nodes than the levels left are entered: on a JDK file, a few dozen nodes.
+ * Whether a node of one of `types` (the calls a query looks for) lies more than `depth` levels
+ * below `root`, where a query bounded by `maxStartDepth: depth` does not look. A subtree of n
+ * nodes is at most n − 1 levels deep (tree-sitter counts a node's descendants in constant time),
+ * so only subtrees of more nodes than the levels left are entered: on a JDK file, a few dozen
+ * nodes. A cursor visits one node at a time (a flat initializer of 100,000 elements allocates no
+ * list of them).
  */
-export function nestedDeeper(root: Node, depth: number): boolean {
-  const stack: Array<[Node, number]> = [[root, 0]];
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    const [node, level] = top;
-    if (level > depth) return true;
-    if (level + node.descendantCount - 1 <= depth) continue;
-    for (const child of node.children) stack.push([child, level + 1]);
+export function callsDeeper(root: Node, depth: number, types: ReadonlySet<string>): boolean {
+  const cursor = root.walk();
+  try {
+    for (let level = 0; ; ) {
+      if (level > depth && types.has(cursor.nodeType)) return true;
+      if (level + cursor.currentNode.descendantCount - 1 > depth && cursor.gotoFirstChild()) {
+        level++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (level === 0 || !cursor.gotoParent()) return false;
+        level--;
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  return false;
 }
 
 const TOO_DEEP: Expr = { k: '?', why: 'expression nested too deep' };
