@@ -152,3 +152,23 @@ test('messages sent in one turn leave in one write, in order; a lone message goe
     await server.close();
   }
 });
+
+test('a burst of answers over the backpressure mark in one turn, to a backend that reads: bytes only corked do not pause reading', async () => {
+  const server = await startServer();
+  const warnings: string[] = [];
+  const conn = new BridgeConnection({ ...base, serverUrl: `ws://127.0.0.1:${server.port}/ws/agent/chat`, log: { ...silentLogger, warn: (m) => warnings.push(m) } });
+  try {
+    conn.connect();
+    await waitFor(() => conn.state === 'connected', 5000, 'connected');
+    // 16.4 MB handed over in one turn: over the mark while corked, under it once the socket took its share
+    const big = 'x'.repeat(2.05 * 1024 * 1024);
+    for (let i = 0; i < 8; i++) conn.send({ type: 'PING', data: { timestamp: i } }, JSON.stringify({ type: 'PING', data: { timestamp: i, pad: big } }));
+    await new Promise((r) => setImmediate(r));
+    await waitFor(() => server.received.length === 8, 10_000, 'eight answers');
+    assert.deepEqual(warnings, [], 'no "backend is not reading"');
+    assert.equal(conn.heldBack, false);
+  } finally {
+    conn.disconnect();
+    await server.close();
+  }
+});

@@ -9,9 +9,14 @@ export const SEND_BUFFER_LOW = 2 * 1024 * 1024;
  * How frames leave a connection's socket (connection.ts `send`): batched per turn of the event
  * loop, and, when the backend stops reading, with reading paused until it catches up.
  */
+/** Past this many bytes a batch goes out at once: batching saves system calls on small frames, and a large one only waits. */
+const BATCH_BYTES = 256 * 1024;
+
+type RawSocket = { cork(): void; uncork(): void };
+
 export class Outflow {
-  /** The socket whose writes are held until the end of this turn. */
-  private corked: WebSocket | undefined;
+  /** The batch being held until the code running now is done, if any. */
+  private batch: { readonly socket: WebSocket; readonly raw: RawSocket } | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -19,29 +24,48 @@ export class Outflow {
     private readonly current: () => WebSocket | undefined,
   ) {}
 
-  send(socket: WebSocket, text: string): void {
-    this.batchWrites(socket);
-    socket.send(text);
-    if (socket.bufferedAmount > SEND_BUFFER_HIGH && !socket.isPaused) this.holdBack(socket);
-  }
-
   /**
-   * Frames sent in one turn of the event loop leave in one write: the TCP socket under the
-   * WebSocket is corked until the turn ends. With many calls in flight each answer had been a
-   * write system call of its own, a fifth of the host's time per read_file (bench: 65 µs of
-   * 330). A lone answer waits for nothing but the end of its turn. (`_socket` is ws's own
+   * Frames sent while the current callbacks and promise jobs run leave in one write: the TCP
+   * socket under the WebSocket is corked until they are done (process.nextTick, before any I/O
+   * or timer runs), or until the batch passes BATCH_BYTES. With many calls in flight each answer
+   * had been a write system call of its own, a fifth of the host's time per read_file (bench:
+   * 65 µs of 330); a lone answer waits for nothing but the code already running. Backpressure is
+   * judged on what is handed to the socket, never on a batch still held. (`_socket` is ws's own
    * field for the connection it speaks over; without it, frames go one write each.)
    */
-  private batchWrites(socket: WebSocket): void {
-    if (this.corked === socket) return;
-    const raw = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-    if (!raw || typeof raw.cork !== 'function') return;
+  send(socket: WebSocket, text: string): void {
+    const held = this.hold(socket);
+    socket.send(text);
+    if (held && socket.bufferedAmount <= BATCH_BYTES) return;
+    this.release(socket);
+    this.checkBacklog(socket);
+  }
+
+  /** Corks the socket for a batch, or joins the one held; false when it cannot be corked. */
+  private hold(socket: WebSocket): boolean {
+    if (this.batch?.socket === socket) return true;
+    const raw = (socket as unknown as { _socket?: RawSocket })._socket;
+    if (!raw || typeof raw.cork !== 'function') return false;
     raw.cork();
-    this.corked = socket;
-    setImmediate(() => {
-      if (this.corked === socket) this.corked = undefined;
-      raw.uncork();
+    const batch = { socket, raw };
+    this.batch = batch;
+    process.nextTick(() => {
+      if (this.batch !== batch) return;
+      this.release(socket);
+      this.checkBacklog(socket);
     });
+    return true;
+  }
+
+  private release(socket: WebSocket): void {
+    const batch = this.batch;
+    if (batch?.socket !== socket) return;
+    this.batch = undefined;
+    batch.raw.uncork();
+  }
+
+  private checkBacklog(socket: WebSocket): void {
+    if (socket.readyState === WebSocket.OPEN && socket.bufferedAmount > SEND_BUFFER_HIGH && !socket.isPaused) this.holdBack(socket);
   }
 
   /** No frame is read from the backend until what waits to go out drains below SEND_BUFFER_LOW. */
