@@ -74,6 +74,10 @@ export class VscodeWorkspace implements Workspace {
     return editorDiagnostics(absPaths, opts, (p) => this.toShown(p), (p) => this.toRoot(p));
   }
 
+  dirtyPaths(): string[] {
+    return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => realpathOrSelf(d.uri.fsPath));
+  }
+
   dirtyText(absPath: string): string | undefined {
     for (const doc of vscode.workspace.textDocuments) {
       if (!doc.isDirty || doc.uri.scheme !== 'file') continue;

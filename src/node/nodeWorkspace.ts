@@ -60,7 +60,7 @@ export class NodeWorkspace implements Workspace {
   }
 
   /** A folder has no editor buffers. */
-  dirtyText(): string | undefined {
+  dirtyText(_absPath?: string): string | undefined {
     return undefined;
   }
 

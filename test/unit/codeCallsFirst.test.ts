@@ -239,6 +239,71 @@ test('ripgrep failing: the question waits for the whole index, as before', async
   }
 });
 
+/** An editor with one unsaved buffer: the pass parses it, ripgrep reads the disk. */
+class UnsavedWorkspace extends NodeWorkspace {
+  override dirtyText(abs: string): string | undefined {
+    return abs === path.join(this.root, 'g', 'Edited.java') ? 'package g;\nimport a.Target;\nclass Edited {\n  void e(Target t) { t.hit(); }\n}\n' : undefined;
+  }
+  dirtyPaths(): string[] {
+    return [path.join(this.root, 'g', 'Edited.java'), '/elsewhere/Other.java'];
+  }
+}
+
+test('a call only in an unsaved buffer, and one in a file whose extension is in capitals, are waited for', async () => {
+  const files = {
+    ...project(),
+    'g/Edited.java': 'package g;\nclass Edited {\n  void e() {}\n}\n',
+    'g/Up.JAVA': 'package g;\nimport a.Target;\nclass Up {\n  void u(Target t) { t.hit(); }\n}\n',
+  };
+  const { ws, gate, built } = await heldIndex(files, CodeIndex, UnsavedWorkspace);
+  try {
+    const { early, late } = await earlyAndLate(ws, gate, built, { method: 'a.Target.hit', direction: 'callers', depth: 1 });
+    assert.match(early, /Edited\.e/);
+    assert.match(early, /Up\.u/);
+    assert.equal(early, late);
+  } finally {
+    gate.open();
+    dropCodeIntel(ws);
+  }
+});
+
+/** ripgrep that takes a second to start: a save lands while the question waits for it. */
+class SlowRgWorkspace extends NodeWorkspace {
+  override ripgrepPath(): string | undefined {
+    const script = path.join(makeTree({}, 'ab-slowrg-'), 'rg.sh');
+    fs.writeFileSync(script, `#!/bin/sh\nsleep 1\nexec "${super.ripgrepPath()}" "$@"\n`, { mode: 0o755 });
+    return script;
+  }
+}
+
+test('a file saved while the question searches: the question is asked again on the saved file', async () => {
+  const files = {
+    ...project(),
+    'z/p/A.java': 'package p;\nclass A {\n  void m(B b) { b.n(); }\n}\n',
+    'z/p/B.java': 'package p;\nclass B {\n  void n() {}\n}\n',
+    'z/p/D.java': 'package p;\nclass D {\n  void q(E e) { e.r(); }\n}\n',
+    'z/p/E.java': 'package p;\nclass E {\n  void r() {}\n}\n',
+  };
+  const { ws, index, gate, built } = await heldIndex(files, CodeIndex, SlowRgWorkspace);
+  try {
+    await index.pullCalls(['z/p/A.java', 'z/p/B.java']);
+    const answer = callTool(callChainTool, ws, { method: 'p.A.m', direction: 'callees', depth: 2 });
+    setTimeout(() => {
+      fs.writeFileSync(path.join(ws.root, 'z/p/A.java'), 'package p;\nclass A {\n  void m(D d) { d.q(null); }\n}\n');
+      void index.update('z/p/A.java');
+    }, 300);
+    const early = String((await answer).result);
+    gate.open();
+    await built;
+    const late = String((await callTool(callChainTool, ws, { method: 'p.A.m', direction: 'callees', depth: 2 })).result);
+    assert.match(early, /E\.r/, 'the saved file calls D.q, which calls E.r');
+    assert.equal(early, late);
+  } finally {
+    gate.open();
+    dropCodeIntel(ws);
+  }
+});
+
 test('the pass order: wanted files first and once each; a wanted file already taken is settled only when the pass is done with it', async () => {
   const pulls = new CallPulls();
   const queue = new PassQueue(['a', 'b', 'c', 'd'], pulls);

@@ -24,6 +24,8 @@ export interface Workspace {
 
   /** Text of an editor buffer that has unsaved changes, or undefined when the file is not open and dirty. */
   dirtyText(absPath: string): string | undefined;
+  /** Absolute paths of the files with unsaved changes in an editor (none where there is no editor). */
+  dirtyPaths?(): string[];
   /**
    * Raw bytes on disk. Rejects with an error whose `code` is 'ENOENT' when the file does not exist,
    * and (security/safeRead.ts) 'ENOTREG' for anything but a regular file (a FIFO must never block

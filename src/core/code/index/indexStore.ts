@@ -3,9 +3,9 @@ import type { Logger } from '../../log';
 import type { Workspace } from '../../workspace/workspace';
 import type { ExtractMode } from '../languages/registry';
 import { listSourceTree } from '../languages/sourceFiles';
-import { unpackJson } from '../packedSymbols';
+import { unpackJson, type PackedSymbols } from '../packedSymbols';
 import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from '../parse/parsePool';
-import { CallPulls, PassQueue } from './passQueue';
+import { CallPulls, PassProgress, PassQueue } from './passQueue';
 import { RecordStore, type Job } from './recordStore';
 
 /**
@@ -62,14 +62,10 @@ export class IndexStore extends RecordStore {
   lastBuild: { parsed: number; cached: number; declarationsMs: number; ms: number } | undefined;
   /** Files answers wait for: the call-site pass takes them first (`pullCalls`). */
   private readonly pulls = new CallPulls();
-  /** While the call-site pass runs: each file it has been through, with its count then (`callsStamp`). */
-  private readonly throughCalls = new Map<string, number>();
-  /** How many files the call-site pass has been through. */
-  callsStamp = 0;
+  /** What the call-site pass has done so far (callsFirst.ts). */
+  readonly passProgress = new PassProgress();
   /** Source files that are symbolic links, as the last build listed them (ripgrep does not follow them: callsFirst.ts). */
   linkedSources: ReadonlySet<string> = new Set();
-  /** `callsStamp` when the lookup tables were last dropped for the pass's new records (`freshLookups`). */
-  private lookupsAt = 0;
 
   constructor(
     ws: Workspace,
@@ -99,24 +95,30 @@ export class IndexStore extends RecordStore {
 
   /** Which of `rels` the call-site pass has yet to parse: only their declarations are in (a file it failed on stays so, and is not waited for). */
   awaitingCalls(rels: Iterable<string>): string[] {
-    return [...new Set(rels)].filter((rel) => this.files.get(rel)?.outline && !this.throughCalls.has(rel));
-  }
-
-  /** Whether the call-site pass went through any of `rels` after it had been through `stamp` files. */
-  throughCallsSince(rels: Iterable<string>, stamp: number): boolean {
-    for (const rel of rels) if ((this.throughCalls.get(rel) ?? 0) > stamp) return true;
-    return false;
+    return [...new Set(rels)].filter((rel) => this.files.get(rel)?.outline && !this.passProgress.hasPassed(rel));
   }
 
   /**
-   * Drops the lookup tables if the call-site pass has replaced records since they were made (it
-   * drops them only now and then): lookups made after this meet no declarations-only copy of a
-   * file whose call sites are in.
+   * Drops the lookup tables (the call-site pass drops them only now and then): lookups made
+   * after this meet no declarations-only copy of a file whose call sites are in.
    */
   freshLookups(): void {
-    if (this.lookupsAt === this.callsStamp) return;
-    this.lookupsAt = this.callsStamp;
     this.changed();
+  }
+
+  protected override changed(): void {
+    this.passProgress.lookupsAt = this.passProgress.stamp;
+    super.changed();
+  }
+
+  protected override put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
+    super.put(rel, mtimeMs, size, p);
+    this.passProgress.put(rel);
+  }
+
+  override remove(file: string): void {
+    super.remove(file);
+    this.passProgress.put(this.relOf(file));
   }
 
   /** Resolves once every file's declarations are in (`declarationsIn`), before the call sites; starts the build like `ready`. */
@@ -183,7 +185,7 @@ export class IndexStore extends RecordStore {
       await this.passes(list, poolFor, declared, started);
     } finally {
       this.pulls.finish();
-      this.throughCalls.clear();
+      this.passProgress.end();
       this.bulk = false;
       await (pool as ParsePool | undefined)?.close();
     }
@@ -207,7 +209,7 @@ export class IndexStore extends RecordStore {
     const withCalls = await this.pass(outlined, 'full', poolFor(outlined.length));
     this.changed();
     this.isReady = true;
-    this.throughCalls.clear();
+    this.passProgress.end();
     this.report({ phase: 'ready', done: list.length, total: list.length });
     this.lastBuild = { parsed, cached: list.length - parsed, declarationsMs, ms: Date.now() - started };
     log?.info(`code index: call sites of ${outlined.length} files in ${Date.now() - started - declarationsMs} ms`);
@@ -281,6 +283,7 @@ export class IndexStore extends RecordStore {
     // The call-site pass takes first the files answers wait for (passQueue.ts), even while a cold answer holds the build back.
     const pulls = wantCalls ? this.pulls : undefined;
     const queue = new PassQueue(list, pulls);
+    if (pulls) this.passProgress.begin();
     this.report({ phase, done: 0, total: list.length });
     for (let i = 0; ; i++) {
       if (foreground?.busy && !pulls?.pending) await Promise.race([foreground.idle(), ...(pulls ? [pulls.arrival()] : [])]);
@@ -303,10 +306,10 @@ export class IndexStore extends RecordStore {
         parsed++;
       } else if (r.mtimeMs === 0) {
         // Gone, unreadable, secret or leading outside: a record from the cache must not stay.
-        this.files.delete(r.rel);
+        if (this.files.delete(r.rel)) this.passProgress.put(r.rel);
       }
       if (pulls) {
-        this.throughCalls.set(r.rel, ++this.callsStamp);
+        this.passProgress.passed(r.rel);
         pulls.settles(r.rel);
       }
       const now = Date.now();

@@ -139,3 +139,50 @@ export class PassQueue {
     return rel;
   }
 }
+
+/**
+ * What the call-site pass has done so far, for answers given beside it (intel/callsFirst.ts):
+ * the files it has been through (parsed, failed, or found gone), and when each record was last
+ * put, counted in records put since the pass began, so an answer can tell whether a file it read
+ * changed while it ran, or after the lookup tables it used were made.
+ */
+export class PassProgress {
+  private readonly through = new Set<string>();
+  private readonly putAt = new Map<string, number>();
+  private active = false;
+  /** Records put while the pass ran. */
+  stamp = 0;
+  /** `stamp` when the index's lookup tables were last dropped (IndexStore.changed). */
+  lookupsAt = 0;
+
+  begin(): void {
+    this.active = true;
+  }
+
+  /** A record was put or removed (by the pass, or by a save while it runs). */
+  put(rel: string): void {
+    if (this.active) this.putAt.set(rel, ++this.stamp);
+  }
+
+  /** The pass is done with `rel`. */
+  passed(rel: string): void {
+    if (this.active) this.through.add(rel);
+  }
+
+  hasPassed(rel: string): boolean {
+    return this.through.has(rel);
+  }
+
+  /** Whether a record of `rels` was put after `stamp`. */
+  putSince(rels: Iterable<string>, stamp: number): boolean {
+    if (!this.active) return false;
+    for (const rel of rels) if ((this.putAt.get(rel) ?? 0) > stamp) return true;
+    return false;
+  }
+
+  end(): void {
+    this.active = false;
+    this.through.clear();
+    this.putAt.clear();
+  }
+}

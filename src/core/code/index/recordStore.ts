@@ -78,6 +78,7 @@ export class RecordStore {
   generation = 0;
   /** How often `update` changed or `remove` removed each file's record: a build's read made before the last of them is not stored. */
   private readonly edits = new Map<string, number>();
+  private editCount = 0;
 
   constructor(
     readonly ws: Workspace,
@@ -194,7 +195,13 @@ export class RecordStore {
     return this.edits.get(rel) ?? 0;
   }
 
+  /** How many updates and removals there have been (an answer that saw one meanwhile asks again: callsFirst.ts). */
+  get editStamp(): number {
+    return this.editCount;
+  }
+
   private edited(rel: string): void {
+    this.editCount++;
     this.edits.set(rel, this.editsOf(rel) + 1);
   }
 

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { ToolError } from '../../protocol/errors';
 import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
@@ -28,7 +29,8 @@ const MAX_ROUNDS = 16;
 const PLAIN_WORD = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 /** Constructor call keys with no name of their own: `this(…)` and `super(…)` are in files that name the class, whose key is searched too. */
 const UNNAMED = new Set(['<this>', '<super>']);
-const SOURCE_GLOBS = LANGUAGES.flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));
+// case-blind, as the index matches extensions; --text: the index reads a file as text when its first 8,000 bytes are
+const SOURCE_GLOBS = LANGUAGES.flatMap((l) => l.extensions.flatMap((e) => ['--iglob', `*${e}`]));
 
 type Context = { readonly workspace: Workspace; readonly signal: AbortSignal };
 
@@ -46,25 +48,38 @@ export async function callsReady(ctx: Context, question: (graph: CallGraph) => v
   /** Name → the files whose text has it, once searched. */
   const naming = new Map<string, readonly string[]>();
   for (let round = 0; round < MAX_ROUNDS && !index.isReady; round++) {
-    index.freshLookups();
-    const stamp = index.callsStamp;
+    const edits = index.editStamp;
     const reads: CallReads = { names: new Set(), files: new Set() };
     // A graph of its own: nothing it holds was resolved before the files it needs were in.
     const graph = new CallGraph(index, reads);
     question(graph);
-    if (!(await search(ctx, rg, [...reads.names].filter((n) => !naming.has(n)), naming, deadline))) return readyCodeIntel(ctx, 'calls', deadline - Date.now());
-    const needed = new Set([...reads.files, ...index.linkedSources]);
+    if (!(await search(ctx, rg, [...reads.names].filter((n) => !naming.has(n)), naming, deadline))) {
+      if (ctx.signal.aborted) throw cancelled();
+      return readyCodeIntel(ctx, 'calls', deadline - Date.now());
+    }
+    const needed = new Set([...reads.files, ...index.linkedSources, ...unsaved(ctx.workspace)]);
     for (const name of reads.names) for (const rel of naming.get(name) ?? []) needed.add(rel);
     const awaiting = index.awaitingCalls(needed);
-    if (!awaiting.length) {
-      // Every file it needed was parsed; if one was while the question ran, its answer may hold the copy from before.
-      if (!index.throughCallsSince(needed, stamp)) return { index, graph };
-      continue;
+    if (awaiting.length) {
+      await pulled(index, awaiting, ctx, deadline);
+      index.freshLookups();
+    } else if (index.passProgress.putSince(needed, index.passProgress.lookupsAt)) {
+      // a file it needed was put after the lookup tables it used were made: they may hold its copy from before
+      index.freshLookups();
+    } else if (index.editStamp === edits) {
+      return { index, graph };
     }
-    await pulled(index, awaiting, ctx, deadline);
   }
   if (index.isReady) return codeIntelFor(ctx.workspace);
   throw stillBuilding(index);
+}
+
+const cancelled = (): ToolError => new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
+
+/** The indexed files with unsaved changes in an editor: the pass parses their buffers, ripgrep reads the disk. */
+function unsaved(ws: Workspace): string[] {
+  const prefix = ws.root.endsWith(path.sep) ? ws.root : ws.root + path.sep;
+  return (ws.dirtyPaths?.() ?? []).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split(path.sep).join('/'));
 }
 
 /** Waits for the pass to parse `files`; TIMEOUT (how far the build is) past the deadline, CANCELLED when stopped. */
@@ -73,7 +88,7 @@ async function pulled(index: CodeIndex, files: readonly string[], ctx: Context, 
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()))));
   const outcome = await Promise.race([index.pullCalls(files, ctx.signal), late]);
   clearTimeout(timer);
-  if (ctx.signal.aborted) throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
+  if (ctx.signal.aborted) throw cancelled();
   if (outcome === 'late') throw stillBuilding(index);
 }
 
@@ -99,7 +114,7 @@ async function search(ctx: Context, rg: string, names: readonly string[], naming
 async function filesNaming(ctx: Context, rg: string, names: readonly string[], asWord: boolean, timeoutMs: number): Promise<string[] | undefined> {
   if (timeoutMs <= 0) return undefined;
   const args = [
-    '--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore', '-g', '!node_modules/', ...SOURCE_GLOBS,
+    '--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore', '--text', '-g', '!node_modules/', ...SOURCE_GLOBS,
     '-F', ...(asWord ? ['-w'] : []), ...names.flatMap((n) => ['-e', n]), '--', '.',
   ];
   const out = await runRipgrepText(rg, args, { cwd: ctx.workspace.root, timeoutMs, maxBytes: 32 * 1024 * 1024, signal: ctx.signal });

@@ -166,7 +166,7 @@ function listing(ws: Workspace): Promise<Listing> {
   return next;
 }
 
-const JAVA_GLOBS = LANGUAGES.filter((l) => l.id === 'java').flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));
+const JAVA_GLOBS = LANGUAGES.filter((l) => l.id === 'java').flatMap((l) => l.extensions.flatMap((e) => ['--iglob', `*${e}`]));
 const WORD = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 /** Finds the files that can answer what the small index was asked. */

@@ -72,7 +72,7 @@ export const DECLARING_SEARCH_MS = 20_000;
 export async function filesDeclaring(ws: Workspace, simple: string, signal?: AbortSignal): Promise<string[] | undefined> {
   const rg = ws.ripgrepPath();
   if (!rg || !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(simple)) return undefined;
-  const globs = LANGUAGES.filter((l) => SEARCHABLE.has(l.id)).flatMap((l) => l.extensions.flatMap((e) => ['-g', `*${e}`]));
+  const globs = LANGUAGES.filter((l) => SEARCHABLE.has(l.id)).flatMap((l) => l.extensions.flatMap((e) => ['--iglob', `*${e}`]));
   const args = [
     '--files-with-matches', '--no-config', '--no-messages', '--null',
     // the index reads ignored files too (its own folder rules apply below), and skips hidden folders

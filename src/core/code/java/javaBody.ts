@@ -39,8 +39,8 @@ const PATTERNS = `
 (method_reference) @ref
 `;
 
-/** The calls PATTERNS captures: a file with one deeper than the query looks is marked. */
-const CALL_NODES: ReadonlySet<string> = new Set(['method_invocation', 'object_creation_expression', 'explicit_constructor_invocation', 'method_reference']);
+/** Every node PATTERNS captures (a scope or a parameter missed binds a call wrongly): a file with one deeper than the query looks is marked. */
+const CAPTURED: ReadonlySet<string> = new Set([...PATTERNS.matchAll(/\((\w+)\)/g)].map((m) => m[1] as string));
 const queries = new WeakMap<Language, QueryType>();
 function queryFor(lang: Language): QueryType {
   let q = queries.get(lang);
@@ -61,7 +61,7 @@ const CLASS: Expr = { k: 'fq', t: 'java.lang.Class' };
 /** Fills `members[i].calls` with each member's call sites (innermost wins); says why any were left out (QUERY_LIMITS). */
 export function collectCalls(root: Node, members: readonly MemberRange[]): 'time' | 'depth' | undefined {
   if (!members.length) return undefined;
-  return !new CallCollector(root, members).run(root) ? 'time' : callsDeeper(root, QUERY_LIMITS.depth, CALL_NODES) ? 'depth' : undefined;
+  return !new CallCollector(root, members).run(root) ? 'time' : callsDeeper(root, QUERY_LIMITS.depth, CAPTURED) ? 'depth' : undefined;
 }
 
 class CallCollector {

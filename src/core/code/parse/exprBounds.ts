@@ -30,7 +30,7 @@ const MAX_TEXT = 256;
 export const QUERY_LIMITS = { depth: 5000, ms: 10_000 };
 
 /**
- * Whether a node of one of `types` (the calls a query looks for) lies more than `depth` levels
+ * Whether a node of one of `types` (what a query captures) lies more than `depth` levels
  * below `root`, where a query bounded by `maxStartDepth: depth` does not look. A subtree of n
  * nodes is at most n − 1 levels deep (tree-sitter counts a node's descendants in constant time),
  * so only subtrees of more nodes than the levels left are entered: on a JDK file, a few dozen
