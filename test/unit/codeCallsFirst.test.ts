@@ -122,6 +122,16 @@ test('a question whose files cannot be pulled in time answers TIMEOUT, as waitin
   }
 });
 
+/** The early answer and the built index's, for the same question, on a held index let go afterwards. */
+async function heldAnswers(h: Awaited<ReturnType<typeof heldIndex>>, q: Record<string, unknown>): Promise<{ early: string; late: string }> {
+  try {
+    return await earlyAndLate(h.ws, h.gate, h.built, q);
+  } finally {
+    h.gate.open();
+    dropCodeIntel(h.ws);
+  }
+}
+
 /** The early answer and the built index's, for the same question. */
 async function earlyAndLate(ws: NodeWorkspace, gate: Gate, built: Promise<void>, q: Record<string, unknown>): Promise<{ early: string; late: string }> {
   const early = String((await callTool(callChainTool, ws, q)).result);
@@ -255,16 +265,10 @@ test('a call only in an unsaved buffer, and one in a file whose extension is in 
     'g/Edited.java': 'package g;\nclass Edited {\n  void e() {}\n}\n',
     'g/Up.JAVA': 'package g;\nimport a.Target;\nclass Up {\n  void u(Target t) { t.hit(); }\n}\n',
   };
-  const { ws, gate, built } = await heldIndex(files, CodeIndex, UnsavedWorkspace);
-  try {
-    const { early, late } = await earlyAndLate(ws, gate, built, { method: 'a.Target.hit', direction: 'callers', depth: 1 });
-    assert.match(early, /Edited\.e/);
-    assert.match(early, /Up\.u/);
-    assert.equal(early, late);
-  } finally {
-    gate.open();
-    dropCodeIntel(ws);
-  }
+  const { early, late } = await heldAnswers(await heldIndex(files, CodeIndex, UnsavedWorkspace), { method: 'a.Target.hit', direction: 'callers', depth: 1 });
+  assert.match(early, /Edited\.e/);
+  assert.match(early, /Up\.u/);
+  assert.equal(early, late);
 });
 
 /** ripgrep that takes a second to start: a save lands while the question waits for it. */
