@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DevBackend } from '../src/devBackend/server';
+import { benchPulled } from './codePulled';
 import { log, mb, median, ms, now, quantile, runChildJson, startChild, type Child, type Row } from './lib';
 
 type Json = Record<string, unknown>;
@@ -71,20 +72,6 @@ const WARM_READ_CLASS = 40;
 /** How long the host that built the index is left idle before its memory is read. */
 const SETTLE_MS = 30_000;
 const CHAIN_METHOD = 'java.util.HashMap.putVal';
-/** Callers of a name about 2,800 of the JDK's files have as a word: beyond a cold answer's 1,200 files. */
-const PULLED_METHOD = 'java.util.ArrayList.add';
-const PULLED_QUERY: Query = { tool: 'call_chain', params: { method: PULLED_METHOD, direction: 'callers', depth: 1 } };
-
-/** Asked as soon as host `h` has every declaration: the answer (or the error code), its time, and whether the build was still running. */
-async function pulledCallers(h: Child, call: (q: Query, timeoutMs?: number) => Promise<Json>): Promise<{ ms: number; answer?: string; code?: string; beforeBuild: boolean }> {
-  while (!(await h.ask('SIGUSR2')).declarationsIn) await new Promise((r) => setTimeout(r, 250));
-  const start = now();
-  const d = (await call(PULLED_QUERY, 120_000)).data as Json;
-  const took = now() - start;
-  const beforeBuild = !(await h.ask('SIGUSR2')).lastBuild;
-  log(`pulled call_chain ${PULLED_METHOD}: ${d.success === true ? 'answered' : String(d.code)} in ${took.toFixed(0)} ms, before the build ended: ${beforeBuild}`);
-  return { ms: took, beforeBuild, ...(d.success === true ? { answer: String(d.result) } : { code: String(d.code) }) };
-}
 const WARM_CHAIN = 20;
 
 /**
@@ -136,7 +123,6 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
       }
     };
     const waitA = await chained(call);
-    const pulled = big ? undefined : await pulledCallers(hostA, call);
     const statsA = await built(hostA);
     log(`whole tree, host A: first read_class ${coldNoCacheMs.toFixed(0)} ms, first call_chain ${waitA.ms.toFixed(0)} ms later; ${JSON.stringify(statsA)}`);
     const warmChain = String(((await call(chainQuery)).data as Json).result);
@@ -147,10 +133,6 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     // build grew (its garbage) only after some idle time, not at a forced GC right after the build.
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const settledA = await hostA.ask('SIGUSR2');
-    // After the memory is read: the answer unpacks every file naming `add`, kept for a minute.
-    if (pulled?.answer !== undefined && String(((await call(PULLED_QUERY)).data as Json).result) !== pulled.answer) {
-      throw new Error('the call_chain answer given before the call sites were in differs from the one the built index gives');
-    }
     const lastBuild = statsA.lastBuild as Json | null;
     const buildMs = num(lastBuild?.ms);
     const declarationsMs = num(lastBuild?.declarationsMs);
@@ -202,17 +184,6 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
       pass: waitA.ms < 2000,
       note: `asked right after the first read_class, before the index is built; ${waitA.attempts} attempt(s); the same text as the built index gives later`,
     });
-    if (pulled) {
-      rows.push({
-        figure: `call_chain \`${PULLED_METHOD}\` callers, depth 1, asked once the declarations are in (past a cold answer's bounds), ${tree} tree`,
-        ours: pulled.answer === undefined ? `${pulled.code} after ${ms(pulled.ms)}` : ms(pulled.ms),
-        comparison: `declarations in ${ms(declarationsMs)}, every call site in ${ms(buildMs)} after the host started`,
-        ratio: '—',
-        target: 'an answer before the index is whole, no "try again"',
-        pass: pulled.answer !== undefined && pulled.beforeBuild,
-        note: 'the files naming `add` are parsed first (intel/callsFirst.ts); the same text as the built index gives later',
-      });
-    }
 
     // warm: the index is built; every call is a full TOOL_CALL → TOOL_RESULT round trip
     const withSession = async (qs: readonly Query[], n: number) => {
@@ -323,6 +294,8 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
       pass: coldFqnMs < 2000,
       note: 'list the source files, parse the one file the name points to, answer; the index is built in the background for the next calls',
     });
+    // past a cold answer's bounds, on a host of its own (the answer's memory is not host A's)
+    if (!big) rows.push(await benchPulled(backend, root, key('d'), tree));
   } finally {
     // a host still building would write its cache after we removed the folder: stop hosts first
     await Promise.all(children.map((c) => c.stop()));

@@ -1,0 +1,56 @@
+// call_chain past a cold answer's bounds, asked while the index's call-site pass runs
+// (src/core/code/intel/callsFirst.ts), for bench/code.ts.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { DevBackend } from '../src/devBackend/server';
+import { log, ms, now, startChild, type Row } from './lib';
+
+type Json = Record<string, unknown>;
+
+/** Callers of a name about 2,800 of the JDK's files have as a word: beyond a cold answer's 1,200 files. */
+const PULLED_METHOD = 'java.util.ArrayList.add';
+const PULLED_PARAMS = { method: PULLED_METHOD, direction: 'callers', depth: 1 };
+
+const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
+
+/**
+ * A fresh host with no cache: a read_class starts its index; once the declarations are in, the
+ * callers of PULLED_METHOD are asked; once the index is whole, the same question again must give
+ * the same text. The row: how long the first answer took, and whether it came before the end.
+ */
+export async function benchPulled(backend: DevBackend, root: string, key: string, tree: string): Promise<Row> {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-bench-code-pulled-'));
+  const host = startChild('hostChild.ts', [backend.wsUrl(), root, key, cache], ['--expose-gc']);
+  try {
+    await host.ready;
+    await backend.waitForSession((s) => s.projectKey === key, 30_000);
+    const session = backend.sessions().find((s) => s.projectKey === key);
+    const call = (tool: string, params: Json) => backend.callTool(tool, params, { timeoutMs: 120_000, ...(session ? { session } : {}) });
+    await call('read_class', { className: 'java.util.ArrayList' });
+    while (!(await host.ask('SIGUSR2')).declarationsIn) await sleep(250);
+    const start = now();
+    const d = (await call('call_chain', PULLED_PARAMS)).data as Json;
+    const took = now() - start;
+    const beforeBuild = !(await host.ask('SIGUSR2')).lastBuild;
+    let stats = await host.ask('SIGUSR2');
+    for (const end = now() + 600_000; !stats.lastBuild && now() < end; stats = await host.ask('SIGUSR2')) await sleep(1000);
+    const lastBuild = (stats.lastBuild ?? {}) as Json;
+    log(`pulled call_chain ${PULLED_METHOD}: ${d.success === true ? 'answered' : String(d.code)} in ${took.toFixed(0)} ms, before the build ended: ${beforeBuild}`);
+    if (d.success === true && String(((await call('call_chain', PULLED_PARAMS)).data as Json).result) !== String(d.result)) {
+      throw new Error('the call_chain answer given before the call sites were in differs from the one the built index gives');
+    }
+    return {
+      figure: `call_chain \`${PULLED_METHOD}\` callers, depth 1, asked once the declarations are in (past a cold answer's bounds), ${tree} tree`,
+      ours: d.success === true ? ms(took) : `${String(d.code)} after ${ms(took)}`,
+      comparison: `declarations in ${ms(Number(lastBuild.declarationsMs))}, every call site in ${ms(Number(lastBuild.ms))} after the build started`,
+      ratio: '—',
+      target: 'an answer before the index is whole, no "try again"',
+      pass: d.success === true && beforeBuild,
+      note: 'a host of its own; the files naming `add` are parsed first (intel/callsFirst.ts); the same text as the built index gives later',
+    };
+  } finally {
+    await host.stop();
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}
