@@ -40,6 +40,12 @@ export interface SoakOptions {
    * once the declarations are in (callsFirst.ts); the baseline must also include the call sites.
    */
   readonly indexBuilt?: () => Promise<void>;
+  /**
+   * How long the host idles before its memory is read after the calls (default 0). The code
+   * index keeps the files answers unpacked for a minute after the last lookup (unpackedFiles.ts):
+   * a read after that tells a leak from a cache.
+   */
+  readonly idleBeforeAfterMs?: number;
 }
 
 export interface MemorySample {
@@ -83,7 +89,15 @@ export interface SoakReport {
   readonly unexpected: readonly string[];
   /** Calls whose TOOL_RESULT count was not exactly one, and frames with an id never sent. */
   readonly notExactlyOnce: readonly string[];
-  readonly memory: { readonly baseline: MemorySample; readonly peak: MemorySample; readonly after: MemorySample; readonly heapGrowth: number; readonly rssGrowth: number };
+  readonly memory: {
+    readonly baseline: MemorySample;
+    readonly peak: MemorySample;
+    /** Read as the calls end; `after` is read `idleBeforeAfterMs` later (the same when 0). */
+    readonly rightAfter?: MemorySample;
+    readonly after: MemorySample;
+    readonly heapGrowth: number;
+    readonly rssGrowth: number;
+  };
 }
 
 /** global.gc, also without --expose-gc on the command line (npm test). */
@@ -280,7 +294,9 @@ export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: S
     const known = new Set(ids);
     for (const id of frames.keys()) if (!known.has(id)) notExactlyOnce.push(`${id}: a result for a call never made`);
     inFlight.length = 0;
-    const after = await memory.settled();
+    const rightAfter = await memory.settled();
+    if (o.idleBeforeAfterMs) await new Promise((r) => setTimeout(r, o.idleBeforeAfterMs));
+    const after = o.idleBeforeAfterMs ? await memory.settled() : rightAfter;
     const tools: SoakReport['byTool'] = {};
     for (const [tool, list] of byTool) tools[tool] = { count: list.length, p50Ms: quantile(list, 0.5), p99Ms: quantile(list, 0.99) };
     return {
@@ -294,7 +310,7 @@ export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: S
       errors,
       unexpected,
       notExactlyOnce,
-      memory: { baseline, peak, after, heapGrowth: after.heapUsed - baseline.heapUsed, rssGrowth: after.rss - baseline.rss },
+      memory: { baseline, peak, rightAfter, after, heapGrowth: after.heapUsed - baseline.heapUsed, rssGrowth: after.rss - baseline.rss },
     };
   } finally {
     off();
