@@ -15,15 +15,19 @@ export async function openFromActivityBar(page: Page): Promise<void> {
   await waitForComposer(page);
 }
 
-/** Runs a command from the command palette, as typed by a person (again if the list was not ready yet). */
+/**
+ * Runs a command from the command palette, as typed by a person: again if the list was not ready
+ * yet, or if the palette closed before it could be typed into (a CI run saw it hide between
+ * showing and typing).
+ */
 export async function runFromPalette(page: Page, title: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: TIMEOUT });
-    await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^.*: /, '') }).first();
     try {
+      await input.waitFor({ timeout: TIMEOUT });
+      await input.fill(`>${title}`, { timeout: 10_000 });
       await row.waitFor({ timeout: 10_000 });
       break;
     } catch (e) {
