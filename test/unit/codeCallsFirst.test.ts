@@ -10,7 +10,7 @@ import { ON_DEMAND_LIMITS } from '../../src/core/code/intel/onDemand';
 import { byWorkspace } from '../../src/core/code/intel/state';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree, waitFor } from './helpers/fixtures';
 import { callTool, failsWith } from './helpers/tools';
 
 /**
@@ -132,9 +132,32 @@ async function heldAnswers(h: Awaited<ReturnType<typeof heldIndex>>, q: Record<s
   }
 }
 
+/**
+ * The early answer and the built index's, on a held index whose files `first` have their call
+ * sites, with `meanwhile` done while the question's first search for callers runs.
+ */
+async function whileSearching(
+  files: Record<string, string>,
+  first: readonly string[],
+  q: Record<string, unknown>,
+  meanwhile: (index: CodeIndex, root: string) => Promise<void>,
+): Promise<{ early: string; late: string }> {
+  const h = await heldIndex(files, CodeIndex, SlowRgWorkspace);
+  try {
+    await h.index.pullCalls(first);
+    const answer = callTool(callChainTool, h.ws, q);
+    await waitFor(() => (h.ws as SlowRgWorkspace).searching(), 10_000, 'the first search');
+    await meanwhile(h.index, h.ws.root);
+    return await earlyAndLate(h.ws, h.gate, h.built, q, answer);
+  } finally {
+    h.gate.open();
+    dropCodeIntel(h.ws);
+  }
+}
+
 /** The early answer and the built index's, for the same question. */
-async function earlyAndLate(ws: NodeWorkspace, gate: Gate, built: Promise<void>, q: Record<string, unknown>): Promise<{ early: string; late: string }> {
-  const early = String((await callTool(callChainTool, ws, q)).result);
+async function earlyAndLate(ws: NodeWorkspace, gate: Gate, built: Promise<void>, q: Record<string, unknown>, asked = callTool(callChainTool, ws, q)): Promise<{ early: string; late: string }> {
+  const early = String((await asked).result);
   gate.open();
   await built;
   return { early, late: String((await callTool(callChainTool, ws, q)).result) };
@@ -271,12 +294,19 @@ test('a call only in an unsaved buffer, and one in a file whose extension is in 
   assert.equal(early, late);
 });
 
-/** ripgrep that takes a second to start: a save lands while the question waits for it. */
+/**
+ * ripgrep whose searches for the files naming a method (callsFirst.ts: `-F`) take a second to
+ * start, each leaving a mark first: a save, a parse, lands while the question waits for it.
+ */
 class SlowRgWorkspace extends NodeWorkspace {
+  readonly marks = makeTree({}, 'ab-slowrg-');
   override ripgrepPath(): string | undefined {
-    const script = path.join(makeTree({}, 'ab-slowrg-'), 'rg.sh');
-    fs.writeFileSync(script, `#!/bin/sh\nsleep 1\nexec "${super.ripgrepPath()}" "$@"\n`, { mode: 0o755 });
+    const script = path.join(this.marks, 'rg.sh');
+    fs.writeFileSync(script, `#!/bin/sh\ncase " $* " in *" -F "*) touch "${this.marks}/searching"; sleep 1;; esac\nexec "${super.ripgrepPath()}" "$@"\n`, { mode: 0o755 });
     return script;
+  }
+  searching(): boolean {
+    return fs.existsSync(path.join(this.marks, 'searching'));
   }
 }
 
@@ -288,24 +318,25 @@ test('a file saved while the question searches: the question is asked again on t
     'z/p/D.java': 'package p;\nclass D {\n  void q(E e) { e.r(); }\n}\n',
     'z/p/E.java': 'package p;\nclass E {\n  void r() {}\n}\n',
   };
-  const { ws, index, gate, built } = await heldIndex(files, CodeIndex, SlowRgWorkspace);
-  try {
-    await index.pullCalls(['z/p/A.java', 'z/p/B.java']);
-    const answer = callTool(callChainTool, ws, { method: 'p.A.m', direction: 'callees', depth: 2 });
-    setTimeout(() => {
-      fs.writeFileSync(path.join(ws.root, 'z/p/A.java'), 'package p;\nclass A {\n  void m(D d) { d.q(null); }\n}\n');
-      void index.update('z/p/A.java');
-    }, 300);
-    const early = String((await answer).result);
-    gate.open();
-    await built;
-    const late = String((await callTool(callChainTool, ws, { method: 'p.A.m', direction: 'callees', depth: 2 })).result);
-    assert.match(early, /E\.r/, 'the saved file calls D.q, which calls E.r');
-    assert.equal(early, late);
-  } finally {
-    gate.open();
-    dropCodeIntel(ws);
-  }
+  const q = { method: 'p.A.m', direction: 'both', depth: 2 };
+  const { early, late } = await whileSearching(files, ['z/p/A.java', 'z/p/B.java'], q, async (index, root) => {
+    fs.writeFileSync(path.join(root, 'z/p/A.java'), 'package p;\nclass A {\n  void m(D d) { d.q(null); }\n}\n');
+    await index.update('z/p/A.java');
+  });
+  assert.match(early, /E\.r/, 'the saved file calls D.q, which calls E.r');
+  assert.equal(early, late);
+});
+
+test('a file parsed while the question searches, and the lookup tables dropped meanwhile by another call: asked again', async () => {
+  const q = { method: 'a.Target.hit', direction: 'callers', depth: 2 };
+  // every other file naming `hit` already has its call sites: the first round waits for nothing else
+  const { early, late } = await whileSearching(project(), ['z/a/Target.java', 'z/d/Unrelated.java'], q, async (index) => {
+    // the pass parses a file the first round saw without call sites, then another call drops the tables
+    await index.pullCalls(['z/b/Caller.java']);
+    index.freshLookups();
+  });
+  assert.match(early, /Mid\.run/, 'the second level: callers of Caller.go');
+  assert.equal(early, late);
 });
 
 test('the pass order: wanted files first and once each; a wanted file already taken is settled only when the pass is done with it', async () => {

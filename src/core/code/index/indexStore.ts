@@ -185,7 +185,7 @@ export class IndexStore extends RecordStore {
       await this.passes(list, poolFor, declared, started);
     } finally {
       this.pulls.finish();
-      this.passProgress.end();
+      this.passProgress.end(this.isReady);
       this.bulk = false;
       await (pool as ParsePool | undefined)?.close();
     }
@@ -209,7 +209,7 @@ export class IndexStore extends RecordStore {
     const withCalls = await this.pass(outlined, 'full', poolFor(outlined.length));
     this.changed();
     this.isReady = true;
-    this.passProgress.end();
+    this.passProgress.end(true);
     this.report({ phase: 'ready', done: list.length, total: list.length });
     this.lastBuild = { parsed, cached: list.length - parsed, declarationsMs, ms: Date.now() - started };
     log?.info(`code index: call sites of ${outlined.length} files in ${Date.now() - started - declarationsMs} ms`);
@@ -283,7 +283,10 @@ export class IndexStore extends RecordStore {
     // The call-site pass takes first the files answers wait for (passQueue.ts), even while a cold answer holds the build back.
     const pulls = wantCalls ? this.pulls : undefined;
     const queue = new PassQueue(list, pulls);
-    if (pulls) this.passProgress.begin();
+    if (pulls) {
+      pulls.reopen();
+      this.passProgress.begin();
+    }
     this.report({ phase, done: 0, total: list.length });
     for (let i = 0; ; i++) {
       if (foreground?.busy && !pulls?.pending) await Promise.race([foreground.idle(), ...(pulls ? [pulls.arrival()] : [])]);

@@ -22,13 +22,15 @@ export class CallPulls {
   private readonly queued = new Set<string>();
   private readonly waiters = new Set<Waiter>();
   private wake: (() => void) | undefined;
+  /** False once the pass has ended or failed, until another begins: nothing would take a file. */
+  private open = true;
 
   /**
    * Resolves once each of `rels` has been through the call-site pass (parsed, failed, or found
    * gone), or `signal` aborts. The caller must ask only for files the pass has yet to be through.
    */
   want(rels: readonly string[], signal?: AbortSignal): Promise<void> {
-    if (!rels.length || signal?.aborted) return Promise.resolve();
+    if (!rels.length || signal?.aborted || !this.open) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const waiter: Waiter = {
         left: new Set(rels),
@@ -81,8 +83,14 @@ export class CallPulls {
     for (const w of [...this.waiters]) if (w.left.delete(rel) && !w.left.size) w.done();
   }
 
-  /** The pass ended (or failed): nobody waits any longer. */
+  /** A call-site pass begins: files can be wanted again. */
+  reopen(): void {
+    this.open = true;
+  }
+
+  /** The pass ended (or failed): nobody waits any longer, and nobody waits until another begins. */
   finish(): void {
+    this.open = false;
     this.urgent = [];
     this.head = 0;
     this.queued.clear();
@@ -159,6 +167,11 @@ export class PassProgress {
     this.active = true;
   }
 
+  /** The pass is running: a file wanted now will be taken. */
+  get running(): boolean {
+    return this.active;
+  }
+
   /** A record was put or removed (by the pass, or by a save while it runs). */
   put(rel: string): void {
     if (this.active) this.putAt.set(rel, ++this.stamp);
@@ -173,15 +186,16 @@ export class PassProgress {
     return this.through.has(rel);
   }
 
-  /** Whether a record of `rels` was put after `stamp`. */
+  /** Whether a record of `rels` was put after `stamp` (kept after a pass that failed, for the answers it left). */
   putSince(rels: Iterable<string>, stamp: number): boolean {
-    if (!this.active) return false;
     for (const rel of rels) if ((this.putAt.get(rel) ?? 0) > stamp) return true;
     return false;
   }
 
-  end(): void {
+  /** The pass stopped: `whole` when it ended with every call site in (nothing here is asked any more). */
+  end(whole: boolean): void {
     this.active = false;
+    if (!whole) return;
     this.through.clear();
     this.putAt.clear();
   }

@@ -49,6 +49,8 @@ export async function callsReady(ctx: Context, question: (graph: CallGraph) => v
   const naming = new Map<string, readonly string[]>();
   for (let round = 0; round < MAX_ROUNDS && !index.isReady; round++) {
     const edits = index.editStamp;
+    // the lookup tables this round uses are at least this fresh (another call may drop them meanwhile)
+    const since = index.passProgress.lookupsAt;
     const reads: CallReads = { names: new Set(), files: new Set() };
     // A graph of its own: nothing it holds was resolved before the files it needs were in.
     const graph = new CallGraph(index, reads);
@@ -62,8 +64,10 @@ export async function callsReady(ctx: Context, question: (graph: CallGraph) => v
     const awaiting = index.awaitingCalls(needed);
     if (awaiting.length) {
       await pulled(index, awaiting, ctx, deadline);
+      // the pass stopped (failed) before taking them: wait for the index as before, which builds it again
+      if (!index.passProgress.running && index.awaitingCalls(awaiting).length === awaiting.length) return readyCodeIntel(ctx, 'calls', deadline - Date.now());
       index.freshLookups();
-    } else if (index.passProgress.putSince(needed, index.passProgress.lookupsAt)) {
+    } else if (index.passProgress.putSince(needed, since)) {
       // a file it needed was put after the lookup tables it used were made: they may hold its copy from before
       index.freshLookups();
     } else if (index.editStamp === edits) {
