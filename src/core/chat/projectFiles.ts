@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { accessPolicy } from '../policy/accessPolicy';
 import { normalizeExcludes } from '../search/ignore';
-import { runRipgrepText } from '../search/ripgrep';
+import { ripgrepPaths, runRipgrepText } from '../search/ripgrep';
 import type { Workspace } from '../workspace/workspace';
 
 /** The most files listed (a larger tree is listed up to here: the completion says what it can). */
@@ -20,7 +20,7 @@ export async function listProjectFiles(ws: Workspace): Promise<string[]> {
     const args = ['--files', '--no-config', '--hidden', '--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--null'];
     for (const glob of normalizeExcludes(ws.searchExcludes())) args.push('--glob', `!${glob}`);
     const out = await runRipgrepText(rg, args, { cwd: ws.root, timeoutMs: LIST_TIMEOUT_MS, maxBytes: 32 * 1024 * 1024 });
-    files = out?.split('\0').filter(Boolean).slice(0, MAX_LISTED_FILES).map((p) => p.replace(/\\/g, '/').replace(/^\.\//, ''));
+    files = out === undefined ? undefined : ripgrepPaths(out).slice(0, MAX_LISTED_FILES);
   }
   files ??= await walk(ws.root);
   return files.filter((rel) => !policy.hides(rel)).sort();

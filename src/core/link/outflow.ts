@@ -5,15 +5,15 @@ import type { Logger } from '../log';
 export const SEND_BUFFER_HIGH = 16 * 1024 * 1024;
 export const SEND_BUFFER_LOW = 2 * 1024 * 1024;
 
-/**
- * How frames leave a connection's socket (connection.ts `send`): batched per turn of the event
- * loop, and, when the backend stops reading, with reading paused until it catches up.
- */
 /** Past this many bytes a batch goes out at once: batching saves system calls on small frames, and a large one only waits. */
 const BATCH_BYTES = 256 * 1024;
 
 type RawSocket = { cork(): void; uncork(): void };
 
+/**
+ * How frames leave a connection's socket (connection.ts `send`): batched while the code running
+ * now runs, and, when the backend stops reading, with reading paused until it catches up.
+ */
 export class Outflow {
   /** The batch being held until the code running now is done, if any. */
   private batch: { readonly socket: WebSocket; readonly raw: RawSocket } | undefined;

@@ -173,6 +173,13 @@ export interface RipgrepTextOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The paths ripgrep printed with `--null` (`--files`, `--files-with-matches`), project-relative with forward slashes. */
+export const ripgrepPaths = (out: string): string[] =>
+  out
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => p.replace(/\\/g, '/').replace(/^\.\//, ''));
+
 /**
  * Runs ripgrep for a small text answer (a list of files, say): its stdout when it exits with 0
  * (found) or 1 (nothing found); undefined when it cannot run, fails, is cancelled, runs past the

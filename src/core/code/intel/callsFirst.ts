@@ -1,6 +1,6 @@
-import * as path from 'node:path';
 import { ToolError } from '../../protocol/errors';
-import { runRipgrepText } from '../../search/ripgrep';
+import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
+import { toRelative } from '../../workspace/paths';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph, type CallReads } from '../index/callGraph';
 import type { CodeIndex } from '../index/codeIndex';
@@ -29,7 +29,7 @@ const MAX_ROUNDS = 16;
 const PLAIN_WORD = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 /** Constructor call keys with no name of their own: `this(…)` and `super(…)` are in files that name the class, whose key is searched too. */
 const UNNAMED = new Set(['<this>', '<super>']);
-// case-blind, as the index matches extensions; --text: the index reads a file as text when its first 8,000 bytes are
+/** Case-blind, as the index matches extensions. */
 const SOURCE_GLOBS = LANGUAGES.flatMap((l) => l.extensions.flatMap((e) => ['--iglob', `*${e}`]));
 
 type Context = { readonly workspace: Workspace; readonly signal: AbortSignal };
@@ -82,8 +82,8 @@ const cancelled = (): ToolError => new ToolError('CANCELLED', 'Cancelled while t
 
 /** The indexed files with unsaved changes in an editor: the pass parses their buffers, ripgrep reads the disk. */
 function unsaved(ws: Workspace): string[] {
-  const prefix = ws.root.endsWith(path.sep) ? ws.root : ws.root + path.sep;
-  return (ws.dirtyPaths?.() ?? []).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split(path.sep).join('/'));
+  // a buffer outside the project becomes `../…`, which names no record
+  return (ws.dirtyPaths?.() ?? []).map((p) => toRelative(ws.root, p));
 }
 
 /** Waits for the pass to parse `files`; TIMEOUT (how far the build is) past the deadline, CANCELLED when stopped. */
@@ -118,12 +118,10 @@ async function search(ctx: Context, rg: string, names: readonly string[], naming
 async function filesNaming(ctx: Context, rg: string, names: readonly string[], asWord: boolean, timeoutMs: number): Promise<string[] | undefined> {
   if (timeoutMs <= 0) return undefined;
   const args = [
+    // --text: the index reads a file as text when its first 8,000 bytes are, whatever follows
     '--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore', '--text', '-g', '!node_modules/', ...SOURCE_GLOBS,
     '-F', ...(asWord ? ['-w'] : []), ...names.flatMap((n) => ['-e', n]), '--', '.',
   ];
   const out = await runRipgrepText(rg, args, { cwd: ctx.workspace.root, timeoutMs, maxBytes: 32 * 1024 * 1024, signal: ctx.signal });
-  return out
-    ?.split('\0')
-    .filter(Boolean)
-    .map((p) => p.replace(/\\/g, '/').replace(/^\.\//, ''));
+  return out === undefined ? undefined : ripgrepPaths(out);
 }

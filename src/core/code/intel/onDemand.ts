@@ -1,4 +1,4 @@
-import { runRipgrepText } from '../../search/ripgrep';
+import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type CallRef, type PackageTypes, type TypeEntry, type TypeRef } from '../index/codeIndex';
@@ -257,11 +257,7 @@ class Finder {
     const out = await this.rg(['--files-with-matches', '--null', '-w', ...words.flatMap((w) => ['-e', w.replace(/\$/g, '\\$')]), '--', '.']);
     const known = list ? (await list).files : this.list?.files;
     if (!known) throw new GiveUp();
-    const files = out
-      .split('\0')
-      .filter(Boolean)
-      .map((p) => normal(p))
-      .filter((rel) => known.has(rel));
+    const files = ripgrepPaths(out).filter((rel) => known.has(rel));
     return files.length > ON_DEMAND_LIMITS.maxFiles ? undefined : files;
   }
 
