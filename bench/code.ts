@@ -295,7 +295,7 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
       note: 'list the source files, parse the one file the name points to, answer; the index is built in the background for the next calls',
     });
     // past a cold answer's bounds, on a host of its own (the answer's memory is not host A's)
-    if (!big) rows.push(await benchPulled(backend, root, key('d'), tree));
+    if (!big) rows.push(...(await benchPulled(backend, root, key('d'), tree)));
   } finally {
     // a host still building would write its cache after we removed the folder: stop hosts first
     await Promise.all(children.map((c) => c.stop()));

@@ -104,8 +104,14 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** A bench child's node arguments; AB_BENCH_CPU_PROF=DIR makes each write a V8 CPU profile there when it exits (a diagnostic). */
+function childArgs(script: string, args: readonly string[], nodeArgs: readonly string[]): string[] {
+  const prof = process.env.AB_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.AB_BENCH_CPU_PROF}`] : [];
+  return [...prof, ...nodeArgs, '--import', 'tsx', path.join(repoRoot, 'bench', script), ...args];
+}
+
 export function startChild(script: string, args: readonly string[], nodeArgs: readonly string[] = []): Child {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(repoRoot, 'bench', script), ...args], {
+  const proc = spawn(process.execPath, childArgs(script, args, nodeArgs), {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -150,7 +156,7 @@ export function startChild(script: string, args: readonly string[], nodeArgs: re
 /** Runs a child to completion and returns the JSON of its last stdout line. */
 export function runChildJson(script: string, args: readonly string[], nodeArgs: readonly string[] = [], timeoutMs = 300_000): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(repoRoot, 'bench', script), ...args], {
+    const proc = spawn(process.execPath, childArgs(script, args, nodeArgs), {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -6,9 +6,9 @@ import { splitLines } from '../workspace/text';
 import { boolParam, intParam } from './params';
 import { defineTool } from './tool';
 import type { Workspace } from '../workspace/workspace';
-import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTreeNode } from '../code/index/callGraph';
+import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTree, type CallTreeNode, type PossibleCaller } from '../code/index/callGraph';
+import { runWhole, type Sliced } from '../code/index/slices';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
-import type { CallSite } from '../code/model';
 import type { ResolvedCall } from '../code/java/resolver';
 import { MAX_CALL_SITES } from '../code/packedSymbols';
 import { QUERY_LIMITS } from '../code/parse/exprBounds';
@@ -17,7 +17,7 @@ import { LspCallTree } from '../code/lsp/lspCalls';
 import type { LspSession } from '../code/lsp/lspLookup';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
 import { notFound } from './readClass';
-import { codeIntelFor, pinnedAnswer, readyCodeIntel } from '../code/intel/intel';
+import { codeIntelFor, pinnedAnswer, readyCodeIntel, settledAnswer } from '../code/intel/intel';
 import { callsReady } from '../code/intel/callsFirst';
 import { onDemandIntel } from '../code/intel/onDemand';
 
@@ -133,7 +133,7 @@ export const callChainTool = defineTool({
       if ('classes' in v) throw new ToolError('NOT_FOUND', `No method matches ${p.method} in ${v.classes.map((c) => c.type.fqn).join(', ')}.`);
       const owners = [...new Set(v.roots.map((m) => m.owner))];
       if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE, ctx.workspace.locale);
-      return answer(p, ctx.workspace, v.roots, false, { source: LSP_SOURCE, tree: (dir) => v.trees[dir] });
+      return answer(p, ctx.workspace, { source: LSP_SOURCE, roots: v.roots, inherited: false, trees: v.trees, possible: [], missing: [], cut: [] });
     }
     return pinnedAnswer(ctx, async () => {
       try {
@@ -145,22 +145,10 @@ export const callChainTool = defineTool({
         if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
         // Else from the index, once the files the question needs have their call sites (callsFirst.ts).
         const { index, graph } = cold ?? (await callsReady(ctx, (g) => ask(g, p)));
-        const q = graph.findMethods(p.method);
-        if (q.declaredIn) {
-          throw new ToolError(
-            'VALIDATION_FAILED',
-            `${p.method} is declared (as a method, or as the name of constructors) in ${q.declaredIn} files of the project, too many to look through. Call again with method set to ClassName.${p.method}, the class fully qualified.`,
-          );
-        }
-        if (!q.matches.length) {
-          if (q.classes.length || !p.method.includes('.')) {
-            throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);
-          }
-          throw notFound(index, p.method.slice(0, p.method.lastIndexOf('.')));
-        }
-        const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
-        if (owners.length > 1 && !q.inherited) return ambiguity(p.method, owners as TypeEntry[], how, SOURCE, ctx.workspace.locale);
-        return answer(p, ctx.workspace, q.matches, q.inherited, parserTrees(graph, p.depth));
+        // the cold index is a few files: at once; the built index may read thousands of call sites
+        const found = cold ? runWhole(question(graph, p)) : await settledAnswer(index, () => question(graph, p), ctx.signal);
+        if ('ambiguous' in found) return ambiguity(p.method, found.ambiguous, how, SOURCE, ctx.workspace.locale);
+        return answer(p, ctx.workspace, found);
       } catch (e) {
         throw explainFallback(e, lsp.note);
       }
@@ -168,44 +156,69 @@ export const callChainTool = defineTool({
   },
 });
 
-/** Every lookup the answer below makes, without the answer (the on-demand index notes them). */
-function ask(graph: CallGraph, p: z.output<typeof params>): void {
+type Direction = 'callers' | 'callees';
+
+/** What a question found, from the parser's graph or from the language server, before it is written out. */
+interface Found {
+  readonly source: Source;
+  readonly roots: MethodEntry[];
+  /** The roots are declared in a supertype of the class asked for. */
+  readonly inherited: boolean;
+  /** The directions asked for. */
+  readonly trees: Partial<Record<Direction, CallTree>>;
+  /** Parser only: calls that might also reach the roots. */
+  readonly possible: readonly PossibleCaller[];
+  /** Files whose call sites could not be parsed: the trees cannot show calls made in them. */
+  readonly missing: readonly string[];
+  /** Files whose call sites are held only in part: the trees cannot show the calls past the cut. */
+  readonly cut: readonly string[];
+}
+
+const wants = (p: z.output<typeof params>, dir: Direction): boolean => p.direction === 'both' || p.direction === dir;
+
+/**
+ * The question, asked of the parser's call graph: the roots, then the trees in the order the
+ * answer shows them, pausing where the lookups may take long (slices.ts). Throws the tool's
+ * errors; several classes declaring the method: `ambiguous`.
+ */
+function* question(graph: CallGraph, p: z.output<typeof params>): Sliced<Found | { readonly ambiguous: TypeEntry[] }> {
   const q = graph.findMethods(p.method);
-  // not found anywhere: the answer suggests similar names from the whole project
-  if (!q.matches.length && !q.classes.length) graph.index.typeHeads();
-  if (!q.matches.length || (new Set(q.matches.map((m) => m.owner.type)).size > 1 && !q.inherited)) return;
-  const trees = parserTrees(graph, p.depth);
+  if (q.declaredIn) {
+    throw new ToolError(
+      'VALIDATION_FAILED',
+      `${p.method} is declared (as a method, or as the name of constructors) in ${q.declaredIn} files of the project, too many to look through. Call again with method set to ClassName.${p.method}, the class fully qualified.`,
+    );
+  }
+  if (!q.matches.length) {
+    if (q.classes.length || !p.method.includes('.')) {
+      throw new ToolError('NOT_FOUND', `No method matches ${p.method}${q.classes.length ? ` in ${q.classes.map((c) => c.type.fqn).join(', ')}` : ''}.`);
+    }
+    throw notFound(graph.index, p.method.slice(0, p.method.lastIndexOf('.')));
+  }
+  const owners = [...new Map(q.matches.map((m) => [m.owner.type, m.owner])).values()];
+  if (owners.length > 1 && !q.inherited) return { ambiguous: owners };
+  const trees: Partial<Record<Direction, CallTree>> = {};
+  const possible: PossibleCaller[] = [];
   for (const dir of ['callees', 'callers'] as const) {
-    if (p.direction !== 'both' && p.direction !== dir) continue;
-    trees.tree(dir, q.matches);
-    if (dir === 'callers') trees.possibleCallers?.(q.matches);
+    if (!wants(p, dir)) continue;
+    trees[dir] = yield* graph.treeSliced(q.matches, dir, p.depth);
+    if (dir === 'callers') for (const r of q.matches) possible.push(...(yield* graph.possibleCallersSliced(r)));
+  }
+  return { source: SOURCE, roots: q.matches, inherited: q.inherited, trees, possible, missing: graph.index.callSitesMissing(), cut: graph.index.callSitesCut() };
+}
+
+/** Every lookup the answer makes, without the answer (the on-demand index and callsFirst.ts note them). */
+function ask(graph: CallGraph, p: z.output<typeof params>): void {
+  try {
+    runWhole(question(graph, p));
+  } catch (e) {
+    // the lookups made before a not-found or ambiguous answer are what that answer needs
+    if (!(e instanceof ToolError)) throw e;
   }
 }
 
-type Tree = { nodes: CallTreeNode[]; truncated: boolean };
-type Direction = 'callers' | 'callees';
-
-/** Where the trees come from, and (parser only) the calls that might also reach the roots. */
-interface TreeSource {
-  readonly source: Source;
-  tree(direction: Direction, roots: MethodEntry[]): Tree;
-  possibleCallers?(roots: MethodEntry[]): Array<{ caller: MethodEntry; site: CallSite; reason: string }>;
-  /** Files whose call sites could not be parsed: the trees cannot show calls made in them. */
-  missing?(): readonly string[];
-  /** Files whose call sites are held only in part: the trees cannot show the calls past the cut. */
-  cut?(): readonly string[];
-}
-
-const parserTrees = (graph: CallGraph, depth: number): TreeSource => ({
-  source: SOURCE,
-  tree: (dir, roots) => graph.tree(roots, dir, depth),
-  possibleCallers: (roots) => roots.flatMap((r) => graph.possibleCallers(r)),
-  missing: () => graph.index.callSitesMissing(),
-  cut: () => graph.index.callSitesCut(),
-});
-
 /** The roots and their trees from the language server; `classes` when the class is known there but the method is not. */
-async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ roots: MethodEntry[]; trees: Record<Direction, Tree> } | { classes: TypeEntry[] } | undefined> {
+async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ roots: MethodEntry[]; trees: Partial<Record<Direction, CallTree>> } | { classes: TypeEntry[] } | undefined> {
   const spec = parseMethodSpec(p.method);
   let roots: MethodEntry[];
   if (spec.className) {
@@ -223,24 +236,18 @@ async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ r
     roots = await s.findFunctions(spec.methodName);
     if (!roots.length) return undefined;
   }
-  const trees: Partial<Record<Direction, Tree>> = {};
+  const trees: Partial<Record<Direction, CallTree>> = {};
   for (const dir of ['callees', 'callers'] as const) {
-    if (p.direction !== 'both' && p.direction !== dir) continue;
+    if (!wants(p, dir)) continue;
     const t = await new LspCallTree(s).tree(roots, dir, p.depth);
     if (!t) return undefined;
     trees[dir] = t;
   }
-  const empty: Tree = { nodes: [], truncated: false };
-  return { roots, trees: { callees: trees.callees ?? empty, callers: trees.callers ?? empty } };
+  return { roots, trees };
 }
 
-async function answer(
-  p: z.output<typeof params>,
-  ws: Workspace,
-  roots: MethodEntry[],
-  inherited: boolean,
-  from: TreeSource,
-): Promise<{ result: string; structured: unknown }> {
+async function answer(p: z.output<typeof params>, ws: Workspace, from: Found): Promise<{ result: string; structured: unknown }> {
+  const { roots, inherited } = from;
   const how = from.source === SOURCE ? "static analysis of the project's sources" : "the editor's call hierarchy provider";
   const t = translator(ws.locale);
   const out = [
@@ -253,8 +260,8 @@ async function answer(
   const shown = new Map<string, MethodEntry>();
   let truncated = false;
   for (const dir of ['callees', 'callers'] as const) {
-    if (p.direction !== 'both' && p.direction !== dir) continue;
-    const tree = from.tree(dir, roots);
+    const tree = from.trees[dir];
+    if (!tree) continue;
     truncated ||= tree.truncated;
     out.push('', dir === 'callees' ? t('### Callees') : t('### Callers'));
     const count = tree.nodes.reduce((n, r) => n + r.children.length, 0);
@@ -262,7 +269,7 @@ async function answer(
     else for (const n of tree.nodes) render(n, dir, '', out);
     structured[dir] = tree.nodes.map(toJson);
     if (dir === 'callers') {
-      const possible = from.possibleCallers?.(roots) ?? [];
+      const possible = from.possible;
       if (possible.length) {
         out.push('', `${possible.length} call(s) named ${roots[0]?.method.name} could not be resolved and might also call it:`);
         for (const x of possible.slice(0, 10)) out.push(`- \`${shortName(x.caller)}\` — ${x.caller.owner.path}:${x.site.line}: \`${callText(x.site)}\` (${x.reason})`);
@@ -272,12 +279,12 @@ async function answer(
     collect(tree.nodes, shown);
   }
   const named = (files: readonly string[]): string => files.slice(0, 5).join(', ') + (files.length > 5 ? `, and ${files.length - 5} more` : '');
-  const missing = from.missing?.() ?? [];
+  const missing = from.missing;
   if (missing.length) {
     out.push('', `_Calls made in ${missing.length} file(s) are not listed: their call sites could not be parsed (see the log): ${named(missing)}._`);
     structured.callSitesMissing = missing.slice(0, 50);
   }
-  const cut = from.cut?.() ?? [];
+  const cut = from.cut;
   if (cut.length) {
     out.push('', `_Calls made in ${cut.length} file(s) are listed only in part: past ${MAX_CALL_SITES.toLocaleString('en')} call sites in one file, past the ${QUERY_LIMITS.ms / 1000} s a file's call sites may take, or nested deeper than ${QUERY_LIMITS.depth.toLocaleString('en')} levels, the rest are left out: ${named(cut)}._`);
     structured.callSitesCut = cut.slice(0, 50);

@@ -5,6 +5,7 @@ import { IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type MethodSymbol } from '..
 import { NameResolver } from './nameResolver';
 import { JavaResolver, isAnonymous, type ResolvedCall } from '../java/resolver';
 import { erasedSimple, splitTopLevel } from '../java/typeRef';
+import { runWhole, type Sliced } from './slices';
 
 /**
  * Who calls what, from the index: callees of a method (resolved targets and the calls that could
@@ -39,6 +40,19 @@ export interface CallTreeNode {
   readonly children: CallTreeNode[];
   /** Calls of this method that could not be resolved (callee trees only). */
   readonly unresolved?: readonly ResolvedCall[];
+}
+
+export interface CallTree {
+  readonly nodes: CallTreeNode[];
+  /** Cut at MAX_TREE_NODES. */
+  readonly truncated: boolean;
+}
+
+/** A call with the method's name and a fitting arity that could not be resolved. */
+export interface PossibleCaller {
+  readonly caller: MethodEntry;
+  readonly site: CallSite;
+  readonly reason: string;
 }
 
 export interface MethodQuery {
@@ -161,42 +175,55 @@ export class CallGraph {
 
   /** Call sites across the project that reach the method, directly or through a method it overrides. */
   callers(m: MethodEntry): CallerRef[] {
+    return runWhole(this.callersSliced(m));
+  }
+
+  /** `callers`, pausing after each file and call site it reads (slices.ts). */
+  *callersSliced(m: MethodEntry): Sliced<CallerRef[]> {
     const callers = this.caches.callers;
     const cached = callers.get(m.method);
     if (cached) return cached;
-    const found = this.scanCallers(m);
+    const found = yield* this.scanCallers(m);
     callers.set(m.method, found);
     return found;
   }
 
-  private scanCallers(m: MethodEntry): CallerRef[] {
+  private *scanCallers(m: MethodEntry): Sliced<CallerRef[]> {
     const target = m.method;
     const keys = target.kind === 'constructor' ? [m.owner.type.name, '<this>', '<super>'] : [target.name];
     const overridden = target.kind === 'method' ? this.overriddenBy(m) : new Set<MethodSymbol>();
     const out: CallerRef[] = [];
     for (const key of keys) {
       this.reads?.names.add(key);
-      for (const ref of this.index.callSitesNamed(key)) {
+      for (const ref of yield* this.index.callSitesNamedSliced(key)) {
         if (ref.site.kind === 'ref' && target.kind === 'constructor' && ref.site.name !== 'new') continue;
         if (ref.site.argc >= 0 && isJava(m.owner) && !arityFits(target, ref.site.argc)) continue;
         const r = this.resolve(ref.site, ref.caller);
         if (r.targets.some((t) => t.method === target)) out.push({ ...ref, virtual: false });
         else if (r.targets.some((t) => overridden.has(t.method))) out.push({ ...ref, virtual: true });
+        yield;
       }
     }
     return out;
   }
 
   /** Call sites with the method's name and a fitting arity that could not be resolved: possible callers. */
-  possibleCallers(m: MethodEntry): Array<{ caller: MethodEntry; site: CallSite; reason: string }> {
+  possibleCallers(m: MethodEntry): PossibleCaller[] {
+    return runWhole(this.possibleCallersSliced(m));
+  }
+
+  /** `possibleCallers`, pausing after each file and call site it reads (slices.ts). */
+  *possibleCallersSliced(m: MethodEntry): Sliced<PossibleCaller[]> {
     if (m.method.kind !== 'method') return [];
     this.reads?.names.add(m.method.name);
-    return this.index
-      .callSitesNamed(m.method.name)
-      .filter((ref) => ref.site.kind === 'call' && (!isJava(m.owner) || arityFits(m.method, ref.site.argc)))
-      .map((ref) => ({ ...ref, r: this.resolve(ref.site, ref.caller) }))
-      .filter((x) => !x.r.owner)
-      .map(({ caller, site, r }) => ({ caller, site, reason: r.reason ?? 'unresolved' }));
+    const out: PossibleCaller[] = [];
+    for (const { caller, site } of yield* this.index.callSitesNamedSliced(m.method.name)) {
+      if (site.kind !== 'call' || (isJava(m.owner) && !arityFits(m.method, site.argc))) continue;
+      const r = this.resolve(site, caller);
+      if (!r.owner) out.push({ caller, site, reason: r.reason ?? 'unresolved' });
+      yield;
+    }
+    return out;
   }
 
   /** Declarations in supertypes that `m` overrides: same name, same erased parameter types (type variables match any). */
@@ -223,15 +250,25 @@ export class CallGraph {
   }
 
   /** The callee or caller tree of `roots` to `depth` levels. */
-  tree(roots: readonly MethodEntry[], direction: 'callers' | 'callees', depth: number): { nodes: CallTreeNode[]; truncated: boolean } {
+  tree(roots: readonly MethodEntry[], direction: 'callers' | 'callees', depth: number): CallTree {
+    return runWhole(this.treeSliced(roots, direction, depth));
+  }
+
+  /** `tree`, pausing after each method it expands and each file and call site it reads (slices.ts). */
+  *treeSliced(roots: readonly MethodEntry[], direction: 'callers' | 'callees', depth: number): Sliced<CallTree> {
     let count = 0;
     let truncated = false;
     const expanded = new Set<MethodSymbol>();
-    const expand = (m: MethodEntry, level: number, path: Set<MethodSymbol>): CallTreeNode[] => {
+    // generator functions cannot be arrows: the graph's lookups they use, bound here
+    const callees = (m: MethodEntry): ResolvedCall[] => this.callees(m);
+    const callers = (m: MethodEntry): Sliced<CallerRef[]> => this.callersSliced(m);
+    const hasType = (fqn: string): boolean => this.index.hasType(fqn);
+    function* expand(m: MethodEntry, level: number, path: Set<MethodSymbol>): Sliced<CallTreeNode[]> {
       if (level >= depth) return [];
+      yield;
       const out: CallTreeNode[] = [];
       const nextPath = new Set(path).add(m.method);
-      const child = (target: MethodEntry, extra: Omit<CallTreeNode, 'children' | 'method'>): void => {
+      function* child(target: MethodEntry, extra: Omit<CallTreeNode, 'children' | 'method'>): Sliced<void> {
         if (count >= MAX_TREE_NODES) {
           truncated = true;
           return;
@@ -241,35 +278,36 @@ export class CallGraph {
         else if (expanded.has(target.method) && level + 1 < depth) out.push({ method: target, ...extra, repeated: true, children: [] });
         else {
           if (level + 1 < depth) expanded.add(target.method);
-          const children = expand(target, level + 1, nextPath);
-          const unresolved = direction === 'callees' && level + 1 < depth ? this.callees(target).filter((r) => !r.owner) : [];
+          const children = yield* expand(target, level + 1, nextPath);
+          const unresolved = direction === 'callees' && level + 1 < depth ? callees(target).filter((r) => !r.owner) : [];
           out.push({ method: target, ...extra, children, ...(unresolved.length ? { unresolved } : {}) });
         }
-      };
+      }
       if (direction === 'callees') {
-        for (const r of this.callees(m)) {
+        for (const r of callees(m)) {
           if (!r.owner) continue;
           const call = callText(r.site);
           if (!r.targets.length) {
             if (count++ >= MAX_TREE_NODES) truncated = true;
             else {
-              const implicit = this.index.hasType(r.owner);
+              const implicit = hasType(r.owner);
               const flags = isAnonymous(r.site) ? { anonymous: true } : implicit ? { implicit } : {};
               out.push({ external: `${r.owner}.${memberName(r.site)}`, ...flags, line: r.site.line, call, children: [] });
             }
           }
-          for (const t of r.targets) child(t, { line: r.site.line, call });
+          for (const t of r.targets) yield* child(t, { line: r.site.line, call });
         }
       } else {
-        for (const c of this.callers(m)) child(c.caller, { line: c.site.line, call: callText(c.site), ...(c.virtual ? { virtual: true } : {}) });
+        for (const c of yield* callers(m)) yield* child(c.caller, { line: c.site.line, call: callText(c.site), ...(c.virtual ? { virtual: true } : {}) });
       }
       return out;
-    };
-    const nodes = roots.map((m) => {
+    }
+    const nodes: CallTreeNode[] = [];
+    for (const m of roots) {
       expanded.add(m.method);
       const unresolved = direction === 'callees' ? this.callees(m).filter((r) => !r.owner) : [];
-      return { method: m, children: expand(m, 0, new Set()), ...(unresolved.length ? { unresolved } : {}) };
-    });
+      nodes.push({ method: m, children: yield* expand(m, 0, new Set()), ...(unresolved.length ? { unresolved } : {}) });
+    }
     return { nodes, truncated };
   }
 }

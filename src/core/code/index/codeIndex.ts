@@ -1,12 +1,26 @@
 import type { SecretGuard } from '../../policy/secrets';
 import { accessPolicy } from '../../policy/accessPolicy';
-import type { CallSite, FileSymbols, MethodSymbol } from '../model';
-import { callKey, inflateCalls, type TypeHead } from '../packedSymbols';
+import type { CallSite, FileSymbols } from '../model';
+import { callKey } from '../packedSymbols';
 import { IndexStore } from './indexStore';
-import { callBytes, type FileRecord } from './recordStore';
+import { InflatedCalls } from './inflatedCalls';
+import type { FileRecord } from './recordStore';
 import { UnpackedFiles, type TypeEntry } from './unpackedFiles';
+import { runWhole, type Sliced } from './slices';
+import { lookupTables, type CallRef, type Derived, type IncompleteFiles, type MethodEntry, type PackageTypes, type TypeRef } from './lookupTables';
 
-export type { TypeEntry };
+export type { CallRef, MethodEntry, PackageTypes, TypeEntry, TypeRef };
+
+/**
+ * Names whose call sites `callSitesNamed` keeps, and how many call sites in all (each keeps its
+ * inflated list alive).
+ */
+const CALL_NAMES_KEPT = 64;
+const CALL_REFS_KEPT = 500_000;
+
+/** Names an agent may write for any class's constructors (callGraph.ts `isConstructorName`): in every language, and in all but Java. */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['<init>', 'new']);
+const CONSTRUCTOR_NAMES_NOT_JAVA: ReadonlySet<string> = new Set(['constructor', '__init__', 'init']);
 
 /**
  * The workspace code index: lookups by simple, qualified or fully qualified name over the
@@ -15,78 +29,19 @@ export type { TypeEntry };
  * (packedSymbols.ts): a lookup finds types by the heads of the files and unpacks only the files
  * it returns (unpackedFiles.ts).
  */
-
-export interface MethodEntry {
-  readonly owner: TypeEntry;
-  readonly method: MethodSymbol;
-}
-
-export interface CallRef {
-  readonly caller: MethodEntry;
-  readonly site: CallSite;
-}
-
-/** A type found by name, its file not unpacked. */
-export interface TypeRef {
-  readonly path: string;
-  readonly head: TypeHead;
-  readonly rec: FileRecord;
-  /** Its position in the file's types. */
-  readonly at: number;
-}
-
-/** A package's top-level types by simple name (what the resolvers ask of a package). */
-export interface PackageTypes {
-  has(name: string): boolean;
-  get(name: string): readonly TypeEntry[] | undefined;
-  values(): Iterable<readonly TypeEntry[]>;
-}
-
-interface Derived {
-  readonly byFqn: Map<string, TypeRef[]>;
-  readonly bySimple: Map<string, TypeRef[]>;
-  /** Top-level types of each package, by simple name. */
-  readonly byPackage: Map<string, Map<string, TypeRef[]>>;
-  /** Call sites by `callKey`, for the names asked lately (each a scan of the files that call the name). */
-  readonly callsByName: Map<string, CallRef[]>;
-  /** Files whose call sites are missing or cut (`callSitesMissing`, `callSitesCut`), once asked. */
-  partial?: IncompleteFiles;
-}
-
-interface IncompleteFiles {
-  readonly missing: string[];
-  readonly cut: string[];
-}
-
-/**
- * Names whose call sites `callSitesNamed` keeps, and how many call sites in all (each keeps its
- * inflated list alive); and the inflated call lists `callsOf` keeps (by `inflateCalls`' estimate of their heap).
- */
-const CALL_NAMES_KEPT = 64;
-const CALL_REFS_KEPT = 500_000;
-const INFLATED_BYTES_KEPT = 64 * 1024 * 1024;
-
-/** Names an agent may write for any class's constructors (callGraph.ts `isConstructorName`): in every language, and in all but Java. */
-const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['<init>', 'new']);
-const CONSTRUCTOR_NAMES_NOT_JAVA: ReadonlySet<string> = new Set(['constructor', '__init__', 'init']);
-
-const push = <K, V>(m: Map<K, V[]>, k: K, v: V): void => {
-  const list = m.get(k);
-  if (list) list.push(v);
-  else m.set(k, [v]);
-};
-
 export class CodeIndex extends IndexStore {
   private derivedCache: Derived | undefined;
   /** Inflated calls of recently used files, least recently used first. */
-  private inflated = new Map<FileRecord, { calls: ReadonlyArray<readonly CallSite[]>; bytes: number }>();
-  private inflatedBytes = 0;
+  private readonly inflated = new InflatedCalls();
   /** The secret globs `derivedCache` was made under: files that became secret leave every answer. */
   private derivedGuard: SecretGuard | undefined;
   /** The files unpacked lately; see `pinned`. */
   private readonly unpacked = new UnpackedFiles(() => this.symbolsLetGo());
   /** Caches that hold symbols, by owner (`symbolScoped`). */
   private scoped = new WeakMap<object, unknown>();
+  private letGoCount = 0;
+  /** Paths the secret globs of `guard` were found not to hide (`visible`). */
+  private shown: { readonly guard?: SecretGuard; readonly paths: Set<string> } = { paths: new Set() };
 
   protected override changed(): void {
     this.derivedCache = undefined;
@@ -96,10 +51,19 @@ export class CodeIndex extends IndexStore {
 
   /** Unpacked files were let go: so is everything holding their symbols, so no answer meets an old copy beside a new one. */
   private symbolsLetGo(): void {
+    this.letGoCount++;
     this.derivedCache?.callsByName.clear();
     this.scoped = new WeakMap();
     this.inflated.clear();
-    this.inflatedBytes = 0;
+  }
+
+  /**
+   * Counts the times the symbols lookups hand out may have changed (a file changed, or unpacked
+   * files were let go): an answer computed across pauses (slices.ts) that saw it move may hold two
+   * copies of a method, and is computed again.
+   */
+  get symbolsEpoch(): number {
+    return this.letGoCount;
   }
 
   /**
@@ -157,10 +121,24 @@ export class CodeIndex extends IndexStore {
     for (const [rel] of this.visible()) yield rel;
   }
 
-  /** The records of files no secret glob hides now (the setting may have changed since they were read). */
+  /**
+   * The records of files no secret glob hides now (the setting may have changed since they were
+   * read). Whether a path is hidden depends on the path and the globs alone, so each path is
+   * matched once per guard (a settings change makes a new one), not at every scan: a scan runs
+   * for every name a callers tree asks, and matching 60,000 paths takes about 100 ms.
+   */
   private *visible(): Iterable<[string, FileRecord]> {
     const policy = accessPolicy(this.ws);
-    for (const entry of this.files) if (!policy.hides(entry[0])) yield entry;
+    const guard = policy.secrets;
+    if (this.shown.guard !== guard) this.shown = { guard, paths: new Set() };
+    const shown = this.shown.paths;
+    for (const entry of this.files) {
+      if (!shown.has(entry[0])) {
+        if (policy.hides(entry[0])) continue;
+        shown.add(entry[0]);
+      }
+      yield entry;
+    }
   }
 
   private derived(): Derived {
@@ -170,21 +148,8 @@ export class CodeIndex extends IndexStore {
       this.derivedGuard = guard;
     }
     if (this.derivedCache) return this.derivedCache;
-    const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map(), callsByName: new Map() };
-    for (const [rel, rec] of this.visible()) {
-      rec.head.types.forEach((head, at) => {
-        const ref: TypeRef = { path: rel, head, rec, at };
-        push(d.byFqn, head.fqn, ref);
-        push(d.bySimple, head.name, ref);
-        if (head.outer === undefined) {
-          let pkg = d.byPackage.get(rec.head.package);
-          if (!pkg) d.byPackage.set(rec.head.package, (pkg = new Map()));
-          push(pkg, head.name, ref);
-        }
-      });
-    }
-    this.derivedCache = d;
-    return d;
+    this.derivedCache = lookupTables(this.visible());
+    return this.derivedCache;
   }
 
   /** The types, their files unpacked. */
@@ -304,27 +269,9 @@ export class CodeIndex extends IndexStore {
         continue;
       }
       const i = t.methods.indexOf(m.method);
-      return i < 0 ? m.method.calls : (this.inflate(rec)[at + i] ?? m.method.calls);
+      return i < 0 ? m.method.calls : (this.inflated.get(rec)[at + i] ?? m.method.calls);
     }
     return m.method.calls;
-  }
-
-  private inflate(rec: FileRecord): ReadonlyArray<readonly CallSite[]> {
-    const hit = this.inflated.get(rec);
-    if (hit) {
-      this.inflated.delete(rec);
-      this.inflated.set(rec, hit);
-      return hit.calls;
-    }
-    const { calls, heap: bytes } = inflateCalls(callBytes(rec));
-    this.inflated.set(rec, { calls, bytes });
-    this.inflatedBytes += bytes;
-    for (const [old, v] of this.inflated) {
-      if (this.inflatedBytes <= INFLATED_BYTES_KEPT || old === rec) break;
-      this.inflated.delete(old);
-      this.inflatedBytes -= v.bytes;
-    }
-    return calls;
   }
 
   /**
@@ -361,15 +308,24 @@ export class CodeIndex extends IndexStore {
 
   /** Every call site under a `callKey`, across the project: only files that call the name are inflated. */
   callSitesNamed(key: string): readonly CallRef[] {
+    return runWhole(this.callSitesNamedSliced(key));
+  }
+
+  /** `callSitesNamed`, pausing after each file it unpacks and every 1,024 records (slices.ts). */
+  *callSitesNamedSliced(key: string): Sliced<readonly CallRef[]> {
     const d = this.derived();
     const cached = d.callsByName.get(key);
     if (cached) return cached;
     const out: CallRef[] = [];
+    const epoch = this.letGoCount;
     const id = this.keyId(key);
     if (id !== undefined) {
+      let scanned = 0;
       for (const [rel, rec] of this.visible()) {
+        // a pause every so many records too: 60,000 of them are not looked through in one step
+        if ((++scanned & 1023) === 0) yield;
         if (!rec.keys.includes(id)) continue;
-        const calls = this.inflate(rec);
+        const calls = this.inflated.get(rec);
         let at = 0;
         for (const owner of this.unpacked.get(rel, rec).entries) {
           for (const method of owner.type.methods) {
@@ -377,8 +333,11 @@ export class CodeIndex extends IndexStore {
             for (const site of calls[at++] ?? []) if (callKey(site) === key) out.push({ caller, site });
           }
         }
+        yield;
       }
     }
+    // symbols were let go at a pause: the list may hold copies no later lookup returns, so it is not kept
+    if (this.letGoCount !== epoch) return out;
     let refs = out.length;
     for (const list of d.callsByName.values()) refs += list.length;
     for (const [name, list] of d.callsByName) {

@@ -4,6 +4,7 @@ import { ToolError } from '../../protocol/errors';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex } from '../index/codeIndex';
+import { runSliced, runWhole, STALE, type Sliced } from '../index/slices';
 import { foregroundGate } from './foreground';
 import { byWorkspace, codeIndexSettings, type CodeIntel } from './state';
 
@@ -33,6 +34,27 @@ export function codeIntelFor(ws: Workspace): CodeIntel {
  */
 export function pinnedAnswer<T>(ctx: { readonly workspace: Workspace; readonly signal: AbortSignal }, fn: () => Promise<T>): Promise<T> {
   return codeIntelFor(ctx.workspace).index.pinned(fn, ctx.signal);
+}
+
+/** Sliced runs of one answer that saw the index's symbols change before it is computed at once. */
+const SLICED_TRIES = 2;
+
+/**
+ * `ask`'s outcome from the built index, computed in slices (slices.ts) so that a question reading
+ * thousands of call sites leaves the event loop free and hears its cancel. When the index's
+ * symbols change during a pause (a save), the run stops before its next step: that step would
+ * meet the file's new copy beside the old one it already holds, and the resolver's caches, made
+ * afresh for the new symbols, would keep what it worked out from the old (a later answer would
+ * repeat it). It is asked again, and after SLICED_TRIES at once. While the index builds, the pass
+ * changes the symbols at nearly every pause, so the question is computed at once from the start.
+ */
+export async function settledAnswer<T>(index: CodeIndex, ask: () => Sliced<T>, signal: AbortSignal): Promise<T> {
+  for (let i = 0; index.isReady && i < SLICED_TRIES; i++) {
+    const epoch = index.symbolsEpoch;
+    const outcome = await runSliced(ask(), { signal, stale: () => index.symbolsEpoch !== epoch });
+    if (outcome !== STALE) return outcome;
+  }
+  return runWhole(ask());
 }
 
 const announced = new WeakSet<CodeIndex>();

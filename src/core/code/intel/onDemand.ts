@@ -2,6 +2,7 @@ import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type CallRef, type PackageTypes, type TypeEntry, type TypeRef } from '../index/codeIndex';
+import type { Sliced } from '../index/slices';
 import { LANGUAGES } from '../languages/registry';
 import { listSourceFiles } from '../languages/sourceFiles';
 import { filesDeclaring } from './quickLookup';
@@ -87,9 +88,9 @@ class OnDemandIndex extends CodeIndex {
     return found;
   }
 
-  override callSitesNamed(key: string): readonly CallRef[] {
+  override *callSitesNamedSliced(key: string): Sliced<readonly CallRef[]> {
     this.asked.calls.add(key);
-    return super.callSitesNamed(key);
+    return yield* super.callSitesNamedSliced(key);
   }
 
   override typeHeads(): Iterable<TypeRef> {
