@@ -130,6 +130,35 @@ test('a save that changes what a caller imports, while the answer resolves the c
   }
 });
 
+test('lookup tables made in slices after a change are thrown away when the index changes again meanwhile', async () => {
+  const { ws, index, root } = await builtIndex();
+  SLICE_LIMITS.records = 4;
+  try {
+    const save = async (i: number): Promise<void> => {
+      const file = path.join(root, `c/C${i}.java`);
+      fs.writeFileSync(file, `package c;\nclass C${i} {}\nclass Fresh${i} {}\n`);
+      await index.update(file);
+    };
+    await save(0); // the tables are dropped
+    const work = index.lookupTablesSliced();
+    assert.equal(work.next().done, false);
+    await save(1); // at a pause: the records it read are no longer all current
+    let pauses = 1;
+    while (!work.next().done) pauses++;
+    assert.ok(pauses >= CALLERS / 4, `${pauses} pauses over ${CALLERS + 1} files`);
+    assert.equal(index.findTypes('c.Fresh1').length, 1, 'a lookup after the change sees it');
+    assert.equal(index.findTypes('c.Fresh0').length, 1);
+    // with no change meanwhile, the tables made in slices are the ones lookups use
+    await save(2);
+    for (const w = index.lookupTablesSliced(); !w.next().done; );
+    assert.equal(index.findTypes('c.Fresh2').length, 1);
+  } finally {
+    SLICE_LIMITS.records = saved.records;
+    dropCodeIntel(ws);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('a cancel during an answer stops it at its next pause', async () => {
   const { ws, root } = await builtIndex();
   try {

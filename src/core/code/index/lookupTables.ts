@@ -1,6 +1,7 @@
 import type { CallSite, MethodSymbol } from '../model';
 import type { TypeHead } from '../packedSymbols';
 import type { FileRecord } from './recordStore';
+import { scanPause, type Sliced } from './slices';
 import type { TypeEntry } from './unpackedFiles';
 
 /**
@@ -58,10 +59,12 @@ const push = <K, V>(m: Map<K, V[]>, k: K, v: V): void => {
   else m.set(k, [v]);
 };
 
-/** The tables of the records given (those no secret glob hides). */
-export function lookupTables(records: Iterable<[string, FileRecord]>): Derived {
+/** The tables of the records given (those no secret glob hides), pausing every so many records (slices.ts). */
+export function* lookupTables(records: Iterable<[string, FileRecord]>): Sliced<Derived> {
   const d: Derived = { byFqn: new Map(), bySimple: new Map(), byPackage: new Map(), callsByName: new Map() };
+  let n = 0;
   for (const [rel, rec] of records) {
+    if (scanPause(++n)) yield;
     rec.head.types.forEach((head, at) => {
       const ref: TypeRef = { path: rel, head, rec, at };
       push(d.byFqn, head.fqn, ref);

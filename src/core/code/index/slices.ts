@@ -13,8 +13,15 @@ import { setImmediate } from 'node:timers';
  */
 export type Sliced<T> = Generator<undefined, T, undefined>;
 
-/** The time a sliced run keeps the thread before it lets the event loop run (tests lower it to 0: a pause at every yield). */
-export const SLICE_LIMITS = { ms: 8 };
+/**
+ * The time a sliced run keeps the thread before it lets the event loop run, and how many records a
+ * scan of the whole index looks at between two yields (tests lower both: a pause at every yield,
+ * and yields on a small project).
+ */
+export const SLICE_LIMITS = { ms: 8, records: 1024 };
+
+/** A scan's `n`-th record (from 1): yield after it? */
+export const scanPause = (n: number): boolean => n % SLICE_LIMITS.records === 0;
 
 /** Runs `work` to its end at once. */
 export function runWhole<T>(work: Sliced<T>): T {

@@ -51,10 +51,16 @@ const SLICED_TRIES = 2;
 export async function settledAnswer<T>(index: CodeIndex, ask: () => Sliced<T>, signal: AbortSignal): Promise<T> {
   for (let i = 0; index.isReady && i < SLICED_TRIES; i++) {
     const epoch = index.symbolsEpoch;
-    const outcome = await runSliced(ask(), { signal, stale: () => index.symbolsEpoch !== epoch });
+    const outcome = await runSliced(tablesFirst(index, ask), { signal, stale: () => index.symbolsEpoch !== epoch });
     if (outcome !== STALE) return outcome;
   }
   return runWhole(ask());
+}
+
+/** The index's lookup tables, made in slices when a change dropped them, then the question. */
+function* tablesFirst<T>(index: CodeIndex, ask: () => Sliced<T>): Sliced<T> {
+  yield* index.lookupTablesSliced();
+  return yield* ask();
 }
 
 const announced = new WeakSet<CodeIndex>();
