@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
-import { dropCodeIntel } from '../../src/core/code/intel/intel';
+import { SLICE_LIMITS, type Sliced } from '../../src/core/code/index/slices';
+import { dropCodeIntel, settledAnswer } from '../../src/core/code/intel/intel';
 import { byWorkspace } from '../../src/core/code/intel/state';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
 import { callChainTool } from '../../src/core/tools/callChain';
@@ -52,6 +53,33 @@ test('a file that becomes secret after it was indexed leaves read_class and call
     assert.match(await callers(), /Vault\.open/);
   } finally {
     dropCodeIntel(ws);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('an answer worked out in slices while the secret globs change is not given: what it read before the change may name a file they now cover', async () => {
+  const root = makeTree({
+    'a/Target.java': 'package a;\npublic class Target {}\n',
+    'keys/Vault.java': 'package keys;\npublic class Vault {}\n',
+  });
+  const ws = new GlobsChange(root);
+  const index = new CodeIndex(ws, { workers: 0 });
+  const saved = SLICE_LIMITS.ms;
+  SLICE_LIMITS.ms = 0;
+  try {
+    await index.ready();
+    // reads Vault, pauses (the globs change then), looks something else up, gives what it read
+    function* ask(): Sliced<string[]> {
+      const found = index.findTypes('keys.Vault').map((t) => t.path);
+      yield;
+      index.findTypes('a.Target');
+      return found;
+    }
+    setImmediate(() => (ws.guard = new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, '**/keys/**'])));
+    const given = await settledAnswer(index, ask, new AbortController().signal);
+    assert.deepEqual(given, [], 'the now-secret file is not in the answer');
+  } finally {
+    SLICE_LIMITS.ms = saved;
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

@@ -159,6 +159,31 @@ test('lookup tables made in slices after a change are thrown away when the index
   }
 });
 
+test('after a change, a sliced answer makes the lookup tables in slices before its question', async () => {
+  class Counting extends CodeIndex {
+    made = 0;
+    override *lookupTablesSliced(): ReturnType<CodeIndex['lookupTablesSliced']> {
+      this.made++;
+      yield* super.lookupTablesSliced();
+    }
+  }
+  const root = makeTree(project(), 'ab-sliced-');
+  const ws = new NodeWorkspace(root);
+  const index = new Counting(ws, { workers: 0 });
+  try {
+    await index.ready();
+    byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+    const file = path.join(root, 'c/C0.java');
+    fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\n`);
+    await index.update(file);
+    await callersOf(ws);
+    assert.ok(index.made >= 1, 'the tables were made in slices');
+  } finally {
+    dropCodeIntel(ws);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('a cancel during an answer stops it at its next pause', async () => {
   const { ws, root } = await builtIndex();
   try {

@@ -11,6 +11,11 @@ import { lookupTables, type CallRef, type Derived, type IncompleteFiles, type Me
 
 export type { CallRef, MethodEntry, PackageTypes, TypeEntry, TypeRef };
 
+export interface AnswerStamp {
+  readonly epoch: number;
+  readonly guard: SecretGuard;
+}
+
 /**
  * Names whose call sites `callSitesNamed` keeps, and how many call sites in all (each keeps its
  * inflated list alive).
@@ -64,6 +69,19 @@ export class CodeIndex extends IndexStore {
    */
   get symbolsEpoch(): number {
     return this.letGoCount;
+  }
+
+  /**
+   * What an answer worked out across pauses depends on: the symbols (`symbolsEpoch`) and the
+   * secret globs (a file they come to cover must leave the answer, whatever was read before).
+   * The answer stands only while `unchanged(stamp)`.
+   */
+  answerStamp(): AnswerStamp {
+    return { epoch: this.letGoCount, guard: accessPolicy(this.ws).secrets };
+  }
+
+  unchanged(stamp: AnswerStamp): boolean {
+    return stamp.epoch === this.letGoCount && stamp.guard === accessPolicy(this.ws).secrets;
   }
 
   /**
@@ -134,7 +152,8 @@ export class CodeIndex extends IndexStore {
     const shown = this.shown.paths;
     for (const entry of this.files) {
       if (!shown.has(entry[0])) {
-        if (policy.hides(entry[0])) continue;
+        // the guard the set is for, not whatever is current when a paused scan goes on
+        if (guard.isSecret(entry[0])) continue;
         shown.add(entry[0]);
       }
       yield entry;

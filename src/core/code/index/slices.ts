@@ -21,7 +21,7 @@ export type Sliced<T> = Generator<undefined, T, undefined>;
 export const SLICE_LIMITS = { ms: 8, records: 1024 };
 
 /** A scan's `n`-th record (from 1): yield after it? */
-export const scanPause = (n: number): boolean => n % SLICE_LIMITS.records === 0;
+export const scanPause = (n: number): boolean => n % Math.max(1, SLICE_LIMITS.records) === 0;
 
 /** Runs `work` to its end at once. */
 export function runWhole<T>(work: Sliced<T>): T {

@@ -45,14 +45,17 @@ const SLICED_TRIES = 2;
  * symbols change during a pause (a save), the run stops before its next step: that step would
  * meet the file's new copy beside the old one it already holds, and the resolver's caches, made
  * afresh for the new symbols, would keep what it worked out from the old (a later answer would
- * repeat it). It is asked again, and after SLICED_TRIES at once. While the index builds, the pass
- * changes the symbols at nearly every pause, so the question is computed at once from the start.
+ * repeat it). So it does when the secret globs change (a setting): what it read before may name a
+ * file they now cover. It is asked again, and after SLICED_TRIES at once. While the index builds,
+ * the pass changes the symbols at nearly every pause, so the question is computed at once from
+ * the start.
  */
 export async function settledAnswer<T>(index: CodeIndex, ask: () => Sliced<T>, signal: AbortSignal): Promise<T> {
   for (let i = 0; index.isReady && i < SLICED_TRIES; i++) {
-    const epoch = index.symbolsEpoch;
-    const outcome = await runSliced(tablesFirst(index, ask), { signal, stale: () => index.symbolsEpoch !== epoch });
-    if (outcome !== STALE) return outcome;
+    const stamp = index.answerStamp();
+    const outcome = await runSliced(tablesFirst(index, ask), { signal, stale: () => !index.unchanged(stamp) });
+    // checked again at the end: a change met in the last step (the secret globs, seen by a lookup) left no pause to stop at
+    if (outcome !== STALE && index.unchanged(stamp)) return outcome;
   }
   return runWhole(ask());
 }

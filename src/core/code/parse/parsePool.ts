@@ -107,7 +107,12 @@ export class ParsePool {
   private spawn(): void {
     const slot: Slot = { worker: startWorker(this.script), pending: new Map(), dead: false, ready: false, parsed: false, since: Date.now() };
     slot.worker.on('message', (m: WorkerAnswer | { readonly ready: true }) => {
-      if ('ready' in m) return void (slot.ready = true);
+      if ('ready' in m) {
+        slot.ready = true;
+        // a job's time runs from when the worker can take it: a thread slow to start (a loaded machine) is no hostile file
+        if (slot.pending.size) slot.since = Date.now();
+        return;
+      }
       const p = slot.pending.get(m.id);
       slot.pending.delete(m.id);
       slot.since = Date.now();
