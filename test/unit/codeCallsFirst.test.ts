@@ -5,11 +5,13 @@ import { after, before, test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { CallPulls, PassQueue } from '../../src/core/code/index/passQueue';
+import { SLICE_LIMITS, slicePauses } from '../../src/core/code/index/slices';
 import { configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
 import { ON_DEMAND_LIMITS } from '../../src/core/code/intel/onDemand';
 import { byWorkspace } from '../../src/core/code/intel/state';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
 import { makeTree, waitFor } from './helpers/fixtures';
 import { callTool, failsWith } from './helpers/tools';
 
@@ -20,6 +22,7 @@ import { callTool, failsWith } from './helpers/tools';
  */
 
 const saved = { ...ON_DEMAND_LIMITS };
+const savedSlice = SLICE_LIMITS.ms;
 before(() => {
   // beyond a cold answer's bounds, as callers of `add` on a large project: the cold path gives up
   ON_DEMAND_LIMITS.maxFiles = 0;
@@ -92,7 +95,15 @@ test('callers and callees answered while the call-site pass is held back: only t
       { method: 'a.Target.hit', direction: 'both', depth: 1 },
     ];
     const early: string[] = [];
-    for (const q of questions) early.push((await callTool(callChainTool, ws, q)).result as string);
+    // a pause at every yield: the rounds that find the files in, and so the answers, are worked out in slices
+    SLICE_LIMITS.ms = 0;
+    const pausesBefore = slicePauses.count;
+    try {
+      for (const q of questions) early.push((await callTool(callChainTool, ws, q)).result as string);
+    } finally {
+      SLICE_LIMITS.ms = savedSlice;
+    }
+    assert.ok(slicePauses.count - pausesBefore >= 3, `${slicePauses.count - pausesBefore} pauses in the answers given while the index builds`);
     assert.equal(index.isReady, false, 'answered before the pass ended');
     assert.match(early[0] as string, /Caller\.go/);
     assert.match(early[0] as string, /Mid\.run/, 'the second level: callers of Caller.go, pulled in a second round');
@@ -106,6 +117,63 @@ test('callers and callees answered while the call-site pass is held back: only t
   } finally {
     gate.open();
     dropCodeIntel(ws);
+  }
+});
+
+/** A workspace whose secret globs a test changes, as a settings change does. */
+class GlobsChange extends NodeWorkspace {
+  guard = new SecretGuard([...DEFAULT_EXCLUDE_GLOBS]);
+  override secretGuard(): SecretGuard {
+    return this.guard;
+  }
+}
+
+/**
+ * Callers of `hit` asked while the index builds, the secret globs coming to cover z/b/ (Caller)
+ * `turnsAfter` turns of the event loop after the round's last pause: 0, at that pause; 2, once
+ * the round is done and its ripgrep search runs. The answer, given after the change.
+ */
+async function globsChangeDuringRound(turnsAfter: number): Promise<string> {
+  const h = await heldIndex(project(), CodeIndex, GlobsChange);
+  const ws = h.ws as GlobsChange;
+  const q = { method: 'a.Target.hit', direction: 'callers', depth: 1 };
+  try {
+    // the files in first: the next call's first round finds them all, and answers
+    assert.match((await callTool(callChainTool, ws, q)).result, /Caller\.go/);
+    SLICE_LIMITS.ms = 0;
+    let changed = false;
+    try {
+      // how many pauses the round makes
+      const first = slicePauses.count;
+      await callTool(callChainTool, ws, q);
+      const pauses = slicePauses.count - first;
+      assert.ok(pauses > 0);
+      const start = slicePauses.count;
+      let after = 0;
+      const watch = (): void => {
+        if (slicePauses.count < start + pauses || after++ < turnsAfter) return void setImmediate(watch);
+        ws.guard = new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, 'z/b/**']);
+        changed = true;
+      };
+      setImmediate(watch);
+      const early = (await callTool(callChainTool, ws, q)).result as string;
+      assert.ok(changed, 'the globs changed during the answer');
+      assert.equal(h.index.isReady, false);
+      return early;
+    } finally {
+      SLICE_LIMITS.ms = savedSlice;
+    }
+  } finally {
+    h.gate.open();
+    dropCodeIntel(ws);
+  }
+}
+
+test('the secret globs change during the pauses of a round, or during its search: the file they now cover is in no answer', async () => {
+  for (const turnsAfter of [0, 2]) {
+    const early = await globsChangeDuringRound(turnsAfter);
+    assert.doesNotMatch(early, /Caller\.go|z\/b\//, `the now-secret caller (globs changed ${turnsAfter} turns after the last pause)`);
+    assert.match(early, /Target\.other/);
   }
 });
 

@@ -4,7 +4,7 @@ import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
 import { boolParam, intParam } from './params';
-import { defineTool } from './tool';
+import { defineTool, type ToolContext } from './tool';
 import type { Workspace } from '../workspace/workspace';
 import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTree, type CallTreeNode, type PossibleCaller } from '../code/index/callGraph';
 import { runWhole, type Sliced } from '../code/index/slices';
@@ -144,9 +144,8 @@ export const callChainTool = defineTool({
           : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p), ctx.signal);
         if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
         // Else from the index, once the files the question needs have their call sites (callsFirst.ts).
-        const { index, graph } = cold ?? (await callsReady(ctx, (g) => ask(g, p)));
-        // the cold index is a few files: at once; the built index may read thousands of call sites
-        const found = cold ? runWhole(question(graph, p)) : await settledAnswer(index, () => question(graph, p), ctx.signal);
+        // The cold index is a few files: at once; the index may read thousands of call sites, in slices.
+        const found = cold ? runWhole(question(cold.graph, p)) : await fromIndex(ctx, p);
         if ('ambiguous' in found) return ambiguity(p.method, found.ambiguous, how, SOURCE, ctx.workspace.locale);
         return answer(p, ctx.workspace, found);
       } catch (e) {
@@ -157,6 +156,20 @@ export const callChainTool = defineTool({
 });
 
 type Direction = 'callers' | 'callees';
+
+/**
+ * The answer from the index: while it builds, the outcome of the callsFirst.ts round that found
+ * every file the question needs in; once built, worked out in slices (intel.ts `settledAnswer`).
+ */
+async function fromIndex(ctx: ToolContext, p: z.output<typeof params>): Promise<Found | { readonly ambiguous: TypeEntry[] }> {
+  const ready = await callsReady(ctx, (g) => question(g, p));
+  if (ready.outcome) {
+    if ('error' in ready.outcome) throw ready.outcome.error;
+    return ready.outcome.value;
+  }
+  const { index, graph } = ready.intel;
+  return settledAnswer(index, () => question(graph, p), ctx.signal);
+}
 
 /** What a question found, from the parser's graph or from the language server, before it is written out. */
 interface Found {

@@ -20,6 +20,9 @@ export type Sliced<T> = Generator<undefined, T, undefined>;
  */
 export const SLICE_LIMITS = { ms: 8, records: 1024 };
 
+/** Pauses the sliced runs have made so far (tests read it: a run meant to be sliced made some). */
+export const slicePauses = { count: 0 };
+
 /** A scan's `n`-th record (from 1): yield after it? */
 export const scanPause = (n: number): boolean => n % Math.max(1, SLICE_LIMITS.records) === 0;
 
@@ -58,6 +61,7 @@ export async function runSliced<T>(work: Sliced<T>, options: SliceOptions = {}):
         return r.value;
       }
       if (performance.now() - from < sliceMs) continue;
+      slicePauses.count++;
       await new Promise<void>((resolve) => setImmediate(resolve));
       signal?.throwIfAborted();
       if (stale?.()) return STALE;

@@ -3,8 +3,9 @@ import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
 import { toRelative } from '../../workspace/paths';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph, type CallReads } from '../index/callGraph';
-import type { CodeIndex } from '../index/codeIndex';
+import type { AnswerStamp, CodeIndex } from '../index/codeIndex';
 import { LANGUAGES } from '../languages/registry';
+import { runSliced, runWhole, STALE, type Sliced } from '../index/slices';
 import { codeIntelFor, readyCodeIntel, stillBuilding, type CodeIntel } from './intel';
 import { codeIndexSettings } from './state';
 
@@ -16,8 +17,9 @@ import { codeIndexSettings } from './state';
  * methods' calls it lists, and the source files that are symbolic links (ripgrep does not follow
  * them). Those the pass has yet to parse are pulled to the front of it (index/passQueue.ts) and
  * the question is asked again, with fresh lookups, until a round finds every file it needed
- * parsed and none of them parsed while it ran: the answer is then the one the built index gives
- * (tests compare). It waits as long as waiting for the whole index would have (`waitMs`), then
+ * parsed and none of them parsed while it ran: that round's outcome is then the answer, the one
+ * the built index gives (tests compare). Each round runs in slices (index/slices.ts) and is asked
+ * again when the symbols or the secret globs change at a pause (`CodeIndex.answerStamp`). It waits as long as waiting for the whole index would have (`waitMs`), then
  * answers TIMEOUT as before; when ripgrep cannot be used it waits for the whole index.
  *
  * Left as the built index would not: the notes on files whose call sites are missing (a full
@@ -25,6 +27,8 @@ import { codeIndexSettings } from './state';
  */
 
 const MAX_ROUNDS = 16;
+/** Rounds in slices that met a change at a pause before the rounds run whole. */
+const SLICED_ROUNDS = 2;
 /** A name ripgrep can match as a word (`-w`: `\b` either side): letters, digits, `_`. Others are matched anywhere. */
 const PLAIN_WORD = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 /** Constructor call keys with no name of their own: `this(…)` and `super(…)` are in files that name the class, whose key is searched too. */
@@ -38,15 +42,16 @@ type Context = { readonly workspace: Workspace; readonly signal: AbortSignal };
  * The index and a call graph over it that answer `question` as the built index will, once the
  * files it needs have their call sites; `question` makes every lookup the answer will make.
  */
-export async function callsReady(ctx: Context, question: (graph: CallGraph) => void): Promise<CodeIntel> {
+export async function callsReady<T>(ctx: Context, question: (graph: CallGraph) => Sliced<T>): Promise<CallsReady<T>> {
   const { index } = codeIntelFor(ctx.workspace);
   const rg = ctx.workspace.ripgrepPath();
   const waitMs = codeIndexSettings().waitMs ?? 20_000;
-  if (index.isReady || !rg) return readyCodeIntel(ctx, 'calls');
+  if (index.isReady || !rg) return { intel: await readyCodeIntel(ctx, 'calls') };
   const deadline = Date.now() + waitMs;
   await readyCodeIntel(ctx, 'declarations');
   /** Name → the files whose text has it, once searched. */
   const naming = new Map<string, readonly string[]>();
+  let stale = 0;
   for (let round = 0; round < MAX_ROUNDS && !index.isReady; round++) {
     const edits = index.editStamp;
     // the lookup tables this round uses are at least this fresh (another call may drop them meanwhile)
@@ -54,10 +59,19 @@ export async function callsReady(ctx: Context, question: (graph: CallGraph) => v
     const reads: CallReads = { names: new Set(), files: new Set() };
     // A graph of its own: nothing it holds was resolved before the files it needs were in.
     const graph = new CallGraph(index, reads);
-    question(graph);
+    // In slices, as from the built index (intel.ts `settledAnswer`); the symbols let go or the
+    // secret globs changed at a pause: the round again. A round that keeps meeting such changes
+    // (the pass lets go of lookups every 5 s; other questions' rounds do) runs whole.
+    const stamp = index.answerStamp();
+    const outcome = stale < SLICED_ROUNDS ? await slicedRound(settle(question(graph)), index, stamp, ctx) : runWhole(settle(question(graph)));
+    if (outcome === STALE || !index.unchanged(stamp)) {
+      stale++;
+      if (Date.now() > deadline) throw stillBuilding(index);
+      continue;
+    }
     if (!(await search(ctx, rg, [...reads.names].filter((n) => !naming.has(n)), naming, deadline))) {
       if (ctx.signal.aborted) throw cancelled();
-      return readyCodeIntel(ctx, 'calls', deadline - Date.now());
+      return { intel: await readyCodeIntel(ctx, 'calls', deadline - Date.now()) };
     }
     const needed = new Set([...reads.files, ...index.linkedSources, ...unsaved(ctx.workspace)]);
     for (const name of reads.names) for (const rel of naming.get(name) ?? []) needed.add(rel);
@@ -65,17 +79,51 @@ export async function callsReady(ctx: Context, question: (graph: CallGraph) => v
     if (awaiting.length) {
       await pulled(index, awaiting, ctx, deadline);
       // the pass stopped (failed) before taking them: wait for the index as before, which builds it again
-      if (!index.passProgress.running && index.awaitingCalls(awaiting).length === awaiting.length) return readyCodeIntel(ctx, 'calls', deadline - Date.now());
+      if (!index.passProgress.running && index.awaitingCalls(awaiting).length === awaiting.length) return { intel: await readyCodeIntel(ctx, 'calls', deadline - Date.now()) };
       index.freshLookups();
     } else if (index.passProgress.putSince(needed, since)) {
       // a file it needed was put after the lookup tables it used were made: they may hold its copy from before
       index.freshLookups();
-    } else if (index.editStamp === edits) {
-      return { index, graph };
+    } else if (index.editStamp === edits && index.unchanged(stamp)) {
+      // the round read nothing that changed since (the globs may have, during the search): its outcome is the answer
+      return { intel: { index, graph }, outcome };
     }
   }
-  if (index.isReady) return codeIntelFor(ctx.workspace);
+  if (index.isReady) return { intel: codeIntelFor(ctx.workspace) };
   throw stillBuilding(index);
+}
+
+/**
+ * The index, and the question's outcome when a round found every file it needed in (then that
+ * round's outcome is the answer); without one (the index is built, or was waited for), ask the
+ * question of `intel`.
+ */
+export interface CallsReady<T> {
+  readonly intel: CodeIntel;
+  readonly outcome?: Settled<T>;
+}
+
+/** A question's outcome: its value, or the tool error it answers with (not found, ambiguous...: its lookups are made all the same). */
+export type Settled<T> = { readonly value: T } | { readonly error: ToolError };
+
+/** A round in slices, stopped at a pause when the call is. */
+async function slicedRound<T>(work: Sliced<T>, index: CodeIndex, stamp: AnswerStamp, ctx: Context): Promise<T | typeof STALE> {
+  try {
+    return await runSliced(work, { signal: ctx.signal, stale: () => !index.unchanged(stamp) });
+  } catch (e) {
+    // the dispatcher's reason (cancelled, or past the tool's deadline) when it is the tool's own error
+    if (ctx.signal.aborted) throw ctx.signal.reason instanceof ToolError ? ctx.signal.reason : cancelled();
+    throw e;
+  }
+}
+
+function* settle<T>(work: Sliced<T>): Sliced<Settled<T>> {
+  try {
+    return { value: yield* work };
+  } catch (e) {
+    if (e instanceof ToolError) return { error: e };
+    throw e;
+  }
 }
 
 const cancelled = (): ToolError => new ToolError('CANCELLED', 'Cancelled while the code index was being built.');

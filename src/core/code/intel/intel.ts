@@ -47,8 +47,8 @@ const SLICED_TRIES = 2;
  * afresh for the new symbols, would keep what it worked out from the old (a later answer would
  * repeat it). So it does when the secret globs change (a setting): what it read before may name a
  * file they now cover. It is asked again, and after SLICED_TRIES at once. While the index builds,
- * its pass replaces records without moving the stamp (callsFirst.ts tracks them its own way), so
- * a paused run could not tell: the question is computed at once from the start.
+ * its pass replaces records without moving the stamp, so a paused run could not tell: the answer
+ * then comes from callsFirst.ts, whose rounds judge those puts, and here it is computed at once.
  */
 export async function settledAnswer<T>(index: CodeIndex, ask: () => Sliced<T>, signal: AbortSignal): Promise<T> {
   for (let i = 0; index.isReady && i < SLICED_TRIES; i++) {
