@@ -44,6 +44,7 @@ export class CodeIndex extends IndexStore {
   private readonly unpacked = new UnpackedFiles(() => this.symbolsLetGo());
   /** Caches that hold symbols, by owner (`symbolScoped`). */
   private scoped = new WeakMap<object, unknown>();
+  /** How many times the symbols were let go (`answerStamp`). */
   private letGoCount = 0;
   /** Paths the secret globs of `guard` were found not to hide (`visible`). */
   private shown: { readonly guard?: SecretGuard; readonly paths: Set<string> } = { paths: new Set() };
@@ -63,18 +64,10 @@ export class CodeIndex extends IndexStore {
   }
 
   /**
-   * Counts the times the symbols lookups hand out may have changed (a file changed, or unpacked
-   * files were let go): an answer computed across pauses (slices.ts) that saw it move may hold two
-   * copies of a method, and is computed again.
-   */
-  get symbolsEpoch(): number {
-    return this.letGoCount;
-  }
-
-  /**
-   * What an answer worked out across pauses depends on: the symbols (`symbolsEpoch`) and the
-   * secret globs (a file they come to cover must leave the answer, whatever was read before).
-   * The answer stands only while `unchanged(stamp)`.
+   * What an answer worked out across pauses (slices.ts) depends on: the symbols lookups hand out
+   * (they may change whenever a file changes or unpacked files are let go, and an answer that met
+   * two copies of a method is wrong) and the secret globs (a file they come to cover must leave the
+   * answer, whatever was read before). The answer stands only while `unchanged(stamp)`.
    */
   answerStamp(): AnswerStamp {
     return { epoch: this.letGoCount, guard: accessPolicy(this.ws).secrets };

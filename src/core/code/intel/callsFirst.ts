@@ -5,8 +5,8 @@ import type { Workspace } from '../../workspace/workspace';
 import { CallGraph, type CallReads } from '../index/callGraph';
 import type { AnswerStamp, CodeIndex } from '../index/codeIndex';
 import { LANGUAGES } from '../languages/registry';
-import { runSliced, runWhole, STALE, type Sliced } from '../index/slices';
-import { codeIntelFor, readyCodeIntel, stillBuilding, type CodeIntel } from './intel';
+import { runWhole, STALE, type Sliced } from '../index/slices';
+import { codeIntelFor, readyCodeIntel, slicedUnder, stillBuilding, type CodeIntel } from './intel';
 import { codeIndexSettings } from './state';
 
 /**
@@ -19,8 +19,9 @@ import { codeIndexSettings } from './state';
  * the question is asked again, with fresh lookups, until a round finds every file it needed
  * parsed and none of them parsed while it ran: that round's outcome is then the answer, the one
  * the built index gives (tests compare). Each round runs in slices (index/slices.ts) and is asked
- * again when the symbols or the secret globs change at a pause (`CodeIndex.answerStamp`). It waits as long as waiting for the whole index would have (`waitMs`), then
- * answers TIMEOUT as before; when ripgrep cannot be used it waits for the whole index.
+ * again when the symbols or the secret globs change at a pause (`CodeIndex.answerStamp`). It
+ * waits as long as waiting for the whole index would have (`waitMs`), then answers TIMEOUT as
+ * before; when ripgrep cannot be used it waits for the whole index.
  *
  * Left as the built index would not: the notes on files whose call sites are missing (a full
  * parse that failed) or held in part name only the files parsed so far.
@@ -109,7 +110,7 @@ export type Settled<T> = { readonly value: T } | { readonly error: ToolError };
 /** A round in slices, stopped at a pause when the call is. */
 async function slicedRound<T>(work: Sliced<T>, index: CodeIndex, stamp: AnswerStamp, ctx: Context): Promise<T | typeof STALE> {
   try {
-    return await runSliced(work, { signal: ctx.signal, stale: () => !index.unchanged(stamp) });
+    return await slicedUnder(index, stamp, work, ctx.signal);
   } catch (e) {
     // the dispatcher's reason (cancelled, or past the tool's deadline) when it is the tool's own error
     if (ctx.signal.aborted) throw ctx.signal.reason instanceof ToolError ? ctx.signal.reason : cancelled();

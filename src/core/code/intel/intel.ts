@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { ToolError } from '../../protocol/errors';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
-import { CodeIndex } from '../index/codeIndex';
+import { CodeIndex, type AnswerStamp } from '../index/codeIndex';
 import { runSliced, runWhole, STALE, type Sliced } from '../index/slices';
 import { foregroundGate } from './foreground';
 import { byWorkspace, codeIndexSettings, type CodeIntel } from './state';
@@ -52,12 +52,19 @@ const SLICED_TRIES = 2;
  */
 export async function settledAnswer<T>(index: CodeIndex, ask: () => Sliced<T>, signal: AbortSignal): Promise<T> {
   for (let i = 0; index.isReady && i < SLICED_TRIES; i++) {
-    const stamp = index.answerStamp();
-    const outcome = await runSliced(tablesFirst(index, ask), { signal, stale: () => !index.unchanged(stamp) });
-    // checked again at the end: a change met in the last step (the secret globs, seen by a lookup) left no pause to stop at
-    if (outcome !== STALE && index.unchanged(stamp)) return outcome;
+    const outcome = await slicedUnder(index, index.answerStamp(), tablesFirst(index, ask), signal);
+    if (outcome !== STALE) return outcome;
   }
   return runWhole(ask());
+}
+
+/**
+ * `work` in slices while the index's `stamp` holds; STALE when it moved, at a pause or in the last
+ * step (a change a lookup met there, such as the secret globs, left no pause to stop at).
+ */
+export async function slicedUnder<T>(index: CodeIndex, stamp: AnswerStamp, work: Sliced<T>, signal: AbortSignal): Promise<T | typeof STALE> {
+  const outcome = await runSliced(work, { signal, stale: () => !index.unchanged(stamp) });
+  return outcome !== STALE && index.unchanged(stamp) ? outcome : STALE;
 }
 
 /** The index's lookup tables, made in slices when a change dropped them, then the question. */
