@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
-import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { CodeIndex, type AnswerStamp } from '../../src/core/code/index/codeIndex';
+import type { PackedSymbols } from '../../src/core/code/packedSymbols';
 import { CallPulls, PassQueue } from '../../src/core/code/index/passQueue';
 import { SLICE_LIMITS, slicePauses } from '../../src/core/code/index/slices';
 import { configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
@@ -405,6 +406,72 @@ test('a file parsed while the question searches, and the lookup tables dropped m
   });
   assert.match(early, /Mid\.run/, 'the second level: callers of Caller.go');
   assert.equal(early, late);
+});
+
+/**
+ * An index that holds back the put of one file's record by the pass until the `landAt`-th pause of
+ * the sliced runs after `arm`: the record lands there (a run asks `unchanged` once the event loop
+ * has turned), between two steps of a round, which do not see it (the pass's puts leave the answer
+ * stamp alone).
+ */
+class PutAtPause extends CodeIndex {
+  holdPutOf: string | undefined;
+  landAt = 1;
+  landed = false;
+  private held: (() => void) | undefined;
+  private pausesAt: number | undefined;
+  arm(): void {
+    this.pausesAt = slicePauses.count;
+  }
+  protected override put(rel: string, mtimeMs: number, size: number, p: PackedSymbols): void {
+    if (rel !== this.holdPutOf) return super.put(rel, mtimeMs, size, p);
+    this.holdPutOf = undefined;
+    this.held = () => super.put(rel, mtimeMs, size, p);
+  }
+  override unchanged(stamp: AnswerStamp): boolean {
+    if (this.pausesAt !== undefined && this.held && slicePauses.count - this.pausesAt >= this.landAt) {
+      const put = this.held;
+      this.held = undefined;
+      put();
+      this.landed = true;
+    }
+    return super.unchanged(stamp);
+  }
+}
+
+test('a needed file whose call sites land at any pause of a round: that round is not the answer, the question is asked again', async () => {
+  const q = { method: 'a.Target.hit', direction: 'callers', depth: 1 };
+  // every pause in turn, until the rounds end before the put lands (the round reads Caller's record after its first few)
+  let at = 1;
+  for (; ; at++) {
+    const h = await heldIndex(project(), PutAtPause);
+    const index = h.index as PutAtPause;
+    try {
+      // every file naming `hit` but Caller has its call sites; Caller's are parsed now and land mid-round
+      await index.pullCalls(['z/a/Target.java', 'z/d/Unrelated.java']);
+      index.holdPutOf = 'z/b/Caller.java';
+      await index.pullCalls(['z/b/Caller.java']);
+      index.freshLookups();
+      index.landAt = at;
+      SLICE_LIMITS.ms = 0;
+      let early: string;
+      try {
+        index.arm();
+        early = String((await callTool(callChainTool, h.ws, q)).result);
+      } finally {
+        SLICE_LIMITS.ms = savedSlice;
+      }
+      if (!index.landed) break;
+      assert.equal(index.isReady, false, 'answered before the pass ended');
+      assert.match(early, /Caller\.go/, `the call site that landed at pause ${at} is in the answer`);
+      const { late } = await earlyAndLate(h.ws, h.gate, h.built, q);
+      assert.equal(early, late);
+    } finally {
+      h.gate.open();
+      dropCodeIntel(h.ws);
+    }
+  }
+  assert.ok(at > 3, `the record landed at ${at - 1} pauses`);
 });
 
 test('the pass order: wanted files first and once each; a wanted file already taken is settled only when the pass is done with it', async () => {
