@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DevBackend } from '../src/devBackend/server';
-import { log, median, ms, now, startChild, type Row } from './lib';
+import { log, median, ms, now, quantile, startChild, type Row } from './lib';
 
 type Json = Record<string, unknown>;
 
@@ -16,6 +16,33 @@ const PULLED_PARAMS = { method: PULLED_METHOD, direction: 'callers', depth: 1 };
 const SMALL_FILE = 'java.base/java/util/function/IntPredicate.java';
 
 const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
+
+type Call = (tool: string, params: Json) => Promise<Json>;
+
+/**
+ * One small read every READ_EVERY_MS at most (an agent's pace, not a flood): a flood of reads sent
+ * back to back takes a core from the build's workers on 2 cores, and measures that instead.
+ */
+const READ_EVERY_MS = 20;
+
+/** Round trips (ms) of small reads, sent one at a time at most every READ_EVERY_MS, until `pending` settles. */
+async function readsUntil(pending: Promise<unknown>, call: Call): Promise<number[]> {
+  let settled = false;
+  void pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const reads: number[] = [];
+  while (!settled) {
+    const s = now();
+    const r = (await call('read_file', { relativePath: SMALL_FILE })).data as Json;
+    if (r.success !== true) throw new Error(`read_file failed: ${String(r.error)}`);
+    const took = now() - s;
+    reads.push(took);
+    if (!settled && took < READ_EVERY_MS) await sleep(READ_EVERY_MS - took);
+  }
+  return reads;
+}
 
 /**
  * A fresh host with no cache: a read_class starts its index; once the declarations are in, the
@@ -32,27 +59,27 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
     const call = (tool: string, params: Json) => backend.callTool(tool, params, { timeoutMs: 120_000, ...(session ? { session } : {}) });
     await call('read_class', { className: 'java.util.ArrayList' });
     while (!(await host.ask('SIGUSR2')).declarationsIn) await sleep(250);
+    // Small reads, at an agent's pace, while the question runs: how long another tool waits
+    // behind it, with the build's workers busy too (the question's rounds run in slices).
     const start = now();
-    const d = (await call('call_chain', PULLED_PARAMS)).data as Json;
-    const took = now() - start;
+    let pulledAt = 0;
+    const pulled = call('call_chain', PULLED_PARAMS).finally(() => (pulledAt = now()));
+    const pulledReads = await readsUntil(pulled, call);
+    const d = (await pulled).data as Json;
+    const took = pulledAt - start;
     const beforeBuild = !(await host.ask('SIGUSR2')).lastBuild;
     let stats = await host.ask('SIGUSR2');
     for (const end = now() + 600_000; !stats.lastBuild && now() < end; stats = await host.ask('SIGUSR2')) await sleep(1000);
     const lastBuild = (stats.lastBuild ?? {}) as Json;
     log(`pulled call_chain ${PULLED_METHOD}: ${d.success === true ? 'answered' : String(d.code)} in ${took.toFixed(0)} ms, before the build ended: ${beforeBuild}`);
-    // The same question of the built index, with small reads sent one after another meanwhile:
+    // The same question of the built index, with small reads at the same pace meanwhile:
     // how long another tool waits behind it (the question runs in slices, index/slices.ts).
     const asked = now();
-    let answered = false;
-    const built = call('call_chain', PULLED_PARAMS).finally(() => (answered = true));
-    const reads: number[] = [];
-    while (!answered) {
-      const s = now();
-      const r = (await call('read_file', { relativePath: SMALL_FILE })).data as Json;
-      if (r.success !== true) throw new Error(`read_file failed: ${String(r.error)}`);
-      reads.push(now() - s);
-    }
-    const builtTook = now() - asked;
+    let builtAt = 0;
+    const built = call('call_chain', PULLED_PARAMS).finally(() => (builtAt = now()));
+    const reads = await readsUntil(built, call);
+    await built;
+    const builtTook = builtAt - asked;
     const again = (await built).data as Json;
     if (d.success === true && String(again.result) !== String(d.result)) {
       throw new Error('the call_chain answer given before the call sites were in differs from the one the built index gives');
@@ -62,11 +89,22 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
     const busy: Row = {
       figure: `read_file round trip while call_chain \`${PULLED_METHOD}\` callers runs on the built index, slowest, ${tree} tree`,
       ours: ms(worst),
-      comparison: `${reads.length} reads one after another during the ${ms(builtTook)} the call_chain took, median ${ms(median(reads))}`,
+      comparison: `${reads.length} reads, one every ${READ_EVERY_MS} ms at most, during the ${ms(builtTook)} the call_chain took, median ${ms(median(reads))}`,
       ratio: '—',
       target: '≤ 50 ms (the host stays responsive to every other tool)',
       pass: reads.length > 1 && worst <= 50,
       note: "the same host, after the build; the question reads about 10,000 call sites in slices of 8 ms (index/slices.ts); its first slice also makes the index's lookup tables again (the build's end changed the index), which is one block",
+    };
+    const pulledWorst = Math.max(...pulledReads);
+    log(`pulled call_chain: ${pulledReads.length} read_file meanwhile, the slowest ${pulledWorst.toFixed(1)} ms`);
+    const pulledBusy: Row = {
+      figure: `read_file round trip while call_chain \`${PULLED_METHOD}\` callers is asked during the build, slowest, ${tree} tree`,
+      ours: ms(pulledWorst),
+      comparison: `${pulledReads.length} reads, one every ${READ_EVERY_MS} ms at most, during the ${ms(took)} the call_chain took, median ${ms(median(pulledReads))}, p99 ${ms(quantile(pulledReads, 0.99))}`,
+      ratio: '—',
+      target: '≤ 50 ms (the host stays responsive to every other tool)',
+      pass: pulledReads.length > 1 && pulledWorst <= 50,
+      note: 'the same host, while its parse workers build the call sites; the question pulls the files naming `add` forward and asks in rounds, each run in slices of 8 ms (intel/callsFirst.ts)',
     };
     return [{
       figure: `call_chain \`${PULLED_METHOD}\` callers, depth 1, asked once the declarations are in (past a cold answer's bounds), ${tree} tree`,
@@ -76,7 +114,7 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
       target: 'an answer before the index is whole, no "try again"',
       pass: d.success === true && beforeBuild,
       note: 'a host of its own; the files naming `add` are parsed first (intel/callsFirst.ts); the same text as the built index gives later',
-    }, busy];
+    }, pulledBusy, busy];
   } finally {
     await host.stop();
     fs.rmSync(cache, { recursive: true, force: true });

@@ -474,6 +474,30 @@ test('a needed file whose call sites land at any pause of a round: that round is
   assert.ok(at > 3, `the record landed at ${at - 1} pauses`);
 });
 
+/** Counts the lookup tables made in slices. */
+class TablesInSlices extends CodeIndex {
+  made = 0;
+  override *lookupTablesSliced(): ReturnType<CodeIndex['lookupTablesSliced']> {
+    this.made++;
+    yield* super.lookupTablesSliced();
+  }
+}
+
+test('a round makes the lookup tables in slices before its question (the pass and the rounds let go of them)', async () => {
+  const h = await heldIndex(project(), TablesInSlices);
+  const index = h.index as TablesInSlices;
+  try {
+    index.freshLookups();
+    const early = String((await callTool(callChainTool, h.ws, { method: 'a.Target.hit', direction: 'callers', depth: 1 })).result);
+    assert.equal(index.isReady, false, 'answered before the pass ended');
+    assert.match(early, /Caller\.go/);
+    assert.ok(index.made >= 2, `${index.made} rounds made the tables in slices (one per round: the first pulls, the second answers)`);
+  } finally {
+    h.gate.open();
+    dropCodeIntel(h.ws);
+  }
+});
+
 test('the pass order: wanted files first and once each; a wanted file already taken is settled only when the pass is done with it', async () => {
   const pulls = new CallPulls();
   const queue = new PassQueue(['a', 'b', 'c', 'd'], pulls);

@@ -6,7 +6,7 @@ import { CallGraph, type CallReads } from '../index/callGraph';
 import type { AnswerStamp, CodeIndex } from '../index/codeIndex';
 import { LANGUAGES } from '../languages/registry';
 import { runWhole, STALE, type Sliced } from '../index/slices';
-import { codeIntelFor, readyCodeIntel, slicedUnder, stillBuilding, type CodeIntel } from './intel';
+import { codeIntelFor, readyCodeIntel, slicedUnder, stillBuilding, tablesFirst, type CodeIntel } from './intel';
 import { codeIndexSettings } from './state';
 
 /**
@@ -64,7 +64,12 @@ export async function callsReady<T>(ctx: Context, question: (graph: CallGraph) =
     // secret globs changed at a pause: the round again. A round that keeps meeting such changes
     // (the pass lets go of lookups every 5 s; other questions' rounds do) runs whole.
     const stamp = index.answerStamp();
-    const outcome = stale < SLICED_ROUNDS ? await slicedRound(settle(question(graph)), index, stamp, ctx) : runWhole(settle(question(graph)));
+    // The lookup tables first, in slices too: the pass lets go of them every 5 s and the round
+    // before may have (`freshLookups`), and made at the first lookup they held the loop 80–100 ms
+    // on the JDK while the build ran.
+    const outcome = stale < SLICED_ROUNDS
+      ? await slicedRound(settle(tablesFirst(index, () => question(graph))), index, stamp, ctx)
+      : runWhole(settle(question(graph)));
     if (outcome === STALE || !index.unchanged(stamp)) {
       stale++;
       if (Date.now() > deadline) throw stillBuilding(index);

@@ -68,7 +68,7 @@ export async function slicedUnder<T>(index: CodeIndex, stamp: AnswerStamp, work:
 }
 
 /** The index's lookup tables, made in slices when a change dropped them, then the question. */
-function* tablesFirst<T>(index: CodeIndex, ask: () => Sliced<T>): Sliced<T> {
+export function* tablesFirst<T>(index: CodeIndex, ask: () => Sliced<T>): Sliced<T> {
   yield* index.lookupTablesSliced();
   return yield* ask();
 }
