@@ -98,8 +98,11 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     const t0 = now();
     const r0 = await call(first, 60_000);
     const coldNoCacheMs = now() - t0;
-    if ((r0.data as Json).success !== true) throw new Error(`read_class (cold) failed: ${String((r0.data as Json).error)}`);
-    const coldAnswer = String((r0.data as Json).result);
+    // A TIMEOUT is a finding (a row that misses), not a section that cannot run: on 60,000 files
+    // out of the page cache the lookup reads ~900 MB from disk, and the rest is still measured.
+    const d0 = r0.data as Json;
+    if (d0.success !== true && d0.code !== 'TIMEOUT') throw new Error(`read_class (cold) failed: ${String(d0.error)}`);
+    const coldAnswer = d0.success === true ? String(d0.result) : undefined;
     // call_chain before the index: callees from the method's own file, callers from a ripgrep
     // pre-search (intel/onDemand.ts). It may still say TIMEOUT where that is not enough; ask again
     // as an agent would until an answer comes.
@@ -128,7 +131,7 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     const warmChain = String(((await call(chainQuery)).data as Json).result);
     if (warmChain !== waitA.answer) throw new Error('the cold call_chain answer differs from the one the built index gives');
     const warmAnswer = String(((await call(first)).data as Json).result);
-    if (warmAnswer !== coldAnswer) throw new Error('the cold read_class answer differs from the one the built index gives');
+    if (coldAnswer !== undefined && warmAnswer !== coldAnswer) throw new Error('the cold read_class answer differs from the one the built index gives');
     // Memory with the index built, once the host has been idle a while: V8 gives back the heap the
     // build grew (its garbage) only after some idle time, not at a forced GC right after the build.
     await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -264,12 +267,12 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     });
     rows.push({
       figure: `read_class cold, simple name \`ArrayList\`: first call on a fresh host with no index and no cache, ${tree} tree`,
-      ours: ms(coldNoCacheMs),
+      ours: coldAnswer === undefined ? `TIMEOUT after ${ms(coldNoCacheMs)}` : ms(coldNoCacheMs),
       comparison: '—',
       ratio: '—',
       target: '< 2 s',
-      pass: coldNoCacheMs < 2000,
-      note: `ripgrep lists the files that declare it, they are parsed, answer (the same text as the built index gives); the index builds in the background meanwhile`,
+      pass: coldAnswer !== undefined && coldNoCacheMs < 2000,
+      note: `ripgrep lists the files that declare it, they are parsed, answer (the same text as the built index gives); the index builds in the background meanwhile${coldAnswer === undefined ? '; it answered TIMEOUT (the tool deadline, 25 s)' : ''}`,
     });
 
     // cold, fully qualified: a fresh host with no cache answers from the one file
