@@ -272,7 +272,7 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
       ratio: '—',
       target: '< 2 s',
       pass: coldAnswer !== undefined && coldNoCacheMs < 2000,
-      note: `ripgrep lists the files that declare it, they are parsed, answer (the same text as the built index gives); the index builds in the background meanwhile${coldAnswer === undefined ? '; it answered TIMEOUT (the tool deadline, 25 s)' : ''}`,
+      note: `ripgrep lists the files that declare it, they are parsed, answer (the same text as the built index gives); the index builds in the background meanwhile${coldAnswer === undefined ? `; it answered TIMEOUT: ${String(d0.error)}` : ''}`,
     });
 
     // cold, fully qualified: a fresh host with no cache answers from the one file

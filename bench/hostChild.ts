@@ -34,6 +34,10 @@ const builtYet = (): boolean => {
 };
 const watchBuild = setInterval(builtYet, 200);
 watchBuild.unref();
+// The event-loop delay since the bench last asked (a question's own, bench/codePulled.ts). It is
+// reset 50 ms after each ask: the ask's forced GC shows up as a delay at the histogram's next tick.
+const sinceAsk = monitorEventLoopDelay({ resolution: 10 });
+sinceAsk.enable();
 const stop = (): void => {
   host.stop();
   process.exit(0);
@@ -62,6 +66,8 @@ process.on('SIGUSR2', () => {
       lastBuild: index?.lastBuild ?? null,
       declarationsIn: index?.declarationsIn ?? false,
       loopDelayMs: { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, samples: loop.count },
+      loopSinceAskMs: { p99: sinceAsk.percentile(99) / 1e6, max: sinceAsk.max / 1e6, samples: sinceAsk.count },
     })}\n`,
   );
+  setTimeout(() => sinceAsk.reset(), 50).unref();
 });

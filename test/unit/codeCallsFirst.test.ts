@@ -24,6 +24,7 @@ import { callTool, failsWith } from './helpers/tools';
 
 const saved = { ...ON_DEMAND_LIMITS };
 const savedSlice = SLICE_LIMITS.ms;
+const savedRecords = SLICE_LIMITS.records;
 before(() => {
   // beyond a cold answer's bounds, as callers of `add` on a large project: the cold path gives up
   ON_DEMAND_LIMITS.maxFiles = 0;
@@ -453,13 +454,16 @@ test('a needed file whose call sites land at any pause of a round: that round is
       await index.pullCalls(['z/b/Caller.java']);
       index.freshLookups();
       index.landAt = at;
+      // a pause at every yield, and a yield every 32 records: some pauses fall while the round makes the lookup tables
       SLICE_LIMITS.ms = 0;
+      SLICE_LIMITS.records = 32;
       let early: string;
       try {
         index.arm();
         early = String((await callTool(callChainTool, h.ws, q)).result);
       } finally {
         SLICE_LIMITS.ms = savedSlice;
+        SLICE_LIMITS.records = savedRecords;
       }
       if (!index.landed) break;
       assert.equal(index.isReady, false, 'answered before the pass ended');
@@ -474,25 +478,42 @@ test('a needed file whose call sites land at any pause of a round: that round is
   assert.ok(at > 3, `the record landed at ${at - 1} pauses`);
 });
 
-/** Counts the lookup tables made in slices. */
+/**
+ * Notes, for each time the lookup tables are asked for in slices, how many steps they took and
+ * whether the tables so made are the ones lookups use afterwards (asked again at once, they are
+ * there: no step).
+ */
 class TablesInSlices extends CodeIndex {
-  made = 0;
+  readonly runs: { steps: number; installed: boolean }[] = [];
   override *lookupTablesSliced(): ReturnType<CodeIndex['lookupTablesSliced']> {
-    this.made++;
-    yield* super.lookupTablesSliced();
+    let steps = 0;
+    for (const step of super.lookupTablesSliced()) {
+      steps++;
+      yield step;
+    }
+    let again = 0;
+    for (const _ of super.lookupTablesSliced()) again++;
+    this.runs.push({ steps, installed: again === 0 });
   }
 }
 
-test('a round makes the lookup tables in slices before its question (the pass and the rounds let go of them)', async () => {
+test('a round makes the lookup tables in slices before its question, and its lookups use them (the pass and the rounds let go of them)', async () => {
   const h = await heldIndex(project(), TablesInSlices);
   const index = h.index as TablesInSlices;
+  // a yield every few records, and a pause at every yield
+  SLICE_LIMITS.records = 8;
+  SLICE_LIMITS.ms = 0;
   try {
     index.freshLookups();
     const early = String((await callTool(callChainTool, h.ws, { method: 'a.Target.hit', direction: 'callers', depth: 1 })).result);
     assert.equal(index.isReady, false, 'answered before the pass ended');
     assert.match(early, /Caller\.go/);
-    assert.ok(index.made >= 2, `${index.made} rounds made the tables in slices (one per round: the first pulls, the second answers)`);
+    const sliced = index.runs.filter((r) => r.steps > 0 && r.installed);
+    // one per round: the first pulls the files naming `hit`, the second answers
+    assert.ok(sliced.length >= 2, `tables made in slices and used: ${JSON.stringify(index.runs)}`);
   } finally {
+    SLICE_LIMITS.records = savedRecords;
+    SLICE_LIMITS.ms = savedSlice;
     h.gate.open();
     dropCodeIntel(h.ws);
   }
