@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { CallGraph, type CallTreeNode } from '../../src/core/code/index/callGraph';
 import { CodeIndex, type MethodEntry } from '../../src/core/code/index/codeIndex';
+import { readCacheFile, writeCacheFile } from '../../src/core/code/index/indexCache';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { byWorkspace } from '../../src/core/code/intel/state';
 import { extractFile } from '../../src/core/code/languages/registry';
@@ -132,6 +133,23 @@ test('trees: depth 2, cycles cut and marked', async () => {
   assert.ok(!lines.some((l) => l.startsWith('      ')), 'depth 2 goes no deeper');
   const callers = graph.tree([method(graph, 'Strings.trim')], 'callers', 2);
   assert.deepEqual(flat(callers.nodes[0] as CallTreeNode), ['Strings.trim', '  Main.run', '    Main.main', '    Deeper.m']);
+});
+
+test('the cache file is written in several chunks and read back line for line, in order', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-cache-chunks-'));
+  try {
+    const file = path.join(dir, 'sub', 'index.jsonl');
+    // about 1.5 MB of lines of varied lengths: several writes, and a last chunk short of a full one
+    const lines = Array.from({ length: 1500 }, (_, i) => `${i}:${'x'.repeat((i * 37) % 2000)}`);
+    await writeCacheFile(file, lines);
+    const back: string[] = [];
+    await readCacheFile(file, (l) => (back.push(l), true));
+    assert.equal(back.length, lines.length);
+    assert.deepEqual(back, lines);
+    assert.deepEqual(fs.readdirSync(path.dirname(file)), ['index.jsonl'], 'no temporary file left beside it');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('persistence: a second index loads the cache and reparses only what changed', async () => {
