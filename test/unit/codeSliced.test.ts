@@ -9,6 +9,8 @@ import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { byWorkspace } from '../../src/core/code/intel/state';
 import { ToolError } from '../../src/core/protocol/errors';
 import { callChainTool } from '../../src/core/tools/callChain';
+import { readClassTool } from '../../src/core/tools/readClass';
+import { readMethodTool } from '../../src/core/tools/readMethod';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { callTool, failsWith } from './helpers/tools';
@@ -179,6 +181,51 @@ test('after a change, a sliced answer makes the lookup tables in slices before i
     await callersOf(ws);
     assert.ok(index.made >= 1, 'the tables were made in slices');
   } finally {
+    dropCodeIntel(ws);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('after a save, read_class and read_method make the lookup tables in slices and answer from them', async () => {
+  /** Steps each making of the tables in slices took, and whether lookups then used those tables (asked again: no step). */
+  class Probe extends CodeIndex {
+    readonly runs: { steps: number; installed: boolean }[] = [];
+    override *lookupTablesSliced(): ReturnType<CodeIndex['lookupTablesSliced']> {
+      let steps = 0;
+      for (const step of super.lookupTablesSliced()) {
+        steps++;
+        yield step;
+      }
+      let again = 0;
+      for (const _ of super.lookupTablesSliced()) again++;
+      this.runs.push({ steps, installed: again === 0 });
+    }
+  }
+  const root = makeTree(project(), 'ab-sliced-');
+  const ws = new NodeWorkspace(root);
+  const index = new Probe(ws, { workers: 0 });
+  SLICE_LIMITS.records = 4;
+  try {
+    await index.ready();
+    byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+    const save = async (i: number): Promise<void> => {
+      const file = path.join(root, `c/C${i}.java`);
+      fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\n`);
+      await index.update(file);
+    };
+    const asks: Array<[string, () => ReturnType<typeof callTool>]> = [
+      ['read_class', () => callTool(readClassTool, ws, { className: 'a.Target' })],
+      ['read_method', () => callTool(readMethodTool, ws, { className: 'a.Target', methodName: 'hit' })],
+    ];
+    for (const [i, [name, ask]] of asks.entries()) {
+      await save(i); // the tables are dropped
+      const before = index.runs.length;
+      assert.match(String((await ask()).result), /hit/);
+      const runs = index.runs.slice(before);
+      assert.ok(runs.some((r) => r.steps >= CALLERS / 4 && r.installed), `${name}: tables made in slices and used: ${JSON.stringify(runs)}`);
+    }
+  } finally {
+    SLICE_LIMITS.records = saved.records;
     dropCodeIntel(ws);
     fs.rmSync(root, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@ import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Sou
 import { languageForPath } from '../code/languages/registry';
 import { quickTypes } from '../code/intel/quickLookup';
 import { headerLines, startWithDocAndAnnotations } from '../code/sourceLines';
-import { codeIntelFor, pinnedAnswer, readyCodeIntel } from '../code/intel/intel';
+import { codeIntelFor, pinnedAnswer, readyCodeIntel, tablesInSlices } from '../code/intel/intel';
 
 /**
  * read_class: a class's structure (package, declaration, fields, constructors, methods with line
@@ -220,6 +220,7 @@ export const readClassTool = defineTool({
           }
         }
         const { index } = await readyCodeIntel(ctx);
+        await tablesInSlices(index, ctx.signal);
         const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
         if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
         const parts = found.length > 1 ? typeInParts(found) : found;

@@ -10,7 +10,7 @@ import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity 
 import { findClass, fresh, notFound, typeInParts } from './readClass';
 import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
 import { quickTypes } from '../code/intel/quickLookup';
-import { codeIntelFor, pinnedAnswer, readyCodeIntel } from '../code/intel/intel';
+import { codeIntelFor, pinnedAnswer, readyCodeIntel, tablesInSlices } from '../code/intel/intel';
 import { isConstructorName, paramsMatch, parseMethodSpec } from '../code/index/callGraph';
 
 /**
@@ -81,6 +81,7 @@ export const readMethodTool = defineTool({
           }
         }
         const { index, graph } = await readyCodeIntel(ctx);
+        await tablesInSlices(index, ctx.signal);
         const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
         if (!classes.length) throw notFound(index, p.className);
         const freshClasses: TypeEntry[] = [];
