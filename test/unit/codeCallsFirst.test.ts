@@ -14,6 +14,7 @@ import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
 import { makeTree, waitFor } from './helpers/fixtures';
+import { TablesProbe } from './helpers/tablesProbe';
 import { callTool, failsWith } from './helpers/tools';
 
 /**
@@ -478,28 +479,9 @@ test('a needed file whose call sites land at any pause of a round: that round is
   assert.ok(at > 3, `the record landed at ${at - 1} pauses`);
 });
 
-/**
- * Notes, for each time the lookup tables are asked for in slices, how many steps they took and
- * whether the tables so made are the ones lookups use afterwards (asked again at once, they are
- * there: no step).
- */
-class TablesInSlices extends CodeIndex {
-  readonly runs: { steps: number; installed: boolean }[] = [];
-  override *lookupTablesSliced(): ReturnType<CodeIndex['lookupTablesSliced']> {
-    let steps = 0;
-    for (const step of super.lookupTablesSliced()) {
-      steps++;
-      yield step;
-    }
-    let again = 0;
-    for (const _ of super.lookupTablesSliced()) again++;
-    this.runs.push({ steps, installed: again === 0 });
-  }
-}
-
 test('a round makes the lookup tables in slices before its question, and its lookups use them (the pass and the rounds let go of them)', async () => {
-  const h = await heldIndex(project(), TablesInSlices);
-  const index = h.index as TablesInSlices;
+  const h = await heldIndex(project(), TablesProbe);
+  const index = h.index as TablesProbe;
   // a yield every few records, and a pause at every yield
   SLICE_LIMITS.records = 8;
   SLICE_LIMITS.ms = 0;

@@ -13,6 +13,7 @@ import { readClassTool } from '../../src/core/tools/readClass';
 import { readMethodTool } from '../../src/core/tools/readMethod';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
+import { TablesProbe } from './helpers/tablesProbe';
 import { callTool, failsWith } from './helpers/tools';
 
 /**
@@ -187,23 +188,9 @@ test('after a change, a sliced answer makes the lookup tables in slices before i
 });
 
 test('after a save, read_class and read_method make the lookup tables in slices and answer from them', async () => {
-  /** Steps each making of the tables in slices took, and whether lookups then used those tables (asked again: no step). */
-  class Probe extends CodeIndex {
-    readonly runs: { steps: number; installed: boolean }[] = [];
-    override *lookupTablesSliced(): ReturnType<CodeIndex['lookupTablesSliced']> {
-      let steps = 0;
-      for (const step of super.lookupTablesSliced()) {
-        steps++;
-        yield step;
-      }
-      let again = 0;
-      for (const _ of super.lookupTablesSliced()) again++;
-      this.runs.push({ steps, installed: again === 0 });
-    }
-  }
   const root = makeTree(project(), 'ab-sliced-');
   const ws = new NodeWorkspace(root);
-  const index = new Probe(ws, { workers: 0 });
+  const index = new TablesProbe(ws, { workers: 0 });
   SLICE_LIMITS.records = 4;
   try {
     await index.ready();
