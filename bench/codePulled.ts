@@ -31,10 +31,43 @@ const PACE_NOTE = `a read is sent up to ${READ_EVERY_MS} ms after the one before
 type LoopDelay = { readonly p99: number; readonly max: number; readonly samples: number };
 const loopText = (l: LoopDelay | undefined): string => (l ? `the host's event-loop delay meanwhile p99 ${ms(l.p99)}, max ${ms(l.max)}` : "the host's event-loop delay not reported");
 
-/** Asks the host for its figures, which starts its event-loop delay since the ask afresh (50 ms later: bench/hostChild.ts). */
-async function askedAfresh(host: { ask: (signal: 'SIGUSR2') => Promise<Json> }): Promise<void> {
+/** A call_chain of PULLED_PARAMS with small reads sent meanwhile, and the host's figures after it. */
+interface Asked {
+  readonly data: Json;
+  readonly took: number;
+  readonly reads: number[];
+  /** The host's SIGUSR2 figures once it answered; `loopSinceAskMs` is its event-loop delay over the question. */
+  readonly stats: Json;
+}
+
+/**
+ * Asks PULLED_PARAMS with reads at READ_EVERY_MS meanwhile. The host is asked for its figures first,
+ * which starts its event-loop delay since the ask afresh (50 ms later: bench/hostChild.ts).
+ */
+async function askedWithReads(host: { ask: (signal: 'SIGUSR2') => Promise<Json> }, call: Call): Promise<Asked> {
   await host.ask('SIGUSR2');
   await sleep(100);
+  const start = now();
+  let end = 0;
+  const asked = call('call_chain', PULLED_PARAMS).finally(() => (end = now()));
+  const reads = await readsUntil(asked, call);
+  const data = (await asked).data as Json;
+  return { data, took: end - start, reads, stats: await host.ask('SIGUSR2') };
+}
+
+/** The row of the reads answered while `a` ran: the slowest round trip against 50 ms. */
+function busyRow(name: string, when: string, a: Asked, note: string): Row {
+  const worst = Math.max(...a.reads);
+  log(`${name} call_chain ${PULLED_METHOD}: ${a.took.toFixed(0)} ms; ${a.reads.length} read_file meanwhile, the slowest ${worst.toFixed(1)} ms`);
+  return {
+    figure: `read_file round trip while call_chain \`${PULLED_METHOD}\` callers ${when}`,
+    ours: ms(worst),
+    comparison: `${a.reads.length} reads, one every ${READ_EVERY_MS} ms at most, during the ${ms(a.took)} the call_chain took, median ${ms(median(a.reads))}, p99 ${ms(quantile(a.reads, 0.99))}; ${loopText(a.stats.loopSinceAskMs as LoopDelay | undefined)}`,
+    ratio: '—',
+    target: '≤ 50 ms (the host stays responsive to every other tool)',
+    pass: a.reads.length > 1 && worst <= 50,
+    note: `${note}; ${PACE_NOTE}`,
+  };
 }
 
 /** Round trips (ms) of small reads, sent one at a time at most every READ_EVERY_MS, until `pending` settles. */
@@ -73,56 +106,32 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
     while (!(await host.ask('SIGUSR2')).declarationsIn) await sleep(250);
     // Small reads, at an agent's pace, while the question runs: how long another tool waits
     // behind it, with the build's workers busy too (the question's rounds run in slices).
-    await askedAfresh(host);
-    const start = now();
-    let pulledAt = 0;
-    const pulled = call('call_chain', PULLED_PARAMS).finally(() => (pulledAt = now()));
-    const pulledReads = await readsUntil(pulled, call);
-    const d = (await pulled).data as Json;
-    const took = pulledAt - start;
-    const afterPulled = await host.ask('SIGUSR2');
-    const beforeBuild = !afterPulled.lastBuild;
-    const pulledLoop = afterPulled.loopSinceAskMs as LoopDelay;
-    let stats = await host.ask('SIGUSR2');
+    const pulled = await askedWithReads(host, call);
+    const d = pulled.data;
+    const took = pulled.took;
+    const beforeBuild = !pulled.stats.lastBuild;
+    let stats = pulled.stats;
     for (const end = now() + 600_000; !stats.lastBuild && now() < end; stats = await host.ask('SIGUSR2')) await sleep(1000);
     const lastBuild = (stats.lastBuild ?? {}) as Json;
     log(`pulled call_chain ${PULLED_METHOD}: ${d.success === true ? 'answered' : String(d.code)} in ${took.toFixed(0)} ms, before the build ended: ${beforeBuild}`);
     // The same question of the built index, with small reads at the same pace meanwhile:
     // how long another tool waits behind it (the question runs in slices, index/slices.ts).
-    await askedAfresh(host);
-    const asked = now();
-    let builtAt = 0;
-    const built = call('call_chain', PULLED_PARAMS).finally(() => (builtAt = now()));
-    const reads = await readsUntil(built, call);
-    await built;
-    const builtTook = builtAt - asked;
-    const builtLoop = (await host.ask('SIGUSR2')).loopSinceAskMs as LoopDelay;
-    const again = (await built).data as Json;
-    if (d.success === true && String(again.result) !== String(d.result)) {
+    const built = await askedWithReads(host, call);
+    if (d.success === true && String(built.data.result) !== String(d.result)) {
       throw new Error('the call_chain answer given before the call sites were in differs from the one the built index gives');
     }
-    const worst = Math.max(...reads);
-    log(`built call_chain ${PULLED_METHOD}: ${builtTook.toFixed(0)} ms; ${reads.length} read_file meanwhile, the slowest ${worst.toFixed(1)} ms`);
-    const busy: Row = {
-      figure: `read_file round trip while call_chain \`${PULLED_METHOD}\` callers runs on the built index, slowest, ${tree} tree`,
-      ours: ms(worst),
-      comparison: `${reads.length} reads, one every ${READ_EVERY_MS} ms at most, during the ${ms(builtTook)} the call_chain took, median ${ms(median(reads))}; ${loopText(builtLoop)}`,
-      ratio: '—',
-      target: '≤ 50 ms (the host stays responsive to every other tool)',
-      pass: reads.length > 1 && worst <= 50,
-      note: `the same host, after the build; the question reads about 10,000 call sites in slices of 8 ms (index/slices.ts), after making the index's lookup tables again in slices (the build's end changed the index); ${PACE_NOTE}`,
-    };
-    const pulledWorst = Math.max(...pulledReads);
-    log(`pulled call_chain: ${pulledReads.length} read_file meanwhile, the slowest ${pulledWorst.toFixed(1)} ms`);
-    const pulledBusy: Row = {
-      figure: `read_file round trip while call_chain \`${PULLED_METHOD}\` callers is asked during the build, slowest, ${tree} tree`,
-      ours: ms(pulledWorst),
-      comparison: `${pulledReads.length} reads, one every ${READ_EVERY_MS} ms at most, during the ${ms(took)} the call_chain took, median ${ms(median(pulledReads))}, p99 ${ms(quantile(pulledReads, 0.99))}; ${loopText(pulledLoop)}`,
-      ratio: '—',
-      target: '≤ 50 ms (the host stays responsive to every other tool)',
-      pass: pulledReads.length > 1 && pulledWorst <= 50,
-      note: `the same host, while its parse workers build the call sites; the question pulls the files naming \`add\` forward and asks in rounds, each run in slices of 8 ms (intel/callsFirst.ts); ${PACE_NOTE}`,
-    };
+    const busy = busyRow(
+      'built',
+      `runs on the built index, slowest, ${tree} tree`,
+      built,
+      "the same host, after the build; the question reads about 10,000 call sites in slices of 8 ms (index/slices.ts), after making the index's lookup tables again in slices (the build's end changed the index)",
+    );
+    const pulledBusy = busyRow(
+      'pulled',
+      `is asked during the build, slowest, ${tree} tree`,
+      pulled,
+      'the same host, while its parse workers build the call sites; the question pulls the files naming `add` forward and asks in rounds, each run in slices of 8 ms (intel/callsFirst.ts)',
+    );
     return [{
       figure: `call_chain \`${PULLED_METHOD}\` callers, depth 1, asked once the declarations are in (past a cold answer's bounds), ${tree} tree`,
       ours: d.success === true ? ms(took) : `${String(d.code)} after ${ms(took)}`,
