@@ -37,10 +37,10 @@ function project(): Record<string, string> {
   return files;
 }
 
-async function builtIndex(extra: Record<string, string> = {}): Promise<{ ws: NodeWorkspace; index: CodeIndex; root: string }> {
+async function builtIndex(extra: Record<string, string> = {}, Index: typeof CodeIndex = CodeIndex): Promise<{ ws: NodeWorkspace; index: CodeIndex; root: string }> {
   const root = makeTree({ ...project(), ...extra }, 'ab-sliced-');
   const ws = new NodeWorkspace(root);
-  const index = new CodeIndex(ws, { workers: 0 });
+  const index = new Index(ws, { workers: 0 });
   await index.ready();
   byWorkspace.set(ws, { index, graph: new CallGraph(index) });
   return { ws, index, root };
@@ -162,53 +162,26 @@ test('lookup tables made in slices after a change are thrown away when the index
   }
 });
 
-test('after a change, a sliced answer makes the lookup tables in slices before its question', async () => {
-  class Counting extends CodeIndex {
-    made = 0;
-    override *lookupTablesSliced(): ReturnType<CodeIndex['lookupTablesSliced']> {
-      this.made++;
-      yield* super.lookupTablesSliced();
-    }
-  }
-  const root = makeTree(project(), 'ab-sliced-');
-  const ws = new NodeWorkspace(root);
-  const index = new Counting(ws, { workers: 0 });
-  try {
-    await index.ready();
-    byWorkspace.set(ws, { index, graph: new CallGraph(index) });
-    const file = path.join(root, 'c/C0.java');
-    fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\n`);
-    await index.update(file);
-    await callersOf(ws);
-    assert.ok(index.made >= 1, 'the tables were made in slices');
-  } finally {
-    dropCodeIntel(ws);
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-});
-
-test('after a save, read_class and read_method make the lookup tables in slices and answer from them', async () => {
-  const root = makeTree(project(), 'ab-sliced-');
-  const ws = new NodeWorkspace(root);
-  const index = new TablesProbe(ws, { workers: 0 });
+test('after a save, call_chain, read_class and read_method make the lookup tables in slices and answer from them', async () => {
+  const { ws, index, root } = await builtIndex({}, TablesProbe);
+  const probe = index as TablesProbe;
   SLICE_LIMITS.records = 4;
   try {
-    await index.ready();
-    byWorkspace.set(ws, { index, graph: new CallGraph(index) });
     const save = async (i: number): Promise<void> => {
       const file = path.join(root, `c/C${i}.java`);
       fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\n`);
       await index.update(file);
     };
     const asks: Array<[string, () => ReturnType<typeof callTool>]> = [
+      ['call_chain', () => callersOf(ws)],
       ['read_class', () => callTool(readClassTool, ws, { className: 'a.Target' })],
       ['read_method', () => callTool(readMethodTool, ws, { className: 'a.Target', methodName: 'hit' })],
     ];
     for (const [i, [name, ask]] of asks.entries()) {
       await save(i); // the tables are dropped
-      const before = index.runs.length;
+      const before = probe.runs.length;
       assert.match(String((await ask()).result), /hit/);
-      const runs = index.runs.slice(before);
+      const runs = probe.runs.slice(before);
       assert.ok(runs.some((r) => r.steps >= CALLERS / 4 && r.installed), `${name}: tables made in slices and used: ${JSON.stringify(runs)}`);
     }
   } finally {
