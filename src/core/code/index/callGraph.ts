@@ -207,12 +207,10 @@ export class CallGraph {
     return out;
   }
 
-  /** Call sites with the method's name and a fitting arity that could not be resolved: possible callers. */
-  possibleCallers(m: MethodEntry): PossibleCaller[] {
-    return runWhole(this.possibleCallersSliced(m));
-  }
-
-  /** `possibleCallers`, pausing after each file and call site it reads (slices.ts). */
+  /**
+   * Call sites with the method's name and a fitting arity that could not be resolved: possible
+   * callers. Pauses after each file and call site it reads (slices.ts).
+   */
   *possibleCallersSliced(m: MethodEntry): Sliced<PossibleCaller[]> {
     if (m.method.kind !== 'method') return [];
     this.reads?.names.add(m.method.name);

@@ -17,7 +17,7 @@ export interface AnswerStamp {
 }
 
 /**
- * Names whose call sites `callSitesNamed` keeps, and how many call sites in all (each keeps its
+ * Names whose call sites `callSitesNamedSliced` keeps, and how many call sites in all (each keeps its
  * inflated list alive).
  */
 const CALL_NAMES_KEPT = 64;
@@ -335,12 +335,10 @@ export class CodeIndex extends IndexStore {
     return d.partial;
   }
 
-  /** Every call site under a `callKey`, across the project: only files that call the name are inflated. */
-  callSitesNamed(key: string): readonly CallRef[] {
-    return runWhole(this.callSitesNamedSliced(key));
-  }
-
-  /** `callSitesNamed`, pausing after each file it unpacks and every so many records (slices.ts). */
+  /**
+   * Every call site under a `callKey`, across the project: only files that call the name are
+   * inflated. Pauses after each file it unpacks and every so many records (slices.ts).
+   */
   *callSitesNamedSliced(key: string): Sliced<readonly CallRef[]> {
     const d = this.derived();
     const cached = d.callsByName.get(key);
