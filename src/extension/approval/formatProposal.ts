@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ProposedChange } from '../../core/write/gate';
 import { minimalReplace } from '../../core/edit/eol';
 import type { Logger } from '../../core/log';
+import { withinDeadline } from '../../core/deadline';
 import { formatText } from './formatter';
 import type { ProposalStore } from './proposalFs';
 
@@ -27,23 +28,14 @@ export async function formatProposal(store: ProposalStore, change: ProposedChang
   const proposed = change.proposed;
   if (signal?.aborted || mode === 'off' || change.path.kind === 'secret' || change.notebookEdit || proposed.length > MAX_FORMAT_CHARS || proposed === change.original) return proposed;
   const scratch = store.scratch(change.path.rel, proposed);
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
   try {
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), FORMAT_DEADLINE_MS)));
-    const aborted = new Promise<undefined>((resolve) => {
-      onAbort = () => resolve(undefined);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    const formatted = await Promise.race([formatIn(scratch.uri, change, mode), timeout, aborted]);
-    if (formatted === 'timeout') log.warn(`${change.id}: the formatter of ${change.path.rel} did not answer within ${FORMAT_DEADLINE_MS} ms; the proposal is shown as the agent sent it`);
-    return typeof formatted === 'string' ? formatted : proposed;
+    const outcome = await withinDeadline(formatIn(scratch.uri, change, mode), FORMAT_DEADLINE_MS, signal);
+    if (outcome.kind === 'late') log.warn(`${change.id}: the formatter of ${change.path.rel} did not answer within ${FORMAT_DEADLINE_MS} ms; the proposal is shown as the agent sent it`);
+    return outcome.kind === 'done' && outcome.value !== undefined ? outcome.value : proposed;
   } catch (err) {
     log.warn(`${change.id}: formatting ${change.path.rel} failed (${err instanceof Error ? err.message : String(err)}); the proposal is shown as the agent sent it`);
     return proposed;
   } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
     scratch.dispose();
   }
 }

@@ -28,11 +28,11 @@ describe('Approval of agent changes', () => {
    * Sends a call and waits until its proposal is pending and its diff is open. The diff opens in
    * the background; `front` then brings it in front, as the developer clicking it would.
    */
-  async function propose(params: Record<string, unknown>, tool = 'apply_change', front = true) {
+  async function propose(params: Record<string, unknown>, tool = 'apply_change', front = true, waitMs = 10_000) {
     const msg = rootCall(tool, params);
     const answer = live.backend.call(msg);
     const ownTab = () => proposalTabs().some((t) => (t.input as vscode.TabInputTextDiff).modified.query === msg.toolCallId);
-    await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
+    await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff', waitMs);
     if (front) await live.api.pendingChanges.showDiff(msg.toolCallId);
     return { id: msg.toolCallId, answer };
   }
@@ -278,6 +278,30 @@ describe('Approval of agent changes', () => {
     assert.equal(r.formatted, true);
     assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' const  a=1;', '-const b=2;', '+const b = { x: 1 };', ' const  c=3;'] }]);
     assert.equal(fs.readFileSync(file('fmt/keep.ts'), 'utf8'), shown);
+  });
+
+  it('a formatter that never answers: the diff shows the agent’s text, and approving writes exactly that', async () => {
+    // Registered for the proposal's own scratch copy only, so it outranks any formatter of the language.
+    const selector: vscode.DocumentSelector = { language: 'markdown', pattern: '**/hang/**' };
+    const never = new Promise<vscode.TextEdit[]>(() => undefined);
+    const providers = [
+      vscode.languages.registerDocumentRangeFormattingEditProvider(selector, { provideDocumentRangeFormattingEdits: () => never }),
+      vscode.languages.registerDocumentFormattingEditProvider(selector, { provideDocumentFormattingEdits: () => never }),
+    ];
+    try {
+      const before = '# Title\n\nSome words.\n';
+      write('hang/README.md', before);
+      const { id, answer } = await propose({ relativePath: 'hang/README.md', searchContent: 'Some words.', replaceContent: 'Some other words.' }, 'apply_change', true, 20_000);
+      const expected = '# Title\n\nSome other words.\n';
+      assert.equal(await shownText(id), expected, 'the diff shows the proposal as the agent sent it');
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).success, true, String(data(res).error));
+      assert.equal(structured(res).formatted, false);
+      assert.equal(fs.readFileSync(file('hang/README.md'), 'utf8'), expected, 'what lands is the agent’s text, not a marker');
+    } finally {
+      for (const p of providers) p.dispose();
+    }
   });
 
   it('a write that brings a type error says so (diagnostics), and get_diagnostics lists it', async () => {

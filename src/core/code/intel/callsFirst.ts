@@ -1,4 +1,5 @@
 import { ToolError } from '../../protocol/errors';
+import { withinDeadline } from '../../deadline';
 import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
 import { toRelative } from '../../workspace/paths';
 import type { Workspace } from '../../workspace/workspace';
@@ -142,12 +143,9 @@ function unsaved(ws: Workspace): string[] {
 
 /** Waits for the pass to parse `files`; TIMEOUT (how far the build is) past the deadline, CANCELLED when stopped. */
 async function pulled(index: CodeIndex, files: readonly string[], ctx: Context, deadline: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()))));
-  const outcome = await Promise.race([index.pullCalls(files, ctx.signal), late]);
-  clearTimeout(timer);
+  const outcome = await withinDeadline(index.pullCalls(files, ctx.signal), deadline - Date.now());
   if (ctx.signal.aborted) throw cancelled();
-  if (outcome === 'late') throw stillBuilding(index);
+  if (outcome.kind === 'late') throw stillBuilding(index);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { ToolError } from '../../protocol/errors';
+import { withinDeadline } from '../../deadline';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type AnswerStamp } from '../index/codeIndex';
@@ -102,23 +103,11 @@ export async function readyCodeIntel(
     announced.add(intel.index);
     settings.onBuildStart?.(ctx.workspace, intel.index);
   }
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const gate = new Promise<'timeout' | 'cancelled'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), Math.max(0, waitMs));
-    onAbort = () => resolve('cancelled');
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    const built = need === 'calls' ? intel.index.ready() : intel.index.declarationsReady();
-    const outcome = await Promise.race([built.then(() => 'ready' as const), gate]);
-    if (outcome === 'cancelled') throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
-    if (outcome === 'timeout') throw stillBuilding(intel.index);
-    return intel;
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
-  }
+  const built = need === 'calls' ? intel.index.ready() : intel.index.declarationsReady();
+  const outcome = await withinDeadline(built, waitMs, ctx.signal);
+  if (outcome.kind === 'aborted') throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
+  if (outcome.kind === 'late') throw stillBuilding(intel.index);
+  return intel;
 }
 
 /** The answer to a question the index cannot answer yet: how far the build is. */

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { ToolError } from '../../protocol/errors';
 import type { Logger } from '../../log';
+import { withinDeadline } from '../../deadline';
 import type { Workspace } from '../../workspace/workspace';
 import { LspSession } from './lspLookup';
 
@@ -26,25 +27,19 @@ export async function viaLanguageServer<T>(ctx: { readonly workspace: Workspace;
   const intel = ctx.workspace.languageIntel;
   if (!intel) return {};
   const session = new LspSession(ctx.workspace, intel, ctx.log);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), budgetMs);
-  });
   try {
-    const value = await Promise.race([run(session), late]);
-    if (value === 'late') {
+    const outcome = await withinDeadline(run(session), budgetMs);
+    if (outcome.kind !== 'done') {
       const note = `the language server did not answer within ${budgetMs / 1000} s (it may still be starting)`;
       ctx.log.info(`${tool}: ${note}; answering from the parser`);
       return { note };
     }
-    return value === undefined ? {} : { value };
+    return outcome.value === undefined ? {} : { value: outcome.value };
   } catch (e) {
     if (e instanceof ToolError) throw e;
     const note = `the language server failed: ${e instanceof Error ? e.message : String(e)}`;
     ctx.log.info(`${tool}: ${note}; answering from the parser`);
     return { note };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
