@@ -133,6 +133,9 @@ const ZH_CN: Record<string, string> = {
   '{0} is not valid {1} (it may be in a legacy encoding such as Latin-1 or Shift-JIS). Agent Bridge does not edit it: writing it back would change bytes outside the edit. Nothing was written.': '{0} 不是有效的 {1}（可能是 Latin-1 或 Shift-JIS 等旧编码）。Agent Bridge 不编辑它：写回会改变编辑范围之外的字节。未写入任何内容。',
   '{0} is read-only; Agent Bridge does not change read-only files. Nothing was written.': '{0} 是只读文件；Agent Bridge 不修改只读文件。未写入任何内容。',
   '{0} has other names (hard links), and one of them may be a secret file, so Agent Bridge does not show it to the agent.': '{0} 还有其他名称（硬链接），其中之一可能是机密文件，因此 Agent Bridge 不向智能体展示它。',
+  // a write answered after the backend's own wait
+  'Answered {0} s after the call, later than a backend usually waits ({1} s). If the call timed out on your side, this change was still written, as this result says.': '本回复在调用 {0} 秒后才发出，晚于后端通常的等待时间（{1} 秒）。如果该调用在你这边已超时，这个变更仍然已按本结果所述写入。',
+  'Answered {0} s after the call, later than a backend usually waits ({1} s). Nothing was written.': '本回复在调用 {0} 秒后才发出，晚于后端通常的等待时间（{1} 秒）。未写入任何内容。',
   // get_diagnostics
   'This host has no language services, so there are no diagnostics to report.': '此主机没有语言服务，因此没有可报告的诊断信息。',
   'Problems in {0}: {1} errors, {2} warnings': '{0} 中的问题：{1} 个错误，{2} 个警告',

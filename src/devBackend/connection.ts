@@ -160,6 +160,7 @@ export class IdeConnection {
     const done = new Promise<Json>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
+        this.rememberTimedOut(id);
         this.deps.log(`[tool] ✗ ${id} timed out after ${timeoutMs} ms`);
         reject(new ToolCallTimeoutError(id, timeoutMs));
       }, timeoutMs);
@@ -257,6 +258,14 @@ export class IdeConnection {
     this.ws.close(1008, reason.slice(0, 120));
   }
 
+  /** Ids answered TIMEOUT to their caller, the most recent few hundred: their late answers are told apart. */
+  private readonly timedOut = new Set<string>();
+
+  private rememberTimedOut(id: string): void {
+    this.timedOut.add(id);
+    if (this.timedOut.size > 256) this.timedOut.delete(this.timedOut.values().next().value as string);
+  }
+
   private handleToolResult(message: Json): void {
     const data = message.data;
     if (!isObject(data)) {
@@ -266,8 +275,13 @@ export class IdeConnection {
     }
     const id = str(data.toolCallId) ?? str(data.callId);
     const call = id ? this.pending.get(id) : undefined;
+    if (id && !call && this.timedOut.has(id)) {
+      // A write approved after its caller got TIMEOUT still landed: the log says what became of it.
+      this.deps.log(`[tool] ← ${id} arrived after its caller was answered TIMEOUT: ${summarizeResult(data)}${typeof data.note === 'string' ? ` (${data.note})` : ''}`);
+      return;
+    }
     if (!id || !call) {
-      // docs/protocol.md §4.2: an unknown id is logged and ignored (late answers after a timeout land here).
+      // docs/protocol.md §4.2: an unknown id is logged and ignored.
       this.deps.log(`[tool] ⚠️ No pending tool call for toolCallId=${id ?? '(none)'}; TOOL_RESULT ignored`);
       return;
     }

@@ -252,7 +252,7 @@ void test('no IDE connected → 404 with a clear error', async () => {
   });
 });
 
-void test('an unanswered call → 504 after toolTimeoutMs; a late result is logged and ignored', async () => {
+void test('an unanswered call → 504 after toolTimeoutMs; a late result is logged, saying what became of the call', async () => {
   await withBackend({ toolTimeoutMs: 150 }, async (b, logs) => {
     const ide = await connectIde(v2(b));
     const started = Date.now();
@@ -265,10 +265,13 @@ void test('an unanswered call → 504 after toolTimeoutMs; a late result is logg
     assert.equal(res.body.toolCallId, call.toolCallId);
     assert.ok(elapsed >= 140 && elapsed < 2_000, `took ${elapsed} ms`);
 
-    ide.send({ type: 'TOOL_RESULT', data: { toolCallId: call.toolCallId, success: true, result: 'late', executionTime: 1 } });
+    ide.send({ type: 'TOOL_RESULT', data: { toolCallId: call.toolCallId, success: true, result: 'late', executionTime: 1, note: 'the change was still written' } });
+    ide.send({ type: 'TOOL_RESULT', data: { toolCallId: 'never-sent', success: true, result: 'stray', executionTime: 1 } });
     ide.send({ type: 'PING', data: { timestamp: 1 } });
     await ide.next('PONG');
-    assert.ok(logs.some((l) => l.includes(`No pending tool call for toolCallId=${String(call.toolCallId)}`)));
+    const late = logs.find((l) => l.includes(`${String(call.toolCallId)} arrived after its caller was answered TIMEOUT`));
+    assert.match(String(late), /ok in 1 ms.*\(the change was still written\)/);
+    assert.ok(logs.some((l) => l.includes('No pending tool call for toolCallId=never-sent')), 'an id never sent is still just ignored');
   });
 });
 

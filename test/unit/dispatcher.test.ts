@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import * as z from 'zod';
 import { Dispatcher } from '../../src/core/link/dispatcher';
@@ -157,4 +159,31 @@ test('a write reports the time it waited for the developer apart from its own wo
   // A tool that never waits says nothing of waiting.
   const plain = await new Dispatcher({ workspace: wws, tools: ALL_TOOLS, log: silentLogger }).dispatch(call('read-1', 'read_file', { relativePath: 'w.txt' }));
   assert.equal(plain.data.approvalWaitMs, undefined);
+});
+
+test('a write decided after the backend stopped waiting says so, and what became of the file', async () => {
+  const tree = makeTree({ 'late.txt': 'one\n' });
+  const wws = new NodeWorkspace(tree);
+  const slowHuman = (decision: 'approve' | 'reject') => ({
+    async commit(change: { proposed: string; path: { abs: string } }, _signal: AbortSignal, hooks?: { approvalWait?(ms: number): void }) {
+      const asked = performance.now();
+      await new Promise((r) => setTimeout(r, 300));
+      hooks?.approvalWait?.(performance.now() - asked);
+      if (decision === 'reject') throw new ToolError('USER_REJECTED', 'The developer rejected the change.');
+      fs.writeFileSync(change.path.abs, change.proposed);
+      return { finalText: change.proposed, modifiedByUser: false, formatted: false, saved: true };
+    },
+  });
+  const ask = (decision: 'approve' | 'reject', backendWaitMs?: number) =>
+    new Dispatcher({ workspace: wws, tools: ALL_TOOLS, log: silentLogger, changes: slowHuman(decision), ...(backendWaitMs ? { backendWaitMs } : {}) }).dispatch(
+      call(`late-${decision}-${backendWaitMs}`, 'apply_change', { relativePath: 'late.txt', searchContent: decision === 'approve' ? 'one' : 'two', replaceContent: decision === 'approve' ? 'two' : 'three' }),
+    );
+  const landed = await ask('approve', 100);
+  assert.equal(landed.data.success, true, String(landed.data.error));
+  assert.match(String(landed.data.note), /later than a backend usually waits.*this change was still written/);
+  assert.equal(fs.readFileSync(path.join(tree, 'late.txt'), 'utf8'), 'two\n');
+  const refused = await ask('reject', 100);
+  assert.match(String(refused.data.note), /later than a backend usually waits.*Nothing was written/);
+  // Within the backend's wait: no note.
+  assert.equal((await ask('reject')).data.note, undefined);
 });

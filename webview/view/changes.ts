@@ -27,6 +27,7 @@ export class Changes {
         h('span', { class: 'removed', text: `−${c.removed}`, attrs: { 'aria-label': `${c.removed} removed` } }),
       ]),
       c.description ? h('p', { class: 'card-desc', text: c.description }) : undefined,
+      c.late ? h('p', { class: 'card-late', text: s.late }) : undefined,
       h('div', { class: 'card-actions' }, [
         button({ icon: 'diff', label: s.openDiff, showLabel: true, class: 'open-diff', onClick: () => post({ type: 'openDiff', id: c.id }) }),
         button({ icon: 'check', label: s.approve, showLabel: true, class: 'primary approve', onClick: () => post({ type: 'approve', id: c.id }) }),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ChangeGate } from '../write/gate';
 import type { Logger } from '../log';
 import { ToolError, type ToolErrorCode } from '../protocol/errors';
-import { toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from '../protocol/messages';
+import { BACKEND_WAIT_MS, toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from '../protocol/messages';
 import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from '../policy/limiter';
 import { translator } from '../l10n';
 import { accessPolicy, type Access } from '../policy/accessPolicy';
@@ -30,6 +30,8 @@ export interface DispatcherOptions {
    * Writing tools wait for a person, so neither bound applies to them.
    */
   readonly limits?: () => Partial<ToolLimits>;
+  /** How long the backend waits for an answer (BACKEND_WAIT_MS); a write answered later says what became of it. */
+  readonly backendWaitMs?: number;
 }
 
 /** Answers up to this size are kept whole for replay; larger ones never (a 4 MB read × 300 filled the heap). */
@@ -237,7 +239,18 @@ export class Dispatcher {
     // Time a change waited for the developer is not the tool's work: reported apart (approvalWaitMs).
     let waited = 0;
     const elapsed = () => Math.max(0, Math.round(performance.now() - started - waited));
-    const withWait = (r: ToolResultMessage): ToolResultMessage => (waited > 0 ? { ...r, data: { ...r.data, approvalWaitMs: Math.round(waited) } } : r);
+    const withWait = (r: ToolResultMessage): ToolResultMessage => {
+      if (waited <= 0) return r;
+      const total = performance.now() - started;
+      // Past the backend's own wait its caller may have got TIMEOUT: the answer says what became of the file.
+      const note =
+        total < (this.options.backendWaitMs ?? BACKEND_WAIT_MS)
+          ? undefined
+          : r.data.success
+            ? t('Answered {0} s after the call, later than a backend usually waits ({1} s). If the call timed out on your side, this change was still written, as this result says.', Math.round(total / 1000), Math.round((this.options.backendWaitMs ?? BACKEND_WAIT_MS) / 1000))
+            : t('Answered {0} s after the call, later than a backend usually waits ({1} s). Nothing was written.', Math.round(total / 1000), Math.round((this.options.backendWaitMs ?? BACKEND_WAIT_MS) / 1000));
+      return { ...r, data: { ...r.data, approvalWaitMs: Math.round(waited), ...(note ? { note } : {}) } };
+    };
     const label = `${call.toolName} ${call.id}${call.traceId ? ` trace=${call.traceId}` : ''}`;
     // A writing tool aimed at a secret file: no answer or error may tell anything of its content.
     let secretTarget: Access | undefined;

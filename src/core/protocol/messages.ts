@@ -242,10 +242,18 @@ export const ToolResultSchema = z.object({
     executionTime: z.number(),
     /** Milliseconds a write waited for the developer's decision, when it waited. */
     approvalWaitMs: z.number().optional(),
+    /** Set on a write answered after BACKEND_WAIT_MS: the caller may have stopped waiting, and this says what happened to the file. */
+    note: optStr,
     traceId: optStr,
   }),
 });
 export type ToolResultMessage = z.infer<typeof ToolResultSchema>;
+
+/**
+ * How long a backend waits for a TOOL_RESULT before it answers its own caller TIMEOUT (the
+ * protocol's forwarding timeout). A write decided later still lands: the UI and the answer say so.
+ */
+export const BACKEND_WAIT_MS = 30_000;
 
 /** What the developer attached to a chat message, beside its fenced copy in `message` (docs/protocol.md §8.1). */
 export const ChatContextItemSchema = z.object({ path: str, startLine: z.number(), endLine: z.number(), text: z.string(), truncated: z.boolean().optional() });

@@ -5,6 +5,7 @@ import { applyKept, editRuns, runCounts, type EditRun } from '../../core/edit/ed
 import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
+import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
 import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
@@ -159,6 +160,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       created: change.original === undefined,
       ...(change.path.kind !== 'normal' ? { guarded: { kind: change.path.kind, rule: change.path.rule ?? '?' } } : {}),
       ...counts,
+      askedAt: Date.now(),
     };
     const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', shown);
     const decision = new Promise<{ approved: true } | { approved: false; error: ToolError }>((resolve) => {
@@ -166,6 +168,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     });
     const onAbort = () => this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
     signal.addEventListener('abort', onAbort, { once: true });
+    // The rows and cards say when the backend has probably stopped waiting; the view object stays the same.
+    const overdue = setTimeout(() => this.pending.has(change.id) && this.refresh(), BACKEND_WAIT_MS);
     this.refresh();
     this.log.info(`${change.toolName} ${change.id}: waiting for approval of ${change.path.rel} (+${counts.added} -${counts.removed})`);
     // Not awaited: a decision taken while the diff is still opening closes its tab, and the open
@@ -175,6 +179,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     void this.showDiff(change.id, { background: true });
     notifyPending(view, decision);
     const outcome = await decision;
+    clearTimeout(overdue);
     signal.removeEventListener('abort', onAbort);
     if (!outcome.approved) throw outcome.error;
   }

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { EditRun } from '../../core/edit/editRuns';
+import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
 
 /** A change the agent proposed that waits for the developer's decision, as the UI shows it. */
 export interface PendingChangeView {
@@ -13,6 +14,13 @@ export interface PendingChangeView {
   readonly guarded?: { readonly kind: 'secret' | 'protected'; readonly rule: string };
   readonly added: number;
   readonly removed: number;
+  /** When it started waiting (Date.now()): past BACKEND_WAIT_MS the agent's backend may have stopped waiting for the answer. */
+  readonly askedAt: number;
+}
+
+/** Whether the backend that sent the change has probably given up waiting for its answer (it still lands if approved). */
+export function callerMayHaveGivenUp(view: Pick<PendingChangeView, 'askedAt'>, now = Date.now()): boolean {
+  return now - view.askedAt >= BACKEND_WAIT_MS;
 }
 
 /** The queue of pending changes; the diff editor, notifications and the chat panel's cards all act through it. */

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalGate } from './approvalGate';
-import { guardedWarning } from './prompts';
-import type { PendingChangeView } from './changeQueue';
+import { guardedWarning, lateWarning } from './prompts';
+import { callerMayHaveGivenUp, type PendingChangeView } from './changeQueue';
 import type { EditRun } from '../../core/edit/editRuns';
 
 export const PENDING_VIEW_ID = 'agentBridge.pendingChanges';
@@ -91,16 +91,18 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
     const item = new vscode.TreeItem(path.posix.basename(c.relativePath), fold);
     item.id = `change:${c.id}`;
     const folder = path.posix.dirname(c.relativePath);
-    item.description = `+${c.added} −${c.removed}${folder !== '.' ? ` · ${folder}` : ''}`;
+    const overdue = callerMayHaveGivenUp(c);
+    item.description = `+${c.added} −${c.removed}${folder !== '.' ? ` · ${folder}` : ''}${overdue ? ` · ${t('the agent may have stopped waiting')}` : ''}`;
     item.iconPath = new vscode.ThemeIcon(c.guarded ? 'warning' : c.created ? 'diff-added' : 'diff-modified');
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendText(c.created ? t('New file {0} (+{1})', c.relativePath, c.added) : t('{0} (+{1} −{2})', c.relativePath, c.added, c.removed));
     if (c.description) tip.appendMarkdown('\n\n').appendText(t('The agent says: “{0}”', c.description));
     if (c.guarded) tip.appendMarkdown('\n\n').appendText(guardedWarning(c.guarded));
+    if (overdue) tip.appendMarkdown('\n\n').appendText(lateWarning());
     item.tooltip = tip;
     item.contextValue = c.guarded ? 'pendingChange.guarded' : 'pendingChange';
     item.command = { command: 'agentBridge.openPendingDiff', title: t('Open Diff'), arguments: [row] };
-    item.accessibilityInformation = { label: `${c.relativePath}, +${c.added} −${c.removed}${c.guarded ? `, ${guardedWarning(c.guarded)}` : ''}` };
+    item.accessibilityInformation = { label: `${c.relativePath}, +${c.added} −${c.removed}${c.guarded ? `, ${guardedWarning(c.guarded)}` : ''}${overdue ? `, ${lateWarning()}` : ''}` };
     return item;
   }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
+import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
 import type { SecretChangeRequest } from '../../core/write/gate';
 import type { PendingChangeView } from './changeQueue';
 import { inert } from './inert';
@@ -19,6 +20,11 @@ export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']
   return guarded.kind === 'secret'
     ? t('⚠ This is a secret file (it matches "{0}" in agentBridge.excludeGlobs).', guarded.rule)
     : t('⚠ This file configures your tools (it matches "{0}"): a change to it can make git, the editor or CI run commands. Review it carefully.', guarded.rule);
+}
+
+/** A change whose backend has probably stopped waiting: approving it still writes it, and the late answer says so. */
+export function lateWarning(): string {
+  return vscode.l10n.t('The agent may have stopped waiting for this answer (backends give up after {0} s). Approving still writes the change; the late answer tells the agent what landed.', BACKEND_WAIT_MS / 1000);
 }
 
 /**

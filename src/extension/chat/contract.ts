@@ -115,6 +115,8 @@ export const ChangeCardSchema = z.object({
   created: z.boolean(),
   added: z.number(),
   removed: z.number(),
+  /** The backend has probably stopped waiting for the answer; approving still writes the change. */
+  late: z.boolean().optional(),
 });
 export type ChangeCard = z.infer<typeof ChangeCardSchema>;
 
@@ -122,7 +124,7 @@ export type ChangeCard = z.infer<typeof ChangeCardSchema>;
 export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
-  'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'errorTitle', 'busy',
+  'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'late', 'errorTitle', 'busy',
   'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn', 'openFileAt',
   'insertAtCursor', 'applyToFile', 'editMessage', 'retryMessage',
   'attach', 'removeAttachment', 'addCurrentFile', 'noMatches', 'commandsLabel', 'mentionsLabel', 'attachmentsLabel',

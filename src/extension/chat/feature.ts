@@ -3,7 +3,7 @@
  * link's events flowing between them. Commands and the serializer are registered in register.ts.
  */
 import * as vscode from 'vscode';
-import type { ChangeQueue } from '../approval/changeQueue';
+import { callerMayHaveGivenUp, type ChangeQueue } from '../approval/changeQueue';
 import { inert } from '../approval/inert';
 import { askReason } from '../approval/pendingView';
 import type { BridgeController } from '../controller';
@@ -347,6 +347,7 @@ export class ChatFeature implements vscode.Disposable {
       created: c.created,
       added: c.added,
       removed: c.removed,
+      ...(callerMayHaveGivenUp(c) ? { late: true } : {}),
     }));
   }
 

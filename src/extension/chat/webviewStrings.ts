@@ -51,6 +51,7 @@ export function webviewStrings(): Strings {
     approve: t('Approve'),
     reject: t('Reject'),
     created: t('new file'),
+    late: t('The agent may have stopped waiting for this answer; approving still writes the change.'),
     errorTitle: t('Error'),
     busy: t('The agent is working…'),
     transcriptLabel: t('Conversation'),
