@@ -11,7 +11,7 @@ import './styles/narrow.css';
 import { parseToWebview, type ToWebview } from '../src/extension/chat/contract';
 import { createMarkdownRenderer } from './render/markdown';
 import { ChatView } from './view/chatView';
-import { post } from './vscodeApi';
+import { post, savedState, type SavedState } from './vscodeApi';
 
 const root = document.getElementById('root') ?? document.body;
 const markdown = createMarkdownRenderer(window);
@@ -19,7 +19,9 @@ let view: ChatView | undefined;
 
 function handle(m: ToWebview): void {
   switch (m.type) {
-    case 'init':
+    case 'init': {
+      // Read before the view is built: building it saves its own (empty) state.
+      const saved = savedState();
       view = new ChatView(root, m.strings, markdown, m.docked === true);
       view.setConnection(m.connection);
       view.setEntries(m.entries);
@@ -30,7 +32,9 @@ function handle(m: ToWebview): void {
       view.setActiveFile(m.activeFile);
       view.setCommands(m.commands);
       view.focus();
+      restore(view, saved, m.context.length > 0);
       return;
+    }
     case 'context':
       return view?.setContext(m.context);
     case 'activeFile':
@@ -60,6 +64,17 @@ function handle(m: ToWebview): void {
       return unreachable;
     }
   }
+}
+
+/**
+ * What the developer left when the view was hidden or the window reloaded: the draft, the
+ * attachments (added again through the extension, which checks each as when it was first added;
+ * after a hide the extension still has them) and where they were reading.
+ */
+function restore(v: ChatView, saved: SavedState, hasChips: boolean): void {
+  if (saved.draft) v.restoreDraft(saved.draft);
+  if (!hasChips) for (const c of saved.chips ?? []) post({ type: 'attach', kind: c.kind, path: c.path, label: c.label, ...(c.startLine ? { startLine: c.startLine, endLine: c.endLine } : {}) });
+  if (saved.scrollTop !== undefined) v.restoreScroll(saved.scrollTop);
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {

@@ -16,6 +16,7 @@ import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../src/devBackend/scr
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import { contextChecks } from './chatContextE2E';
+import { keepChecks } from './chatKeepE2E';
 import { streamingCheck } from './chatStreamE2E';
 import { boxValueBecomes, chatFrame, focusChatTab, openFromActivityBar, openFromPalette, runFromPalette, send, TIMEOUT, waitForAnswers, waitForComposer } from './chatPage';
 
@@ -153,11 +154,11 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     {
-      name: `[${theme.name}] Escape stops waiting and says the backend may still be working`,
+      name: `[${theme.name}] Stop stops waiting and says the backend may still be working`,
       run: async () => {
         await send(page, '/grep TODO');
         await chat().locator('button.stop').waitFor({ timeout: TIMEOUT });
-        await chat().locator('textarea.input').press('Escape');
+        await chat().locator('button.stop').click();
         await chat().locator('.entry.notice.warning', { hasText: 'may still be working' }).waitFor({ timeout: TIMEOUT });
         assert.equal(await chat().locator('button.stop').isVisible(), false);
         assert.equal(await chat().locator('button.send').isEnabled(), true);
@@ -230,6 +231,7 @@ function checksFor(theme: (typeof THEMES)[number], bench: Workbench, backend: De
       },
     },
     ...contextChecks(theme.name, bench, shot, folder),
+    ...keepChecks(theme.name, bench, shot, folder),
     streamingCheck(theme.name, bench, shot),
     {
       name: `[${theme.name}] hostile Markdown from the backend is inert: no dialog, script, frame, image or javascript: link`,

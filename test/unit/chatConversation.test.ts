@@ -384,3 +384,15 @@ test('Stop withdraws the changes the stopped turn asked for (the tool calls it s
   assert.equal(s.withdrawn.length, 1);
   s.conv.dispose();
 });
+
+test('Stop that keeps the waiting changes withdraws nothing; the turn ends all the same', () => {
+  const s = setup();
+  s.conv.send('/edit a.ts');
+  s.server({ type: 'TOOL_CALL', toolCallId: 'w1', toolName: 'apply_change', params: { relativePath: 'a.ts' } });
+  assert.deepEqual(s.conv.turnCallIds(), ['w1']);
+  s.conv.stop(false);
+  assert.deepEqual(s.withdrawn, []);
+  assert.equal(s.conv.busy, false);
+  assert.deepEqual(s.conv.turnCallIds(), []);
+  s.conv.dispose();
+});

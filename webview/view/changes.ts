@@ -18,6 +18,7 @@ export class Changes {
 
   private card(c: ChangeCard): HTMLElement {
     const s = this.s;
+    if (c.consent) return this.consentCard(c);
     return h('article', { class: 'card', attrs: { 'aria-label': `${c.relativePath}: ${c.description ?? c.toolName}`, 'data-change-id': c.id } }, [
       h('div', { class: 'card-title' }, [
         icon(c.created ? 'new-file' : 'diff'),
@@ -32,6 +33,20 @@ export class Changes {
         button({ icon: 'diff', label: s.openDiff, showLabel: true, class: 'open-diff', onClick: () => post({ type: 'openDiff', id: c.id }) }),
         button({ icon: 'check', label: s.approve, showLabel: true, class: 'primary approve', onClick: () => post({ type: 'approve', id: c.id }) }),
         button({ icon: 'close', label: s.reject, showLabel: true, class: 'reject', onClick: () => post({ type: 'reject', id: c.id }) }),
+      ]),
+    ]);
+  }
+
+  /** A question before a secret file is read: there is no diff yet, only Allow and Refuse. */
+  private consentCard(c: ChangeCard): HTMLElement {
+    const s = this.s;
+    return h('article', { class: 'card consent', attrs: { 'aria-label': `${c.relativePath}: ${s.consent}`, 'data-change-id': c.id } }, [
+      h('div', { class: 'card-title' }, [icon('key'), h('span', { class: 'path', text: c.relativePath, attrs: { title: c.relativePath } })]),
+      h('p', { class: 'card-desc', text: s.consent }),
+      c.description ? h('p', { class: 'card-desc', text: c.description }) : undefined,
+      h('div', { class: 'card-actions' }, [
+        button({ icon: 'check', label: s.allow, showLabel: true, class: 'primary approve', onClick: () => post({ type: 'approve', id: c.id }) }),
+        button({ icon: 'close', label: s.refuse, showLabel: true, class: 'reject', onClick: () => post({ type: 'reject', id: c.id }) }),
       ]),
     ]);
   }

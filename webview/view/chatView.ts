@@ -8,6 +8,7 @@ import { renderEntry } from './entries';
 import { Header } from './header';
 import { handleFileRefClicks } from './fileLinks';
 import { readOnlyNotice } from './readOnly';
+import { saveState } from '../vscodeApi';
 
 export class ChatView {
   private readonly header: Header;
@@ -47,6 +48,7 @@ export class ChatView {
       () => {
         this.stick = this.nearEnd();
         if (this.stick) this.jump.hidden = true;
+        this.saveScroll();
       },
       { passive: true },
     );
@@ -131,6 +133,25 @@ export class ChatView {
 
   restoreDraft(text: string, replace = false): void {
     this.composer.restoreDraft(text, replace);
+  }
+
+  /** Back where the developer was reading before the view was hidden or the window reloaded. */
+  restoreScroll(top: number): void {
+    this.transcript.scrollTop = top;
+    this.stick = this.nearEnd();
+    if (!this.stick && this.transcript.scrollHeight > this.transcript.clientHeight) this.jump.hidden = false;
+  }
+
+  private scrollSaving = false;
+
+  /** Saved once a frame at most: scrolling fires far more often than that. */
+  private saveScroll(): void {
+    if (this.scrollSaving) return;
+    this.scrollSaving = true;
+    requestAnimationFrame(() => {
+      this.scrollSaving = false;
+      saveState({ scrollTop: this.stick ? undefined : this.transcript.scrollTop });
+    });
   }
 
   /** Arrow keys (and Home/End) inside the transcript: to the next or previous control; Escape back to the transcript. */

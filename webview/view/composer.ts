@@ -1,10 +1,11 @@
 /**
- * The message box: Enter sends, Shift+Enter is a new line, Escape (anywhere) stops the wait.
+ * The message box: Enter sends, Shift+Enter is a new line, Escape closes a list and nothing else
+ * (stopping, which may withdraw waiting changes, is the Stop button's alone).
  * Above it, the attachments as chips; `@` opens a list of the folder's files and the code index's
  * symbols (answered by the extension), `/` at the start a list of the backend's commands.
  */
 import type { ContextChip, SlashCommand, Strings, Suggestion } from '../../src/extension/chat/contract';
-import { post } from '../vscodeApi';
+import { post, saveState } from '../vscodeApi';
 import { Chips } from './chips';
 import { button, h } from './dom';
 import { Picker, type PickerItem } from './picker';
@@ -50,16 +51,12 @@ export class Composer {
     this.el = h('form', { class: 'composer', attrs: { 'aria-label': s.inputLabel } }, [this.chips.el, field, h('div', { class: 'composer-buttons' }, [this.stopButton, this.sendButton])]);
     this.el.addEventListener('submit', (e) => e.preventDefault());
     this.input.addEventListener('keydown', (e) => this.onKey(e));
-    this.input.addEventListener('input', () => this.update());
+    this.input.addEventListener('input', () => {
+      this.update();
+      this.saveDraft();
+    });
     this.input.addEventListener('click', () => this.update());
     this.input.addEventListener('blur', () => this.close());
-
-    document.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape' && this.busy && !e.defaultPrevented) {
-        e.preventDefault();
-        post({ type: 'stop' });
-      }
-    });
     this.setBusy(false);
   }
 
@@ -72,6 +69,7 @@ export class Composer {
 
   setContext(chips: readonly ContextChip[]): void {
     this.chips.setChips(chips);
+    saveState({ chips: chips.map((c) => ({ kind: c.kind, path: c.path, label: c.label, ...(c.startLine ? { startLine: c.startLine, endLine: c.endLine } : {}) })) });
   }
 
   setActiveFile(path: string | undefined): void {
@@ -96,8 +94,13 @@ export class Composer {
   restoreDraft(text: string, replace = false): void {
     if (!replace && this.input.value.trim()) return;
     this.input.value = text;
+    this.saveDraft();
     this.focus();
     this.input.setSelectionRange(text.length, text.length);
+  }
+
+  private saveDraft(): void {
+    saveState({ draft: this.input.value || undefined });
   }
 
   focus(): void {
@@ -177,6 +180,7 @@ export class Composer {
   private replace(t: Token, text: string): void {
     const v = this.input.value;
     this.input.value = v.slice(0, t.start) + text + v.slice(t.end);
+    this.saveDraft();
     const caret = t.start + text.length;
     this.input.setSelectionRange(caret, caret);
     this.input.focus();
@@ -194,6 +198,7 @@ export class Composer {
     if (!text || this.busy) return;
     post({ type: 'send', text });
     this.input.value = '';
+    this.saveDraft();
     this.close();
   }
 }

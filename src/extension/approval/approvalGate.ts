@@ -16,6 +16,8 @@ import { currentText, writeNotebookCell, writeText } from './writeChange';
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
 const RELOAD_MS = 2000;
 
+type ConsentAnswer = 'allowed' | 'refused' | 'withdrawn';
+
 interface Pending {
   readonly change: ProposedChange;
   /** The text the diff shows: the agent's proposal, formatted. */
@@ -51,6 +53,8 @@ interface Pending {
  */
 export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
+  /** Questions asked before a secret file is read (no change exists yet to show). */
+  private readonly consents = new Map<string, { readonly view: PendingChangeView; readonly answer: (a: ConsentAnswer) => void }>();
   /** The approved text of each approved proposal (the developer may have edited it or dropped hunks), until written. */
   private readonly decided = new Map<string, { readonly text: string; readonly dropped: number }>();
   /** Where an approved change's diff was: the changed file is shown there after the write. */
@@ -86,7 +90,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   list(): readonly PendingChangeView[] {
-    return [...this.pending.values()].map((p) => p.view);
+    return [...[...this.consents.values()].map((c) => c.view), ...[...this.pending.values()].map((p) => p.view)];
   }
 
   /** The change whose diff is the active editor: the only one a keybinding or the title bar may approve. */
@@ -114,7 +118,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   /** The oldest waiting change (what Reject without a diff in front acts on: rejecting writes nothing). */
   oldest(): string | undefined {
-    return this.pending.keys().next().value;
+    return this.consents.keys().next().value ?? this.pending.keys().next().value;
   }
 
   async commit(change: ProposedChange, signal: AbortSignal, hooks?: GateHooks): Promise<CommittedChange> {
@@ -144,8 +148,48 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   /** Before a writing tool opens a secret file: asked in a warning (see askSecretChange). */
-  allowSecretChange(request: SecretChangeRequest, signal: AbortSignal): Promise<void> {
-    return askSecretChange(request, signal, this.log);
+  /**
+   * The question before a secret file is even read lives in Pending Changes and on the chat's
+   * cards until answered, like a change; the notification only points there (it can be pushed
+   * out of sight by later ones).
+   */
+  async allowSecretChange(request: SecretChangeRequest, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the developer was asked.');
+    const view: PendingChangeView = {
+      id: request.id,
+      toolName: request.toolName,
+      relativePath: request.path.rel,
+      description: request.description,
+      created: false,
+      guarded: { kind: 'secret', rule: request.path.rule ?? '?' },
+      added: 0,
+      removed: 0,
+      consent: true,
+      askedAt: Date.now(),
+    };
+    this.log.warn(`${request.toolName} ${request.id}: asks to change the secret file ${request.path.rel}`);
+    const answer = new Promise<ConsentAnswer>((resolve) => this.consents.set(request.id, { view, answer: resolve }));
+    const onAbort = () => this.answerConsent(request.id, 'withdrawn');
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.refresh();
+    askSecretChange(view, answer);
+    try {
+      const picked = await answer;
+      if (picked === 'withdrawn') throw new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was read or written.');
+      if (picked === 'refused') throw new ToolError('USER_REJECTED', `The developer did not allow a change to ${request.path.rel}.`);
+      this.log.info(`${request.id}: the developer allowed a change to the secret file ${request.path.rel} to be prepared`);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private answerConsent(id: string, answer: ConsentAnswer): boolean {
+    const c = this.consents.get(id);
+    if (!c) return false;
+    this.consents.delete(id);
+    this.refresh();
+    c.answer(answer);
+    return true;
   }
 
   private async ask(change: ProposedChange, shown: string, signal: AbortSignal): Promise<void> {
@@ -166,7 +210,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const decision = new Promise<{ approved: true } | { approved: false; error: ToolError }>((resolve) => {
       this.pending.set(change.id, { change, shown, view, runs, keep: runs.map(() => true), proposal: shown, left, right, decide: resolve, seen: false, edited: false });
     });
-    const onAbort = () => this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
+    const onAbort = () => void this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
     signal.addEventListener('abort', onAbort, { once: true });
     // The rows and cards say when the backend has probably stopped waiting; the view object stays the same.
     const overdue = setTimeout(() => this.pending.has(change.id) && this.refresh(), BACKEND_WAIT_MS);
@@ -217,6 +261,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
    * the Approve came from a notification before it did) is shown instead, and waits.
    */
   async approve(id: string): Promise<void> {
+    if (this.answerConsent(id, 'allowed')) return;
     if (!this.pending.has(id)) {
       this.log.info(`${id}: approve requested, but nothing is pending under that id`);
       return;
@@ -247,7 +292,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       return;
     }
     this.log.info(`${id}: approved by the developer`);
-    this.decide(id, { approved: true });
+    await this.decide(id, { approved: true });
   }
 
   /** Edit Proposal: the proposal side becomes editable (it is read-only until the developer asks), and its diff comes to the front. */
@@ -298,26 +343,29 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // Exactly the change the list showed (the same view object), never a secret or protected file.
     if (!p || p.view !== view || p.view.guarded) return;
     this.log.info(`${id}: approved by the developer from the list of pending changes${this.wasSeen(id) ? '' : ' (diff not opened)'}`);
-    this.decide(id, { approved: true });
+    void this.decide(id, { approved: true });
   }
 
   async withdraw(id: string): Promise<void> {
+    if (this.answerConsent(id, 'withdrawn')) return;
     if (!this.pending.has(id)) return;
     this.log.info(`${id}: withdrawn (the developer stopped the turn that asked for it)`);
-    this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'The developer stopped the request; the change was withdrawn and nothing was written.') });
+    await this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'The developer stopped the request; the change was withdrawn and nothing was written.') });
   }
 
   async reject(id: string, reason?: string): Promise<void> {
+    if (this.answerConsent(id, 'refused')) return;
     const p = this.pending.get(id);
     if (!p) return;
     const because = reason?.trim() ? ` Reason: ${reason.trim()}` : '';
     this.log.info(`${id}: rejected by the developer`);
-    this.decide(id, { approved: false, error: new ToolError('USER_REJECTED', `The developer rejected the change to ${p.view.relativePath}.${because}`) });
+    await this.decide(id, { approved: false, error: new ToolError('USER_REJECTED', `The developer rejected the change to ${p.view.relativePath}.${because}`) });
   }
 
-  private decide(id: string, outcome: { approved: true } | { approved: false; error: ToolError }): void {
+  /** Settles the change; resolves once its diff has closed (the caller may then put the focus back). */
+  private decide(id: string, outcome: { approved: true } | { approved: false; error: ToolError }): Promise<void> {
     const p = this.pending.get(id);
-    if (!p) return;
+    if (!p) return Promise.resolve();
     // Read the proposal (with the developer's edits) before its editor goes away.
     const edited = p.edited && this.store.isEditable(p.right) ? this.store.currentText(p.right) : undefined;
     this.pending.delete(id);
@@ -326,9 +374,10 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.right.toString());
       if (tab) this.diffColumn.set(id, tab.group.viewColumn);
     }
-    void this.closeDiff(p);
+    const closed = this.closeDiff(p);
     this.refresh();
     p.decide(outcome);
+    return closed;
   }
 
   private async closeDiff(p: Pending): Promise<void> {
@@ -389,13 +438,14 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   private refresh(): void {
-    void vscode.commands.executeCommand('setContext', 'agentBridge.hasPendingChanges', this.pending.size > 0);
+    void vscode.commands.executeCommand('setContext', 'agentBridge.hasPendingChanges', this.pending.size + this.consents.size > 0);
     this.changeEmitter.fire();
   }
 
   dispose(): void {
+    for (const id of [...this.consents.keys()]) this.answerConsent(id, 'withdrawn');
     for (const id of [...this.pending.keys()]) {
-      this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'VS Code is closing; nothing was written.') });
+      void this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'VS Code is closing; nothing was written.') });
     }
     for (const d of this.disposables) d.dispose();
   }

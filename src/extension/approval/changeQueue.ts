@@ -14,6 +14,11 @@ export interface PendingChangeView {
   readonly guarded?: { readonly kind: 'secret' | 'protected'; readonly rule: string };
   readonly added: number;
   readonly removed: number;
+  /**
+   * Not a change yet: the agent asks to prepare a change to a secret file, which nothing may read
+   * until the developer allows it. Approve allows, Reject refuses; there is no diff to open.
+   */
+  readonly consent?: true;
   /** When it started waiting (Date.now()): past BACKEND_WAIT_MS the agent's backend may have stopped waiting for the answer. */
   readonly askedAt: number;
 }

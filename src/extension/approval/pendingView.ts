@@ -55,11 +55,17 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
         this.renderCount(view);
       }),
       vscode.commands.registerCommand('agentBridge.openPendingDiff', (row: unknown) => this.act(row, (id) => approvals.showDiff(id, row instanceof HunkRow ? { line: Math.max(0, row.run.newAt) } : {}))),
-      vscode.commands.registerCommand('agentBridge.approvePending', (row: unknown) => this.act(row, (id) => approvals.approve(id))),
+      vscode.commands.registerCommand('agentBridge.approvePending', (row: unknown) =>
+        this.act(row, async (id) => {
+          await approvals.approve(id);
+          if (!approvals.list().some((c) => c.id === id)) await backToList();
+        }),
+      ),
       vscode.commands.registerCommand('agentBridge.rejectPending', (row: unknown) =>
         this.act(row, async (id) => {
           const reason = await askReason();
           if (reason !== undefined) await approvals.reject(id, reason);
+          await backToList();
         }),
       ),
       vscode.commands.registerCommand('agentBridge.approveAll', () => this.approveAll()),
@@ -92,6 +98,7 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
     item.id = `change:${c.id}`;
     const folder = path.posix.dirname(c.relativePath);
     const overdue = callerMayHaveGivenUp(c);
+    if (c.consent) return consentItem(item, c, folder);
     item.description = `+${c.added} −${c.removed}${folder !== '.' ? ` · ${folder}` : ''}${overdue ? ` · ${t('the agent may have stopped waiting')}` : ''}`;
     item.iconPath = new vscode.ThemeIcon(c.guarded ? 'warning' : c.created ? 'diff-added' : 'diff-modified');
     const tip = new vscode.MarkdownString(undefined, true);
@@ -195,6 +202,26 @@ function hunkItem(row: HunkRow): vscode.TreeItem {
 }
 
 /** The optional reason a rejection tells the agent; undefined when the developer cancelled (nothing is rejected). */
+/** A question before a secret file is read: Allow (the approve button) or Refuse; there is no diff yet. */
+function consentItem(item: vscode.TreeItem, c: PendingChangeView, folder: string): vscode.TreeItem {
+  const t = vscode.l10n.t;
+  item.description = `${t('asks to change a secret file')}${folder !== '.' ? ` · ${folder}` : ''}`;
+  item.iconPath = new vscode.ThemeIcon('key');
+  const tip = new vscode.MarkdownString(undefined, true);
+  tip.appendText(t('The agent wants to change {0}. Nothing of it has been read: ✓ lets the agent prepare a change, which you then review in its diff; ✕ refuses.', c.relativePath));
+  if (c.description) tip.appendMarkdown('\n\n').appendText(t('The agent says: “{0}”', c.description));
+  if (c.guarded) tip.appendMarkdown('\n\n').appendText(guardedWarning(c.guarded));
+  item.tooltip = tip;
+  item.contextValue = 'pendingConsent';
+  item.accessibilityInformation = { label: `${c.relativePath}, ${t('asks to change a secret file')}` };
+  return item;
+}
+
+/** After a decision made in the list, the focus goes back to the list (the closing diff would leave it in an editor). */
+async function backToList(): Promise<void> {
+  await vscode.commands.executeCommand('agentBridge.pendingChanges.focus');
+}
+
 export async function askReason(): Promise<string | undefined> {
   return vscode.window.showInputBox({ title: vscode.l10n.t('Reject change'), prompt: vscode.l10n.t('Tell the agent why (optional)'), ignoreFocusOut: true });
 }

@@ -1,8 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import { ToolError } from '../../core/protocol/errors';
 import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
-import type { SecretChangeRequest } from '../../core/write/gate';
 import type { PendingChangeView } from './changeQueue';
 import { inert } from './inert';
 
@@ -28,25 +25,16 @@ export function lateWarning(): string {
 }
 
 /**
- * Before a writing tool opens a secret file: a warning with Allow / Refuse. Nothing of the file
- * has been read yet; allowing lets the tool compute its change, which is then shown as a diff
- * and approved like any other (the agent's answer never quotes the file either way).
+ * Before a writing tool opens a secret file: a notification that points to the question in
+ * Pending Changes and on the chat's card (Allow / Refuse live there, where later notifications
+ * cannot push them out of sight), and closes itself once it is answered. Nothing of the file has
+ * been read yet; allowing lets the tool compute its change, which is then shown as a diff and
+ * approved like any other (the agent's answer never quotes the file either way).
  */
-export async function askSecretChange(request: SecretChangeRequest, signal: AbortSignal, log: Logger): Promise<void> {
-  if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the developer was asked.');
+export function askSecretChange(view: PendingChangeView, answered: Promise<unknown>): void {
   const t = vscode.l10n.t;
-  const allow = t('Allow');
-  const refuse = t('Refuse');
-  const message = t('Agent Bridge: the agent wants to change {0}, a secret file (it matches "{1}" in agentBridge.excludeGlobs). Allow it to prepare a change? You will see the diff before anything is written; the agent never sees the file.', inert(request.path.rel), inert(request.path.rule ?? '?'));
-  log.warn(`${request.toolName} ${request.id}: asks to change the secret file ${request.path.rel}`);
-  const withdrawn = new Promise<'withdrawn'>((resolve) => {
-    if (signal.aborted) resolve('withdrawn');
-    signal.addEventListener('abort', () => resolve('withdrawn'), { once: true });
-  });
-  const picked = await Promise.race([vscode.window.showWarningMessage(message, allow, refuse), withdrawn]);
-  if (picked === 'withdrawn') throw new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was read or written.');
-  if (picked !== allow) throw new ToolError('USER_REJECTED', `The developer did not allow a change to ${request.path.rel}.`);
-  log.info(`${request.id}: the developer allowed a change to the secret file ${request.path.rel} to be prepared`);
+  const title = t('Agent Bridge: the agent wants to change {0}, a secret file (it matches "{1}" in agentBridge.excludeGlobs). Allow or refuse it in Pending Changes or on the chat card: you will see the diff before anything is written; the agent never sees the file.', inert(view.relativePath), inert(view.guarded?.rule ?? '?'));
+  void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => answered.catch(() => undefined));
 }
 
 /**

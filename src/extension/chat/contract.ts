@@ -117,6 +117,8 @@ export const ChangeCardSchema = z.object({
   removed: z.number(),
   /** The backend has probably stopped waiting for the answer; approving still writes the change. */
   late: z.boolean().optional(),
+  /** A question before a secret file is read, not a change yet: Allow / Refuse, no diff. */
+  consent: z.boolean().optional(),
 });
 export type ChangeCard = z.infer<typeof ChangeCardSchema>;
 
@@ -124,7 +126,7 @@ export type ChangeCard = z.infer<typeof ChangeCardSchema>;
 export const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
-  'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'late', 'errorTitle', 'busy',
+  'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'late', 'consent', 'allow', 'refuse', 'errorTitle', 'busy',
   'transcriptLabel', 'toolLabel', 'readOnlyTitle', 'readOnlyText', 'manageTrust', 'queued', 'jumpToLatest', 'openSettings', 'retryIn', 'openFileAt',
   'insertAtCursor', 'applyToFile', 'editMessage', 'retryMessage',
   'attach', 'removeAttachment', 'addCurrentFile', 'noMatches', 'commandsLabel', 'mentionsLabel', 'attachmentsLabel',

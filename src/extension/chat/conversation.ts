@@ -144,8 +144,16 @@ export class Conversation {
     return true;
   }
 
-  /** Stop: stop waiting here; the backend is not told (the protocol has no cancel), so it may still be working. */
-  stop(): void {
+  /** The calls of the turn under way (the changes it proposed among them). */
+  turnCallIds(): readonly string[] {
+    return this.turn ? [...this.turn.toolCallIds] : [];
+  }
+
+  /**
+   * Stop: stop waiting here; the backend is not told (the protocol has no cancel), so it may still
+   * be working. `withdraw`: the changes this turn still asks the developer to approve go too.
+   */
+  stop(withdraw = true): void {
     if (this.queued) {
       this.dropQueued();
       this.notice(this.texts.notSentQueued, 'info');
@@ -153,7 +161,7 @@ export class Conversation {
       return;
     }
     // What the developer stopped includes the changes this turn still asks them to approve.
-    if (this.turn?.toolCallIds.length) this.events.onWithdraw?.([...this.turn.toolCallIds]);
+    if (withdraw && this.turn?.toolCallIds.length) this.events.onWithdraw?.([...this.turn.toolCallIds]);
     this.abandon(this.texts.stopped);
   }
 

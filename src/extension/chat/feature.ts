@@ -235,7 +235,7 @@ export class ChatFeature implements vscode.Disposable {
         return;
       }
       case 'stop':
-        return this.conversation.stop();
+        return void this.stop();
       case 'retry':
         void vscode.commands.executeCommand('agentBridge.connect');
         return;
@@ -246,12 +246,17 @@ export class ChatFeature implements vscode.Disposable {
         void vscode.env.clipboard.writeText(m.text);
         return;
       case 'approve':
-        return this.onChange(m.id, (q) => q.approve(m.id));
+        return this.onChange(m.id, async (q) => {
+          await q.approve(m.id);
+          // Not approved yet (its diff was brought forward to be seen first): the focus stays on that diff.
+          if (!q.list().some((c) => c.id === m.id)) await this.panel.refocus();
+        });
       case 'reject':
         // The card asks for the reason too (optional); Escape keeps the change waiting.
         return this.onChange(m.id, async (q) => {
           const reason = await askReason();
           if (reason !== undefined) await q.reject(m.id, reason);
+          await this.panel.refocus();
         });
       case 'openDiff':
         return this.onChange(m.id, (q) => q.showDiff(m.id));
@@ -338,6 +343,29 @@ export class ChatFeature implements vscode.Disposable {
     return { state, ...(detail ? { detail } : {}), ...(hint ? { hint } : {}), ...(retryAt ? { retryAt } : {}) };
   }
 
+  /**
+   * Stop from the chat. Changes the turn proposed that still wait are not withdrawn unasked: the
+   * developer picks whether they go with it, or cancels and nothing stops.
+   */
+  private async stop(): Promise<void> {
+    const calls = this.conversation.turnCallIds();
+    const waiting = (this.changes?.list() ?? []).filter((c) => calls.includes(c.id));
+    if (!waiting.length) return this.conversation.stop();
+    const t = vscode.l10n.t;
+    const withdraw = t('Stop and Withdraw Them');
+    const keep = t('Stop, Keep Them Waiting');
+    const files = waiting.map((c) => inert(c.relativePath)).join(', ');
+    const question =
+      waiting.length === 1
+        ? t('Stop waiting for the agent? A change it proposed still waits for your decision: {0}', files)
+        : t('Stop waiting for the agent? {0} changes it proposed still wait for your decision: {1}', waiting.length, files);
+    // Keeping them is the first (default) answer: Enter must not throw away what waits.
+    const picked = await vscode.window.showWarningMessage(question, { modal: true, detail: t('Withdrawn changes are not written, and the agent is told so.') }, keep, withdraw);
+    if (picked !== undefined) this.conversation.stop(picked === withdraw);
+    // Back in the message box the developer pressed Stop from.
+    this.panel.post({ type: 'focus' });
+  }
+
   private changeCards(): ChangeCard[] {
     return (this.changes?.list() ?? []).map((c) => ({
       id: c.id,
@@ -348,6 +376,7 @@ export class ChatFeature implements vscode.Disposable {
       added: c.added,
       removed: c.removed,
       ...(callerMayHaveGivenUp(c) ? { late: true } : {}),
+      ...(c.consent ? { consent: true } : {}),
     }));
   }
 

@@ -30,6 +30,8 @@ interface Surface {
 export class ChatSurfaces implements vscode.WebviewViewProvider, vscode.Disposable {
   private panel: { readonly panel: vscode.WebviewPanel; readonly surface: Surface } | undefined;
   private view: { readonly view: vscode.WebviewView; readonly surface: Surface } | undefined;
+  /** The surface the developer last acted in: where the focus goes back after a decision they made there. */
+  private lastFrom: Surface | undefined;
   private readonly postEmitter = new vscode.EventEmitter<ToWebview>();
   /** Every message posted (after validation), once, whatever the number of surfaces: for tests. */
   readonly onDidPost = this.postEmitter.event;
@@ -116,7 +118,17 @@ export class ChatSurfaces implements vscode.WebviewViewProvider, vscode.Disposab
       this.send({ ...this.host.snapshot(), docked: from === this.view?.surface }, [from]);
       return;
     }
+    if (from) this.lastFrom = from;
     this.host.handle(parsed.message);
+  }
+
+  /**
+   * The cursor back in the message box of the chat the developer acted in (after a decision
+   * whose reason box or closing diff took the focus), never left in an editor they were not in.
+   */
+  async refocus(): Promise<void> {
+    if (this.lastFrom && this.lastFrom === this.panel?.surface) return this.showInEditor();
+    if (this.lastFrom && this.lastFrom === this.view?.surface) return this.showDocked();
   }
 
   /** Posts to every ready surface (`init` goes only to the surface that asked for it). */

@@ -388,7 +388,9 @@ describe('Approval of agent changes', () => {
       // so the agent cannot even learn that its search text is wrong.
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(settled, false, 'no answer before the developer decided');
-      assert.equal(live.api.pendingChanges.list().length, 0, 'no diff yet: the file was not read');
+      const asked = live.api.pendingChanges.list();
+      assert.deepEqual(asked.map((c) => [c.id, c.relativePath, c.consent]), [[msg.toolCallId, 'secret/.env.local', true]], 'only the question is listed: the file was not read');
+      assert.equal(proposalTabs().length, 0, 'no diff yet');
       assert.equal(fs.readFileSync(file('secret/.env.local'), 'utf8'), 'API_KEY=old-4711\n');
       // Disconnecting withdraws the question; the answer (CANCELLED) waits for the reconnect.
       await vscode.commands.executeCommand('agentBridge.disconnect');
@@ -400,6 +402,41 @@ describe('Approval of agent changes', () => {
     } finally {
       await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('a secret-file question stays listed until answered while four other changes arrive; allowing it leads to its diff', async () => {
+    write('secret2/.env', 'TOKEN=old-5812\n');
+    for (const n of [1, 2, 3, 4]) write(`many/f${n}.txt`, `line ${n}\n`);
+    const secret = rootCall('apply_change', { relativePath: 'secret2/.env', searchContent: 'TOKEN=old-5812', replaceContent: 'TOKEN=new' });
+    const secretAnswer = live.backend.call(secret);
+    await until(() => live.api.pendingChanges.list().some((c) => c.id === secret.toolCallId && c.consent), 'the question in Pending Changes');
+    const others = [];
+    for (const n of [1, 2, 3, 4]) others.push(await propose({ relativePath: `many/f${n}.txt`, searchContent: `line ${n}`, replaceContent: `LINE ${n}` }, 'apply_change', false));
+    const listed = live.api.pendingChanges.list();
+    assert.equal(listed.length, 5, JSON.stringify(listed.map((c) => c.relativePath)));
+    assert.ok(listed.some((c) => c.id === secret.toolCallId && c.consent), 'the question is still listed');
+    // Allowing it: the tool reads the file and proposes its change, shown as a diff like any other.
+    await live.api.pendingChanges.approve(secret.toolCallId);
+    await until(() => live.api.pendingChanges.list().some((c) => c.id === secret.toolCallId && !c.consent), 'the change after the question');
+    assert.equal(fs.readFileSync(file('secret2/.env'), 'utf8'), 'TOKEN=old-5812\n', 'nothing written yet');
+    await vscode.commands.executeCommand('agentBridge.rejectChange', secret.toolCallId, 'not now');
+    assert.equal(data(await secretAnswer).code, 'USER_REJECTED');
+    for (const o of others) {
+      await vscode.commands.executeCommand('agentBridge.rejectChange', o.id, 'not now');
+      assert.equal(data(await o.answer).code, 'USER_REJECTED');
+    }
+  });
+
+  it('refusing a secret-file question from the list answers USER_REJECTED and reads nothing', async () => {
+    write('secret3/.env', 'TOKEN=keep-9931\n');
+    const msg = rootCall('apply_change', { relativePath: 'secret3/.env', searchContent: 'TOKEN=nope', replaceContent: 'TOKEN=new' });
+    const answer = live.backend.call(msg);
+    await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId && c.consent), 'the question in Pending Changes');
+    await vscode.commands.executeCommand('agentBridge.rejectChange', msg.toolCallId, '');
+    const res = await answer;
+    assert.equal(data(res).code, 'USER_REJECTED');
+    assert.ok(!JSON.stringify(res).includes('9931'), 'no word of the file');
+    assert.equal(live.api.pendingChanges.list().length, 0);
   });
 
   // (.git/config is secret as well as protected by default: the secret test above covers it.)
