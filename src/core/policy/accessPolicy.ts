@@ -6,8 +6,9 @@
  *  - outside the project: refused (PERMISSION_DENIED), before a byte is read or written;
  *  - secret (`agentBridge.excludeGlobs`): never read, searched, indexed or quoted in any answer or
  *    error; a change to one needs a person's consent before the file is even opened;
- *  - protected (files that run code: VCS metadata, CI, hooks, editor tasks, see protectedFiles.ts;
- *    and any folder git would take for a repository, see gitDirectory.ts): readable unless secret too, but a change always asks, whatever the approval
+ *  - protected (files that run code: VCS metadata, CI, hooks, editor tasks, see protectedFiles.ts,
+ *    plus `agentBridge.protectedGlobs`; and any folder git would take for a repository, see
+ *    gitDirectory.ts): readable unless secret too, but a change always asks, whatever the approval
  *    mode;
  *  - normal.
  *
@@ -93,9 +94,9 @@ export class AccessPolicy {
     return { kind: 'normal' };
   }
 
-  /** The glob that makes `rel` protected. */
+  /** The built-in glob, else the user's (`agentBridge.protectedGlobs`), that makes `rel` protected. */
   private protectedRule(rel: string): string | undefined {
-    return PROTECTED.match(rel);
+    return PROTECTED.match(rel) ?? this.ws.protectedGuard?.()?.match(rel);
   }
 
   /**

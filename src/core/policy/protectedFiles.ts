@@ -7,14 +7,16 @@
  * depth: a monorepo's sub-folder is opened on its own, and tools look up configuration from there.
  *
  * The agent may read them unless they are also secret, but a change to one always needs a person's
- * explicit decision, whatever `agentBridge.approvalMode` says. Not a setting: nothing a workspace
- * or a user writes can shrink this list.
+ * explicit decision, whatever `agentBridge.approvalMode` says. Nothing a workspace writes can
+ * shrink this list; the user can only add to it (`agentBridge.protectedGlobs`).
  *
  * Deliberately not protected: `package.json` and build files (`Makefile`, `build.gradle`,
  * `pom.xml`, `build.rs`). Their scripts run when the developer runs the project's build or tests,
  * which run the project's code the agent edits anyway, and agents change them as routine work;
  * asking for every such edit would train people to click through the warning that matters.
  */
+import { GlobSet } from './secrets';
+
 export const PROTECTED_GLOBS: readonly string[] = [
   // Version control metadata. `HEAD` is what makes any folder a git directory: see gitDirectory.ts.
   '**/.git',
@@ -107,3 +109,11 @@ export const PROTECTED_GLOBS: readonly string[] = [
   '**/.envrc',
 ];
 
+/**
+ * The globs a user adds (`agentBridge.protectedGlobs`, the headless host's `--protected-glob`).
+ * Negations are dropped: the built-in globs are matched first, so one could take nothing away, but
+ * `!docs/**` would protect every other file, which is never what was meant.
+ */
+export function extraProtectedGlobs(globs: readonly unknown[]): GlobSet {
+  return new GlobSet(globs.filter((g): g is string => typeof g === 'string' && !g.trim().startsWith('!')));
+}
