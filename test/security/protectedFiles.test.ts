@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { after, before, describe, test } from 'node:test';
+import { accessPolicy } from '../../src/core/policy/accessPolicy';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { hostileLink, type HostileLink } from './helpers/hostile';
 
 const plant = (root: string, rel: string, text: string): void => {
@@ -99,6 +102,37 @@ describe('a hostile agent building a git directory one write at a time (headless
       const r = await link.call('Replace', { file_path: rel, content: 'gitdir: ../../elsewhere\n' });
       assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
       assert.ok(!fs.existsSync(path.join(link.tree.root, rel)), `${rel} was created`);
+    }
+  });
+});
+
+describe('no order of unasked writes completes a git directory (the access policy, every order)', () => {
+  const PIECES = ['HEAD', 'objects/info/packs', 'refs/heads/main', 'commondir', 'config'];
+  const orders = (items: readonly string[]): string[][] => (items.length <= 1 ? [[...items]] : items.flatMap((x, i) => orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest])));
+
+  test('each of the 120 orders of five pieces, and all pieces sent at once, leave no HEAD beside objects/ or refs/ unasked', async () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-gitdir-')));
+    try {
+      const policy = accessPolicy(new NodeWorkspace(base, { ripgrep: false }));
+      /** Writes the pieces the policy lets through unasked, each batch judged before any of it lands. */
+      const run = async (folder: string, batches: readonly (readonly string[])[]) => {
+        for (const batch of batches) {
+          const judged = await Promise.all(batch.map(async (piece) => [piece, (await policy.forWrite(await policy.resolve(`${folder}/${piece}`))).kind] as const));
+          for (const [piece, kind] of judged) if (kind === 'normal') plant(base, `${folder}/${piece}`, 'x\n');
+        }
+        const has = (name: string) => fs.existsSync(path.join(base, folder, name));
+        return has('HEAD') && (has('objects') || has('refs') || has('commondir'));
+      };
+      let n = 0;
+      for (const order of orders(PIECES)) {
+        assert.equal(await run(`seq${n++}`, order.map((piece) => [piece])), false, `completed unasked in the order ${order.join(', ')}`);
+      }
+      assert.equal(await run('together', [PIECES]), false, 'completed unasked with every piece at once');
+      // The repository already holds a HEAD: whatever comes next beside it asks, alone or together.
+      plant(base, 'shipped/HEAD', 'ref: refs/heads/main\n');
+      assert.equal(await run('shipped', [PIECES.slice(1)]), false, 'completed unasked beside a HEAD that was there');
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 });
