@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ProtocolSetting } from '../core/link/connection';
 import type { ToolLimits } from '../core/policy/limiter';
-import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/policy/secrets';
+import { extraProtectedGlobs } from '../core/policy/protectedFiles';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard, type GlobSet } from '../core/policy/secrets';
 
 /** Every setting key in one place; all live under the `agentBridge` section. */
 export const SECTION = 'agentBridge';
@@ -13,6 +14,7 @@ export const Setting = {
   approvalMode: 'approvalMode',
   format: 'format',
   excludeGlobs: 'excludeGlobs',
+  protectedGlobs: 'protectedGlobs',
   maxConcurrentTools: 'maxConcurrentTools',
   toolTimeoutSeconds: 'toolTimeoutSeconds',
   resultRetentionSeconds: 'resultRetentionSeconds',
@@ -78,6 +80,7 @@ export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
 }
 
 let cachedGuard: { key: string; guard: SecretGuard } | undefined;
+let cachedProtected: { key: string; guard: GlobSet } | undefined;
 /** True while `watchSecretSettings` listens: only then may the guard be handed out without rereading. */
 let watched = false;
 
@@ -97,17 +100,33 @@ export function readSecretGuard(): SecretGuard {
   return cachedGuard.guard;
 }
 
-/** Drops the kept secrets guard whenever `agentBridge.excludeGlobs` changes (VS Code tells before any later read). */
+/**
+ * The globs the user added to the protected files (`agentBridge.protectedGlobs`), from the user's
+ * settings only, as the secret globs are: a workspace can neither add nor (more to the point) see
+ * its additions honoured in place of the user's. The built-in list applies besides, always.
+ */
+export function readProtectedGuard(): GlobSet {
+  if (watched && cachedProtected) return cachedProtected.guard;
+  const raw: readonly unknown[] = userSetting<readonly unknown[]>(Setting.protectedGlobs, []);
+  const key = JSON.stringify(raw);
+  if (cachedProtected?.key !== key) cachedProtected = { key, guard: extraProtectedGlobs(raw) };
+  return cachedProtected.guard;
+}
+
+/** Drops the kept guards whenever `agentBridge.excludeGlobs` or `agentBridge.protectedGlobs` changes (VS Code tells before any later read). */
 export function watchSecretSettings(): vscode.Disposable {
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration(`${SECTION}.${Setting.excludeGlobs}`)) cachedGuard = undefined;
+    if (e.affectsConfiguration(`${SECTION}.${Setting.protectedGlobs}`)) cachedProtected = undefined;
   });
   cachedGuard = undefined;
+  cachedProtected = undefined;
   watched = true;
   return {
     dispose: () => {
       watched = false;
       cachedGuard = undefined;
+      cachedProtected = undefined;
       listener.dispose();
     },
   };

@@ -3,11 +3,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { realpathLenient } from '../core/workspace/realpath';
 import { readRegularFile } from '../core/policy/safeRead';
-import { withSecretExcludes, type SecretGuard } from '../core/policy/secrets';
+import { withSecretExcludes, type GlobSet, type SecretGuard } from '../core/policy/secrets';
 import type { DiagnosticInfo, FileInfo, Workspace } from '../core/workspace/workspace';
 import { editorDiagnostics } from './diagnostics';
 import { VscodeLanguageIntel } from './languageIntel';
-import { readSecretGuard } from './settings';
+import { readProtectedGuard, readSecretGuard } from './settings';
 
 function realpathOrSelf(p: string): string {
   try {
@@ -116,6 +116,11 @@ export class VscodeWorkspace implements Workspace {
   /** `agentBridge.excludeGlobs`, from user settings only (see settings.ts). */
   secretGuard(): SecretGuard {
     return readSecretGuard();
+  }
+
+  /** `agentBridge.protectedGlobs`, from user settings only (see settings.ts). */
+  protectedGuard(): GlobSet {
+    return readProtectedGuard();
   }
 
   /** files.exclude and search.exclude, and the secret globs (the access policy filters results again). */

@@ -6,6 +6,7 @@ import type { Dispatcher } from '../core/link/dispatcher';
 import { startLink } from '../core/link/startLink';
 import { redactingLogger, type Logger } from '../core/log';
 import type { ToolLimits } from '../core/policy/limiter';
+import { extraProtectedGlobs } from '../core/policy/protectedFiles';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/policy/secrets';
 import { systemTrust } from '../core/link/systemCa';
 import { tokenAuth } from '../core/link/token';
@@ -28,6 +29,8 @@ export interface HeadlessHostOptions extends NodeWorkspaceOptions {
   readonly token?: string;
   /** Globs of secret files, added to DEFAULT_EXCLUDE_GLOBS: never read, never searched, never written. */
   readonly excludeGlobs?: readonly string[];
+  /** Globs of files that run code, added to the built-in protected files: with --auto-approve a change to one is still refused. */
+  readonly protectedGlobs?: readonly string[];
   /** Concurrency, queue and deadline of read tools (defaults: 8, 64, 25 s). */
   readonly limits?: Partial<ToolLimits>;
   /** How long answers finished while the link is down wait for it (default 60 s; 0 drops them). */
@@ -63,7 +66,7 @@ export const HEADLESS_WRITE_REFUSAL =
 export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
   const log = redactingLogger(o.log, () => [o.token]);
   const secrets = o.secrets ?? new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...(o.excludeGlobs ?? [])]);
-  const workspace = new NodeWorkspace(o.workspace, { ...o, secrets });
+  const workspace = new NodeWorkspace(o.workspace, { ...o, secrets, extraProtected: o.extraProtected ?? extraProtectedGlobs(o.protectedGlobs ?? []) });
   const sessionId = o.sessionId ?? randomUUID();
   const stateDir = o.stateDir === undefined ? defaultStateDir() : o.stateDir;
   const journal = stateDir ? WriteJournal.forSession(journalDirFor(stateDir, workspace.root), sessionId, log) : new WriteJournal(undefined, log);

@@ -19,6 +19,9 @@ Options:
   --token TOKEN        token for the backend (default: $AGENT_BRIDGE_TOKEN); never logged
   --exclude-glob GLOB  another secret-file glob (repeatable), added to the defaults
                        (.env*, *.pem, *.key, id_rsa*, .git/**, ...): never read, searched or written
+  --protected-glob GLOB
+                       another protected-file glob (repeatable), added to the built-in list
+                       (.git, HEAD, CI pipelines, hooks, .vscode, ...): a change is refused
   --max-concurrent N   read tools run at once (default 8)
   --tool-timeout S     seconds before a read tool is stopped with TIMEOUT (default 25)
   --result-retention S seconds an answer finished while the link is down waits for the
@@ -44,6 +47,7 @@ function main(): void {
         'auto-approve': { type: 'boolean', default: false },
         token: { type: 'string' },
         'exclude-glob': { type: 'string', multiple: true },
+        'protected-glob': { type: 'string', multiple: true },
         'max-concurrent': { type: 'string' },
         'tool-timeout': { type: 'string' },
         'result-retention': { type: 'string' },
@@ -103,6 +107,7 @@ function main(): void {
       autoApprove: args['auto-approve'],
       token: token || undefined,
       excludeGlobs: args['exclude-glob'],
+      protectedGlobs: args['protected-glob'],
       limits: { maxConcurrent, timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000 },
       resultRetentionMs: retentionS === undefined ? undefined : retentionS * 1000,
       ripgrep: args['no-ripgrep'] ? false : undefined,

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { realpathLenient } from '../core/workspace/realpath';
 import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
-import { withSecretExcludes, type SecretGuard } from '../core/policy/secrets';
+import { withSecretExcludes, type GlobSet, type SecretGuard } from '../core/policy/secrets';
 import type { FileInfo, Workspace } from '../core/workspace/workspace';
 
 export interface NodeWorkspaceOptions {
@@ -16,6 +16,8 @@ export interface NodeWorkspaceOptions {
   readonly searchExcludes?: readonly string[];
   /** Secret files (the access policy's secret class; search skips them too). Default: DEFAULT_EXCLUDE_GLOBS. */
   readonly secrets?: SecretGuard;
+  /** Globs added to the built-in protected files (which apply regardless). */
+  readonly extraProtected?: GlobSet;
 }
 
 /** Finds an executable on PATH, as a shell would. */
@@ -49,6 +51,7 @@ export class NodeWorkspace implements Workspace {
   private readonly rg: string | undefined;
   private readonly excludes: readonly string[];
   private readonly secrets: SecretGuard | undefined;
+  private readonly extraProtected: GlobSet | undefined;
 
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
@@ -57,6 +60,7 @@ export class NodeWorkspace implements Workspace {
     this.rg = options.ripgrep === false ? undefined : (options.ripgrep ?? findOnPath('rg'));
     this.excludes = options.searchExcludes ?? [];
     this.secrets = options.secrets;
+    this.extraProtected = options.extraProtected;
   }
 
   /** A folder has no editor buffers. */
@@ -76,6 +80,10 @@ export class NodeWorkspace implements Workspace {
 
   secretGuard(): SecretGuard | undefined {
     return this.secrets;
+  }
+
+  protectedGuard(): GlobSet | undefined {
+    return this.extraProtected;
   }
 
   async stat(absPath: string): Promise<FileInfo | undefined> {

@@ -6,12 +6,15 @@
  *  - outside the project: refused (PERMISSION_DENIED), before a byte is read or written;
  *  - secret (`agentBridge.excludeGlobs`): never read, searched, indexed or quoted in any answer or
  *    error; a change to one needs a person's consent before the file is even opened;
- *  - protected (`.git`, `.vscode`, CI and hook configuration, see protectedFiles.ts): readable
- *    unless secret too, but a change always asks, whatever the approval mode;
+ *  - protected (files that run code: VCS metadata, CI, hooks, editor tasks, see protectedFiles.ts,
+ *    plus `agentBridge.protectedGlobs`; and any folder git would take for a repository, see
+ *    gitDirectory.ts): readable unless secret too, but a change always asks, whatever the approval
+ *    mode;
  *  - normal.
  *
  * A path is judged as given and where it leads, and the stricter class wins: `cfg -> .git/config`
- * is protected, `notes.txt -> .env` is secret.
+ * is protected, `notes.txt -> .env` is secret. A file both secret and protected (`.yarnrc.yml`) is
+ * secret: never read; a change to it asks as a secret's does, and the headless host refuses it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,6 +22,7 @@ import { translator } from '../l10n';
 import { resolveInProject, toRelative, type ProjectPath } from '../workspace/paths';
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace/workspace';
+import { gitDirectoryOf } from './gitDirectory';
 import { PROTECTED_GLOBS } from './protectedFiles';
 import { EXCLUDE_GLOBS_SETTING, GlobSet, SecretGuard } from './secrets';
 
@@ -84,10 +88,33 @@ export class AccessPolicy {
       if (rule !== undefined) return { kind: 'secret', rule, matched: rel };
     }
     for (const rel of rels) {
-      const rule = PROTECTED.match(rel);
+      const rule = this.protectedRule(rel);
       if (rule !== undefined) return { kind: 'protected', rule, matched: rel };
     }
     return { kind: 'normal' };
+  }
+
+  /** The built-in glob, else the user's (`agentBridge.protectedGlobs`), that makes `rel` protected. */
+  private protectedRule(rel: string): string | undefined {
+    return PROTECTED.match(rel) ?? this.ws.protectedGuard?.()?.match(rel);
+  }
+
+  /**
+   * The class a write to `target` gets, judged against the disk right before the change is made:
+   * stricter than the path's own when another name of the file (a hard link) is protected, or when
+   * the file lies in a folder git would take for a repository (gitDirectory.ts).
+   */
+  async forWrite(target: Access): Promise<Access> {
+    if (target.kind !== 'normal') return target;
+    if ((await this.linkedKind(target.abs)) === 'protected') {
+      return { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel };
+    }
+    const gitDir = await gitDirectoryOf(this.ws.root, target.abs);
+    if (gitDir !== undefined) {
+      const folder = toRelative(this.ws.root, gitDir) || '.';
+      return { ...target, kind: 'protected', rule: `inside ${folder}, a git directory (HEAD beside objects/, refs/ or commondir)`, matched: target.rel };
+    }
+    return target;
   }
 
   /** Resolves and classifies a path the agent sent; outside the project is PERMISSION_DENIED. */
@@ -204,7 +231,7 @@ export class AccessPolicy {
         if (st.nlink <= 1) continue;
         const id = idOf(st);
         const seen = byId.get(id) ?? { names: 0, secret: false, protected: false };
-        byId.set(id, { names: seen.names + 1, secret: seen.secret || guard.isSecret(rel), protected: seen.protected || PROTECTED.match(rel) !== undefined });
+        byId.set(id, { names: seen.names + 1, secret: seen.secret || guard.isSecret(rel), protected: seen.protected || this.protectedRule(rel) !== undefined });
       }
     }
     return { guard, at: Date.now(), byId, complete: true };

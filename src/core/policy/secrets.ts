@@ -8,28 +8,94 @@ import { Minimatch } from 'minimatch';
 /** The setting that holds the globs (named in every refusal, so the developer knows what to change). */
 export const EXCLUDE_GLOBS_SETTING = 'agentBridge.excludeGlobs';
 
-/** Secret-looking files, matched against project-relative paths (case-insensitively). */
+/**
+ * Files that hold credentials, matched against project-relative paths (case-insensitively). The
+ * names are the credential *files* that secret scanners know by name (gitrob's and shhgit's file
+ * signatures, trufflehog's and gitleaks' path rules) and the tools' documented places for tokens:
+ * keys and keystores, cloud and container logins, package-registry tokens, infrastructure state,
+ * password databases, shell histories. A scanner also reads contents; this list cannot, so a
+ * secret in an ordinary file (`config.php`, `settings.py`) is not covered.
+ */
 export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
+  // Environment files, private keys, certificates with keys, keystores.
   '**/.env*',
   '**/*.pem',
   '**/*.key',
+  '**/*.p8',
   '**/*.p12',
+  '**/*.pkcs12',
   '**/*.pfx',
   '**/*.jks',
   '**/*.keystore',
+  '**/*.ppk',
+  '**/*.asc',
+  '**/*.gpg',
+  '**/*.keytab',
+  '**/*.ovpn',
   '**/id_rsa*',
   '**/id_dsa*',
   '**/id_ecdsa*',
   '**/id_ed25519*',
   '**/.ssh/**',
-  '**/.aws/credentials',
-  '**/.netrc',
-  '**/.npmrc',
-  '**/.pypirc',
-  '**/.git-credentials',
-  '**/.docker/config.json',
-  '**/.kube/config',
+  '**/.gnupg/**',
+  // Logins of version control, package registries and their clients.
   '**/.git/**',
+  '**/.git-credentials',
+  '**/.hg/hgrc',
+  '**/.netrc',
+  '**/_netrc',
+  '**/.npmrc',
+  '**/.yarnrc',
+  '**/.yarnrc.yml',
+  '**/.pypirc',
+  '**/pip.conf',
+  '**/.gem/credentials',
+  '**/.cargo/credentials',
+  '**/.cargo/credentials.toml',
+  '**/.m2/settings.xml',
+  '**/.m2/settings-security.xml',
+  '**/auth.json',
+  '**/.config/gh/hosts.yml',
+  '**/.config/hub',
+  // Cloud, container and infrastructure credentials.
+  '**/credentials.json',
+  '**/credentials.xml',
+  '**/.credentials',
+  '**/.aws/credentials',
+  '**/.azure/**',
+  '**/.config/gcloud/**',
+  '**/application_default_credentials.json',
+  '**/.boto',
+  '**/.s3cfg',
+  '**/.docker/config.json',
+  '**/.dockercfg',
+  '**/.kube/config',
+  '**/kubeconfig',
+  '**/*.kubeconfig',
+  '**/.vault-token',
+  '**/*.tfstate',
+  '**/*.tfstate.backup',
+  '**/*.tfvars',
+  '**/*.tfvars.json',
+  '**/.terraformrc',
+  '**/terraform.rc',
+  '**/.terraform.d/credentials.tfrc.json',
+  '**/rclone.conf',
+  '**/.tugboat',
+  // Databases, web servers, file-transfer clients, password managers, shell histories.
+  '**/.pgpass',
+  '**/.my.cnf',
+  '**/.htpasswd',
+  '**/sftp-config.json',
+  '**/.ftpconfig',
+  '**/.remote-sync.json',
+  '**/filezilla.xml',
+  '**/recentservers.xml',
+  '**/sitemanager.xml',
+  '**/*.kdb',
+  '**/*.kdbx',
+  '**/*.psafe3',
+  '**/.*_history',
 ];
 
 /**
@@ -41,7 +107,8 @@ export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
 export class GlobSet {
   readonly globs: readonly string[];
   private readonly matchers: readonly { glob: string; needle: string | undefined; m: Minimatch }[];
-  private readonly seen = new Map<string, string>();
+  /** Remembered answers: the glob that matched, or null for none. */
+  private readonly seen = new Map<string, string | null>();
 
   constructor(globs: readonly string[]) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
@@ -51,7 +118,7 @@ export class GlobSet {
   /** The first glob that matches `rel`, or undefined. A folder matches when its contents would (`.git`). */
   match(rel: string): string | undefined {
     const known = this.seen.get(rel);
-    if (known !== undefined) return known === NO_MATCH ? undefined : known;
+    if (known !== undefined) return known ?? undefined;
     const clean = rel.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
     const inside = `${clean}/x`;
     // A glob is tried only on a path that has its literal part: a search answer of 16,000 files was
@@ -62,7 +129,7 @@ export class GlobSet {
         ? undefined
         : this.matchers.find(({ needle, m }) => (needle === undefined || lower.includes(needle)) && (m.match(clean) || m.match(inside)))?.glob;
     if (this.seen.size >= MATCH_MEMO_SIZE) this.seen.clear();
-    this.seen.set(rel, glob ?? NO_MATCH);
+    this.seen.set(rel, glob ?? null);
     return glob;
   }
 }
@@ -101,7 +168,6 @@ export function needleOf(glob: string): string | undefined {
 const OPTIONS = { dot: true, nocase: true, nocomment: true } as const;
 /** Paths whose answer `GlobSet.match` remembers; the memo starts over when full. */
 const MATCH_MEMO_SIZE = 10_000;
-const NO_MATCH = '';
 
 /** The secret globs: `agentBridge.excludeGlobs`, or the headless host's defaults plus `--exclude-glob`. */
 export class SecretGuard extends GlobSet {

@@ -4,7 +4,7 @@
  * All paths here are absolute, native paths that the caller has already contained in `root`.
  */
 import type { LanguageIntel } from './languageIntel';
-import type { SecretGuard } from '../policy/secrets';
+import type { GlobSet, SecretGuard } from '../policy/secrets';
 
 export interface FileInfo {
   readonly kind: 'file' | 'directory' | 'other';
@@ -46,6 +46,8 @@ export interface Workspace {
 
   /** The secret-file globs in force (read per call: a setting may change); undefined: the defaults. */
   secretGuard?(): SecretGuard | undefined;
+  /** Globs the user added to the protected files (`agentBridge.protectedGlobs`); the built-in ones apply besides, always. */
+  protectedGuard?(): GlobSet | undefined;
 
   /** Path of a ripgrep binary, or undefined to use the in-process search. */
   ripgrepPath(): string | undefined;

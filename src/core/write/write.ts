@@ -93,11 +93,8 @@ export async function planAndWrite<X>(
   plan: (current: ProjectText | undefined) => WritePlan<X>,
 ): Promise<WriteOutcome<X>> {
   const policy = accessPolicy(ctx.workspace);
-  let target = ctx.resolved?.get(relativePath) ?? (await policy.resolve(relativePath));
-  // Another name of the same file (a hard link) may be protected: an in-place save would change it.
-  if (target.kind === 'normal' && (await policy.linkedKind(target.abs)) === 'protected') {
-    target = { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel };
-  }
+  // A hard link's other name, or a git directory around the file, can make the write protected.
+  const target = await policy.forWrite(ctx.resolved?.get(relativePath) ?? (await policy.resolve(relativePath)));
   if (target.kind === 'secret') {
     const t = translator(ctx.workspace.locale);
     if (!ctx.changes?.allowSecretChange) {
@@ -130,7 +127,8 @@ export async function planAndWrite<X>(
       {
         id: ctx.callId,
         toolName,
-        path: target,
+        // Judged again now: a HEAD may have landed beside the file while this call waited for the lock.
+        path: await policy.forWrite(target),
         original,
         proposed: decided.proposed,
         encoding: current?.encoding ?? 'utf8',

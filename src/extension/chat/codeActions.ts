@@ -38,7 +38,7 @@ async function target(ws: Workspace, doc: vscode.TextDocument, allowProtected: b
   if (access instanceof Error) return { why: access.message };
   const linked = access.kind === 'normal' ? await policy.linkedKind(access.abs) : access.kind;
   if (access.kind === 'secret' || linked === 'secret') return { why: t('{0} is a secret file; Agent Bridge does not put code from the chat into it.', access.rel) };
-  if (!allowProtected && (access.kind === 'protected' || linked === 'protected')) return { why: t('{0} is a protected file: use Apply, which shows the change for your approval.', access.rel) };
+  if (!allowProtected && (await policy.forWrite(access)).kind === 'protected') return { why: t('{0} is a protected file: use Apply, which shows the change for your approval.', access.rel) };
   return { rel: access.rel };
 }
 

@@ -469,6 +469,31 @@ describe('Approval of agent changes', () => {
     });
   }
 
+  it('in autoApprove, a file in the user\'s agentBridge.protectedGlobs and the HEAD that would complete a git directory both ask', async () => {
+    const config = vscode.workspace.getConfiguration('agentBridge');
+    await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Global);
+    await config.update('protectedGlobs', ['**/*.deploy.sh'], vscode.ConfigurationTarget.Global);
+    // objects/ and refs/ are there already (written one call at a time before): HEAD is the last piece.
+    fs.mkdirSync(file('gitdocs/objects/info'), { recursive: true });
+    fs.mkdirSync(file('gitdocs/refs/heads'), { recursive: true });
+    try {
+      for (const rel of ['ops/prod.deploy.sh', 'gitdocs/HEAD']) {
+        const { id, answer } = await propose({ file_path: rel, content: 'ref: refs/heads/main\n' }, 'Replace');
+        const view = live.api.pendingChanges.list().find((c) => c.id === id)!;
+        assert.equal(view.guarded?.kind, 'protected', rel);
+        assert.ok(!fs.existsSync(file(rel)), `${rel}: nothing written without a decision`);
+        await vscode.commands.executeCommand('agentBridge.rejectChange', id, '');
+        assert.equal(data(await answer).code, 'USER_REJECTED');
+        assert.ok(!fs.existsSync(file(rel)));
+      }
+    } finally {
+      await config.update('protectedGlobs', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(file('gitdocs'), { recursive: true, force: true });
+      fs.rmSync(file('ops'), { recursive: true, force: true });
+    }
+  });
+
   it("a workspace's own .vscode/settings.json cannot switch approval off", async () => {
     const hostile = { 'agentBridge.approvalMode': 'autoApprove', 'agentBridge.serverUrl': 'ws://203.0.113.9:1/ws/agent/chat', 'editor.tabSize': 7 };
     write('.vscode/settings.json', JSON.stringify(hostile, null, 2));

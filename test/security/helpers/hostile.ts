@@ -100,7 +100,7 @@ export interface HostileLink {
 }
 
 /** A dev backend on loopback and the headless host over a fresh hostile tree; `close()` ends all three. */
-export async function hostileLink(o: { autoApprove?: boolean; excludeGlobs?: string[] } = {}): Promise<HostileLink> {
+export async function hostileLink(o: { autoApprove?: boolean; excludeGlobs?: string[]; protectedGlobs?: string[] } = {}): Promise<HostileLink> {
   const tree = hostileTree();
   const backend = await startDevBackend({ port: 0, host: '127.0.0.1' });
   const frames: string[] = [];
@@ -111,6 +111,7 @@ export async function hostileLink(o: { autoApprove?: boolean; excludeGlobs?: str
     log: silentLogger,
     autoApprove: o.autoApprove ?? true,
     excludeGlobs: o.excludeGlobs ?? ['**/private/**', '**/*.{secret,priv}'],
+    protectedGlobs: o.protectedGlobs,
     limits: { timeoutMs: 5000 },
   });
   await backend.waitForSession(undefined, 5000);
