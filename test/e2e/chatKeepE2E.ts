@@ -20,6 +20,9 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
   const openList = () => chat().locator('.picker[aria-label]:not([hidden])');
   const greeter = path.join(folder, 'src/app/Greeter.java');
 
+  /** The turn before has ended (its agent answered the decision): a new message is sent, not queued. */
+  const idle = () => chat().locator('button.stop').waitFor({ state: 'hidden', timeout: TIMEOUT });
+
   /** Types `@query`, waits for the list, and picks its first entry: the attachment's chip. */
   async function attach(query: string, chipText: string): Promise<void> {
     await box().pressSequentially(`@${query}`, { delay: 30 });
@@ -45,6 +48,7 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
         await page.locator('.monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
         await page.keyboard.press('Control+A');
         await focusChatTab(page);
+        await idle();
         await send(page, '/edit src/app/Greeter.java');
         const card = chat().locator('.card', { hasText: 'src/app/Greeter.java' });
         await card.waitFor({ timeout: TIMEOUT });
@@ -68,6 +72,7 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
       run: async () => {
         const before = fs.readFileSync(greeter, 'utf8');
         await focusChatTab(page);
+        await idle();
         await send(page, '/edit src/app/Greeter.java');
         const card = chat().locator('.card', { hasText: 'src/app/Greeter.java' });
         await card.waitFor({ timeout: TIMEOUT });
