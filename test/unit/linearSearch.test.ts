@@ -16,7 +16,7 @@ function naiveStarts<T>(haystack: ArrayLike<T>, needle: ArrayLike<T>): number[] 
 }
 
 const text = fc.string({ unit: fc.constantFrom('a', 'b', '\n'), maxLength: 60 });
-const needle = fc.string({ unit: fc.constantFrom('a', 'b', '\n'), minLength: 1, maxLength: 6 });
+const needle = fc.string({ unit: fc.constantFrom('a', 'b', '\n'), minLength: 1, maxLength: 10 });
 
 test('textOccurrences counts and lists every overlapping occurrence, as brute force does', () => {
   fc.assert(
@@ -65,4 +65,25 @@ test('a pathological needle on repetitive text is searched in linear time', () =
   assert.equal(miss.count, 0);
   // Both are O(N x M) for stepped indexOf (seconds to minutes); linear is tens of milliseconds.
   assert.ok(took < 2000, `took ${Math.round(took)} ms`);
+});
+
+test('occurrences across the internal chunks of the search are all found, with the same positions as indexOf', () => {
+  // Over half a million characters in which the needle's first characters are frequent.
+  const parts: string[] = [];
+  let len = 0;
+  let seed = 7;
+  while (len < 600_000) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const piece = seed % 5 === 0 ? 'needle-ab' : 'needle-a'.slice(0, 1 + (seed % 8)) + 'x';
+    parts.push(piece);
+    len += piece.length;
+  }
+  let haystack = parts.join('');
+  // A run of occurrences over each 2^18 boundary: one of them is cut by it, whatever the run's phase.
+  for (const at of [262_144, 524_288]) haystack = haystack.slice(0, at - 40) + 'needle-ab'.repeat(10) + haystack.slice(at + 50);
+  const expected: number[] = [];
+  for (let at = haystack.indexOf('needle-ab'); at >= 0; at = haystack.indexOf('needle-ab', at + 1)) expected.push(at);
+  const got = runWhole(textOccurrences(haystack, 'needle-ab', Infinity));
+  assert.equal(got.count, expected.length);
+  assert.deepEqual(got.starts, expected);
 });
