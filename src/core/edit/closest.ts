@@ -7,19 +7,14 @@ import type { ClosestRegion } from './types';
 import { trimBlanks } from './blanks';
 import { diffSnippet } from './diffSnippet';
 import { splitSearchLines } from './lines';
-import { runWhole, type Sliced } from '../code/index/slices';
+import type { Sliced } from '../code/index/slices';
 import { bestWindowsSliced, lineScoresSliced, similarity } from './similarity';
 
 const MIN_SIMILARITY = 0.3;
 /** Minified files have megabyte lines: compared text is capped. */
 const MAX_COMPARED_CHARS = 20_000;
 
-/** The region of `fileLines` most like `search`, or undefined when nothing is even roughly alike. */
-export function findClosest(fileLines: readonly string[], search: string, fileKeys: readonly string[] = fileLines.map(trimBlanks)): ClosestRegion | undefined {
-  return runWhole(findClosestSliced(fileLines, search, fileKeys));
-}
-
-/** findClosest as a generator that yields every few thousand lines. */
+/** The region of `fileLines` (whose indentation-free keys are `fileKeys`) most like `search`, or undefined when nothing is even roughly alike; yields every few thousand lines. */
 export function* findClosestSliced(fileLines: readonly string[], search: string, fileKeys: readonly string[]): Sliced<ClosestRegion | undefined> {
   const searchLines = splitSearchLines(search);
   const searchKeys = searchLines.map(trimBlanks);
