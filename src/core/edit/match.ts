@@ -33,6 +33,7 @@ interface TierResult {
 
 const NONE: TierResult = { count: 0, spans: [] };
 
+/** Every occurrence, overlapping ones included: "aa" is in "aaa" twice, which is ambiguous. */
 function* exactTier(body: string, search: string): Sliced<TierResult> {
   const { count, starts } = yield* textOccurrences(body, search, MAX_LISTED);
   return { count, spans: starts.map((s) => ({ start: s, end: s + search.length })) };
