@@ -99,6 +99,10 @@ const ZH_CN: Record<string, string> = {
   '{0} and {1} are identical; there is nothing to change.': '{0} 与 {1} 完全相同，没有需要修改的内容。',
   '{0} is empty; only the first edit of a new (empty) file may have an empty {0}.': '{0} 为空；只有新建（空）文件的第一个编辑才能使用空的 {0}。',
   'edits: at least one edit is required.': 'edits：至少需要一个编辑。',
+  'edits: {0} edits in one call; at most {1} are accepted. Split the change into several calls. Nothing was changed.': 'edits：一次调用含 {0} 个编辑，最多接受 {1} 个。请拆成几次调用。未做任何更改。',
+  'Matching the edit took longer than {0} s and was stopped; the file is too large or too repetitive for this search text. Send a shorter, more distinctive text, or fewer edits. Nothing was changed.':
+    '匹配该编辑超过 {0} 秒，已停止；对这段搜索文本而言，文件太大或重复太多。请发送更短、更有区分度的文本，或减少编辑数量。未做任何更改。',
+  'replace_all would make {0} larger than {1} MB ({2} occurrences); Agent Bridge does not write files that large. Nothing was changed.': 'replace_all 会使 {0} 超过 {1} MB（{2} 处）；Agent Bridge 不写入这么大的文件。未做任何更改。',
   'Error in edit {0} of {1}: {2} None of the {1} edits were applied.': '第 {0} 个编辑（共 {1} 个）出错：{2}{1} 个编辑均未应用。',
   'Error in edit {0} of {1} (line numbers are as after edits 1-{2}): {3} None of the {1} edits were applied.':
     '第 {0} 个编辑（共 {1} 个）出错（行号为应用第 1-{2} 个编辑之后的行号）：{3}{1} 个编辑均未应用。',

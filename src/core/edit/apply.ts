@@ -4,7 +4,11 @@
  */
 import type { Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
-import { findMatch } from './match';
+import type { Sliced } from '../code/index/slices';
+import { MAX_FILE_BYTES } from '../policy/safeRead';
+import { EDIT_LIMITS, runEditWhole } from './budget';
+import { textOccurrences } from './linearSearch';
+import { findMatchSliced } from './match';
 import { reindent } from './indent';
 import { dominantEol, dropFinalEol, endsWithEol, withEol } from './eol';
 import { lineNumberAt, splitSearchLines } from './lines';
@@ -55,13 +59,18 @@ function applyMatch(original: string, outcome: Extract<MatchOutcome, { kind: 'ma
  * Errors are worded by `t`, the developer's language.
  */
 export function applySearchReplace(original: string, search: string, replace: string, names: EditNames = applyChangeNames('the file'), t: Translate = ENGLISH): ApplyResult {
+  return runEditWhole(applySearchReplaceSliced(original, search, replace, names, t), t);
+}
+
+/** applySearchReplace as a generator that yields every few thousand steps, to be run in slices (budget.ts). */
+export function* applySearchReplaceSliced(original: string, search: string, replace: string, names: EditNames, t: Translate): Sliced<ApplyResult> {
   if (search === '') {
     throw new ToolError('VALIDATION_FAILED', t('{0} is empty; an empty {0} means "create the file", and {1} already has content. Send the text to replace.', names.search, names.path));
   }
   if (search === replace) {
     throw new ToolError('VALIDATION_FAILED', identical(names, t));
   }
-  const outcome = findMatch(original, search, replace);
+  const outcome = yield* findMatchSliced(original, search, replace);
   if (outcome.kind === 'already-applied') {
     return { kind: 'already-applied', newText: original, strategy: outcome.strategy, range: outcome.range };
   }
@@ -73,24 +82,37 @@ export function applySearchReplace(original: string, search: string, replace: st
 const identical = (names: EditNames, t: Translate): string => t('{0} and {1} are identical; there is nothing to change.', names.search, names.replace);
 
 /** replace_all: every exact, non-overlapping occurrence (line endings adapted to the file's if that is what it takes). */
-function replaceAll(text: string, edit: EditSpec, names: EditNames, t: Translate): { text: string; occurrences: number; newRange: LineRange } {
+function* replaceAll(text: string, edit: EditSpec, names: EditNames, t: Translate): Sliced<{ text: string; occurrences: number; newRange: LineRange }> {
   let old = edit.old_string;
-  let parts = text.split(old);
-  if (parts.length === 1) {
+  let found = yield* textOccurrences(text, old, Infinity, false);
+  if (found.count === 0 && inFileEols(text, old) !== old) {
     old = inFileEols(text, old);
-    parts = text.split(old);
+    found = yield* textOccurrences(text, old, Infinity, false);
   }
-  if (parts.length === 1) throw notExactForReplaceAll(findMatch(text, edit.old_string, edit.new_string), names, t);
+  if (found.count === 0) throw notExactForReplaceAll(yield* findMatchSliced(text, edit.old_string, edit.new_string), names, t);
   const insert = inFileEols(text, edit.new_string);
+  // A short old_string replaced by a long text many times over could build a string of gigabytes.
+  const newLength = text.length + found.count * (insert.length - old.length);
+  if (newLength > MAX_FILE_BYTES) {
+    throw new ToolError('BAD_REQUEST', t('replace_all would make {0} larger than {1} MB ({2} occurrences); Agent Bridge does not write files that large. Nothing was changed.', names.path, MAX_FILE_BYTES / (1024 * 1024), found.count));
+  }
+  const parts: string[] = [];
+  let from = 0;
+  for (const at of found.starts) {
+    parts.push(text.slice(from, at));
+    from = at + old.length;
+    if (parts.length % 65_536 === 0) yield;
+  }
+  parts.push(text.slice(from));
   const first = parts[0].length;
   const tail = parts[parts.length - 1].length;
   const joined = parts.join(insert);
   // Delegate the final-newline rule and the line arithmetic to splice, over the span from first to last occurrence.
   const span = splice(text, first, text.length - tail, joined.slice(first, joined.length - tail));
-  return { text: span.text, occurrences: parts.length - 1, newRange: span.newRange };
+  return { text: span.text, occurrences: found.count, newRange: span.newRange };
 }
 
-function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boolean, t: Translate): { text: string; report: Omit<EditReport, 'editIndex'> } {
+function* applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boolean, t: Translate): Sliced<{ text: string; report: Omit<EditReport, 'editIndex'> }> {
   if (edit.old_string === '') {
     // MultiEdit (docs/protocol.md §5.10) creates a file with a first edit whose old_string is empty.
     if (isFirst && isEmptyText(text)) {
@@ -103,10 +125,10 @@ function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boole
     throw new ToolError('VALIDATION_FAILED', identical(names, t));
   }
   if (edit.replace_all) {
-    const r = replaceAll(text, edit, names, t);
+    const r = yield* replaceAll(text, edit, names, t);
     return { text: r.text, report: { occurrences: r.occurrences, strategy: 'exact', newRange: r.newRange } };
   }
-  const outcome = findMatch(text, edit.old_string, edit.new_string);
+  const outcome = yield* findMatchSliced(text, edit.old_string, edit.new_string);
   if (outcome.kind !== 'match') throw matchError(outcome, names, true, t);
   const r = applyMatch(text, outcome, edit.old_string, edit.new_string);
   return { text: r.text, report: { occurrences: 1, strategy: outcome.strategy, newRange: r.newRange } };
@@ -118,15 +140,24 @@ function applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: boole
  * With a single edit this is the Edit tool, and its errors carry no prefix.
  */
 export function applyEdits(original: string, edits: readonly EditSpec[], path = 'the file', t: Translate = ENGLISH): EditsResult {
+  return runEditWhole(applyEditsSliced(original, edits, path, t), t);
+}
+
+/** applyEdits as a generator that yields every few thousand steps and between edits, to be run in slices (budget.ts). */
+export function* applyEditsSliced(original: string, edits: readonly EditSpec[], path: string, t: Translate): Sliced<EditsResult> {
   if (edits.length === 0) throw new ToolError('VALIDATION_FAILED', t('edits: at least one edit is required.'));
+  if (edits.length > EDIT_LIMITS.maxEdits) {
+    throw new ToolError('VALIDATION_FAILED', t('edits: {0} edits in one call; at most {1} are accepted. Split the change into several calls. Nothing was changed.', edits.length, EDIT_LIMITS.maxEdits));
+  }
   const names = editNames(path);
   let text = original;
   const reports: EditReport[] = [];
   for (let i = 0; i < edits.length; i++) {
     try {
-      const r = applyOne(text, edits[i], names, i === 0, t);
+      const r = yield* applyOne(text, edits[i], names, i === 0, t);
       text = r.text;
       reports.push({ editIndex: i + 1, ...r.report });
+      yield;
     } catch (e) {
       if (!(e instanceof ToolError) || edits.length === 1) throw e;
       const ending = nothingChanged(t);

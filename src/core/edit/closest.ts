@@ -7,23 +7,20 @@ import type { ClosestRegion } from './types';
 import { trimBlanks } from './blanks';
 import { diffSnippet } from './diffSnippet';
 import { splitSearchLines } from './lines';
-import { bestWindows, lineScores, similarity } from './similarity';
+import type { Sliced } from '../code/index/slices';
+import { bestWindowsSliced, lineScoresSliced, similarity } from './similarity';
 
 const MIN_SIMILARITY = 0.3;
 /** Minified files have megabyte lines: compared text is capped. */
 const MAX_COMPARED_CHARS = 20_000;
 
-/** The region of `fileLines` most like `search`, or undefined when nothing is even roughly alike. */
-export function findClosest(
-  fileLines: readonly string[],
-  search: string,
-  fileKeys: readonly string[] = fileLines.map(trimBlanks),
-): ClosestRegion | undefined {
+/** The region of `fileLines` (whose indentation-free keys are `fileKeys`) most like `search`, or undefined when nothing is even roughly alike; yields every few thousand lines. */
+export function* findClosestSliced(fileLines: readonly string[], search: string, fileKeys: readonly string[]): Sliced<ClosestRegion | undefined> {
   const searchLines = splitSearchLines(search);
   const searchKeys = searchLines.map(trimBlanks);
   if (fileLines.length === 0 || searchKeys.every((k) => k === '')) return undefined;
   const height = Math.min(searchLines.length, fileLines.length);
-  const scores = lineScores(fileKeys, searchKeys);
+  const scores = yield* lineScoresSliced(fileKeys, searchKeys);
   const fullSearch = searchKeys.join('\n');
   const searchText = fullSearch.slice(0, MAX_COMPARED_CHARS);
   // A capped search is compared with windows capped alike; otherwise windows are capped only
@@ -31,10 +28,11 @@ export function findClosest(
   const windowCap = searchText.length < fullSearch.length ? MAX_COMPARED_CHARS : 2 * searchText.length + 200;
 
   let best: { start: number; sim: number } | undefined;
-  for (const start of bestWindows(scores, height)) {
+  for (const start of yield* bestWindowsSliced(scores, height)) {
     const window = fileKeys.slice(start, start + height).join('\n').slice(0, windowCap);
     const sim = similarity(searchText, window);
     if (!best || sim > best.sim) best = { start, sim };
+    yield;
   }
   if (!best || best.sim < MIN_SIMILARITY) return undefined;
   const region = fileLines.slice(best.start, best.start + height);

@@ -6,6 +6,28 @@ const MAX_DIFF_LINES = 24;
 /** Minified files have megabyte lines: shown lines are cut. */
 const MAX_SHOWN_CHARS = 200;
 const MAX_EDITS = 200;
+/** Lines of each side compared: the diff is cut to a few rows anyway, and Myers on a million lines takes seconds even within MAX_EDITS. */
+const MAX_DIFFED_LINES = 2000;
+
+const sameKey = (x: string, y: string): boolean => trimBlanks(x) === trimBlanks(y);
+
+/**
+ * Long sides only: the equal lines at both ends dropped (but for the one line of context before the
+ * first change and the two after the last that the snippet would show), and what is left capped.
+ */
+function focus(a: readonly string[], b: readonly string[]): { a: readonly string[]; b: readonly string[]; cut: boolean } {
+  if (a.length <= MAX_DIFFED_LINES && b.length <= MAX_DIFFED_LINES) return { a, b, cut: false };
+  let head = 0;
+  while (head < a.length && head < b.length && sameKey(a[head], b[head])) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && sameKey(a[a.length - 1 - tail], b[b.length - 1 - tail])) tail++;
+  const from = Math.max(0, head - 1);
+  const kept = Math.min(tail, 2);
+  const aEnd = a.length - tail + kept;
+  const bEnd = b.length - tail + kept;
+  const cut = aEnd - from > MAX_DIFFED_LINES || bEnd - from > MAX_DIFFED_LINES;
+  return { a: a.slice(from, Math.min(aEnd, from + MAX_DIFFED_LINES)), b: b.slice(from, Math.min(bEnd, from + MAX_DIFFED_LINES)), cut };
+}
 
 /** Rows of a line-by-line comparison, for when the real diff would take too long. */
 function positionalRows(searchLines: readonly string[], fileLines: readonly string[]): { sign: string; line: string }[] {
@@ -23,10 +45,11 @@ function positionalRows(searchLines: readonly string[], fileLines: readonly stri
 
 /** The search lines against the file's: equal lines (blanks aside) as context, changes with one line around them. */
 export function diffSnippet(searchLines: readonly string[], fileLines: readonly string[]): string[] {
-  const a = searchLines.map(stripTrailingBlanks);
-  const b = fileLines.map(stripTrailingBlanks);
+  const focused = focus(searchLines, fileLines);
+  const a = focused.a.map(stripTrailingBlanks);
+  const b = focused.b.map(stripTrailingBlanks);
   // Bounded: Myers is O(lines x edits), and a 2,000-line search unlike its region must not take seconds.
-  const parts = diffArrays(a, b, { comparator: (x: string, y: string) => trimBlanks(x) === trimBlanks(y), maxEditLength: MAX_EDITS });
+  const parts = diffArrays(a, b, { comparator: sameKey, maxEditLength: MAX_EDITS });
   const signed = parts
     ? parts.flatMap((part) => part.value.map((line) => ({ sign: part.added ? '+' : part.removed ? '-' : ' ', line })))
     : positionalRows(a, b);
@@ -41,6 +64,6 @@ export function diffSnippet(searchLines: readonly string[], fileLines: readonly 
     else if (keep[i - 1] && i > 0) out.push('…');
   }
   if (out.length > MAX_DIFF_LINES) return [...out.slice(0, MAX_DIFF_LINES), `… (${out.length - MAX_DIFF_LINES} more diff lines)`];
-  return out;
+  return focused.cut ? [...out, `… (only ${MAX_DIFFED_LINES} lines compared)`] : out;
 }
 

@@ -2,7 +2,11 @@
  * Line bookkeeping shared by the matcher, the applier and the patcher: where lines start and which
  * line an offset is on. Terminators are CRLF, LF or a lone CR (eol.ts), as in text.ts's splitLines.
  */
+import { runWhole, type Sliced } from '../code/index/slices';
 import { endsWithEol, EOL_RE } from './eol';
+
+/** Lines a sliced pass over a file handles between two yields. */
+export const LINES_PER_STEP = 4096;
 
 /** A text's lines with their positions: `starts[i]` is where line i begins, `ends[i]` where its content ends. */
 export interface LineIndex {
@@ -16,6 +20,11 @@ export interface LineIndex {
  * so a text of n complete lines has n entries; the empty text has none.
  */
 export function indexLines(text: string): LineIndex {
+  return runWhole(indexLinesSliced(text));
+}
+
+/** indexLines as a generator that yields every few thousand lines (a file may have millions). */
+export function* indexLinesSliced(text: string): Sliced<LineIndex> {
   const starts: number[] = [];
   const ends: number[] = [];
   const lines: string[] = [];
@@ -25,6 +34,7 @@ export function indexLines(text: string): LineIndex {
     ends.push(m.index);
     lines.push(text.slice(pos, m.index));
     pos = m.index + m[0].length;
+    if (lines.length % LINES_PER_STEP === 0) yield;
   }
   if (pos < text.length) {
     starts.push(pos);

@@ -5,11 +5,14 @@
  * anything by it: line endings, trailing blanks, indentation.
  */
 import type { IndentShift, MatchOutcome, MatchStrategy, TextRange } from './types';
-import { findClosest } from './closest';
+import type { Sliced } from '../code/index/slices';
+import { runEditWhole } from './budget';
+import { findClosestSliced } from './closest';
 import { indentShift } from './indent';
 import { isBlank, stripTrailingBlanks, trimBlanks } from './blanks';
 import { endsWithEol } from './eol';
-import { floorIndex, indexLines, lineNumberAt, splitSearchLines, type LineIndex } from './lines';
+import { textOccurrences, sequenceOccurrences } from './linearSearch';
+import { floorIndex, indexLinesSliced, LINES_PER_STEP, lineNumberAt, splitSearchLines, type LineIndex } from './lines';
 
 /** At most this many places are listed in an ambiguity message (all are counted). */
 export const MAX_LISTED = 10;
@@ -30,43 +33,45 @@ interface TierResult {
 
 const NONE: TierResult = { count: 0, spans: [] };
 
-/** Every occurrence in `haystack`, overlapping ones included: "aa" is in "aaa" twice, which is ambiguous. */
-function occurrences(haystack: string, needle: string): { count: number; starts: number[] } {
-  const starts: number[] = [];
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
-    if (count++ < MAX_LISTED) starts.push(at);
-  }
-  return { count, starts };
+/** Every occurrence, overlapping ones included: "aa" is in "aaa" twice, which is ambiguous. */
+function* exactTier(body: string, search: string): Sliced<TierResult> {
+  const { count, starts } = yield* textOccurrences(body, search, MAX_LISTED);
+  return { count, spans: starts.map((s) => ({ start: s, end: s + search.length })) };
 }
 
-function exactTier(body: string, search: string): TierResult {
-  const { count, starts } = occurrences(body, search);
-  return { count, spans: starts.map((s) => ({ start: s, end: s + search.length })) };
+/** The file's indentation-free line keys, each also as a number (equal keys, equal numbers), for the indentation tier. */
+interface LineKeys {
+  readonly keys: readonly string[];
+  readonly ids: Int32Array;
+  readonly idOf: ReadonlyMap<string, number>;
 }
 
 /**
  * The file as the looser rungs see it, each view built at most once per findMatch (the replacement's
  * climb for "already applied" reuses them): its lines, its normalized form, its indentation-free keys.
+ * Each is built by a generator that yields every few thousand lines.
  */
 class Haystack {
   private indexMemo?: LineIndex;
   private normMemo?: { text: string; starts: number[]; lens: number[] };
-  private keysMemo?: string[];
+  private keysMemo?: LineKeys;
 
   constructor(readonly body: string) {}
 
-  get index(): LineIndex {
-    return (this.indexMemo ??= indexLines(this.body));
+  *index(): Sliced<LineIndex> {
+    if (!this.indexMemo) this.indexMemo = yield* indexLinesSliced(this.body);
+    return this.indexMemo;
   }
 
   /** LF endings, trailing blanks cut; `starts`/`lens` give each line's place and length in it. */
-  get normalized(): { text: string; starts: number[]; lens: number[] } {
+  *normalized(): Sliced<{ text: string; starts: number[]; lens: number[] }> {
     if (this.normMemo) return this.normMemo;
-    const { lines } = this.index;
+    const { lines } = yield* this.index();
     const starts: number[] = [];
     const lens: number[] = [];
-    const chunks: string[] = [];
+    // Joined a batch at a time: one join of millions of lines holds the thread for a third of a second.
+    const batches: string[] = [];
+    let batch: string[] = [];
     const lastHasEol = endsWithEol(this.body);
     let len = 0;
     for (let i = 0; i < lines.length; i++) {
@@ -74,14 +79,33 @@ class Haystack {
       const eol = i < lines.length - 1 || lastHasEol ? '\n' : '';
       starts.push(len);
       lens.push(stripped.length);
-      chunks.push(stripped, eol);
+      batch.push(stripped, eol);
       len += stripped.length + eol.length;
+      if (batch.length >= 2 * LINES_PER_STEP) {
+        batches.push(batch.join(''));
+        batch = [];
+        yield;
+      }
     }
-    return (this.normMemo = { text: chunks.join(''), starts, lens });
+    batches.push(batch.join(''));
+    return (this.normMemo = { text: batches.join(''), starts, lens });
   }
 
-  get keys(): string[] {
-    return (this.keysMemo ??= this.index.lines.map(trimBlanks));
+  *keys(): Sliced<LineKeys> {
+    if (this.keysMemo) return this.keysMemo;
+    const { lines } = yield* this.index();
+    const keys: string[] = [];
+    const ids = new Int32Array(lines.length);
+    const idOf = new Map<string, number>();
+    for (let i = 0; i < lines.length; i++) {
+      const key = trimBlanks(lines[i]);
+      keys.push(key);
+      let id = idOf.get(key);
+      if (id === undefined) idOf.set(key, (id = idOf.size));
+      ids[i] = id;
+      if (i % LINES_PER_STEP === 0) yield;
+    }
+    return (this.keysMemo = { keys, ids, idOf });
   }
 }
 
@@ -90,12 +114,12 @@ class Haystack {
  * searched as strings, so a search may still start or end mid-line; matches map back to the
  * original through the per-line start offsets, since normalizing only ever shortens a line's tail.
  */
-function whitespaceTier(hay: Haystack, search: string): TierResult {
+function* whitespaceTier(hay: Haystack, search: string): Sliced<TierResult> {
   const normSearch = search.split(/\r\n|\n|\r/).map(stripTrailingBlanks).join('\n');
   if (normSearch.trim() === '') return NONE;
-  const norm = hay.normalized;
-  const { starts: lineStarts } = hay.index;
-  const { count, starts } = occurrences(norm.text, normSearch);
+  const norm = yield* hay.normalized();
+  const { starts: lineStarts } = yield* hay.index();
+  const { count, starts } = yield* textOccurrences(norm.text, normSearch, MAX_LISTED);
   const toOriginal = (k: number, isEnd: boolean): number => {
     const line = floorIndex(norm.starts, k);
     const col = k - norm.starts[line];
@@ -107,43 +131,42 @@ function whitespaceTier(hay: Haystack, search: string): TierResult {
   return { count, spans };
 }
 
-/** Whole lines compared with indentation and trailing blanks ignored; the match carries the shift to re-indent with. */
-function indentationTier(hay: Haystack, search: string): TierResult {
+/**
+ * Whole lines compared with indentation and trailing blanks ignored; the match carries the shift to
+ * re-indent with. Lines are compared as numbers (one per distinct key), so finding every window is
+ * one linear search over the file's lines.
+ */
+function* indentationTier(hay: Haystack, search: string): Sliced<TierResult> {
   const searchLines = splitSearchLines(search);
   const keys = searchLines.map(trimBlanks);
-  const anchor = keys.findIndex((k) => k !== '');
-  if (anchor < 0) return NONE;
-  const fileKeys = hay.keys;
-  const { starts, ends, lines } = hay.index;
-  const m = keys.length;
-  const spans: Span[] = [];
-  let count = 0;
-  let firstAt = -1;
-  for (let i = 0; i + m <= fileKeys.length; i++) {
-    if (fileKeys[i + anchor] !== keys[anchor]) continue;
-    let same = true;
-    for (let j = 0; j < m && same; j++) same = fileKeys[i + j] === keys[j];
-    if (!same) continue;
-    if (count++ === 0) firstAt = i;
-    if (spans.length < MAX_LISTED) {
-      // A search ending in a terminator takes the last line's terminator too.
-      const end = endsWithEol(search) ? (starts[i + m] ?? hay.body.length) : ends[i + m - 1];
-      spans.push({ start: starts[i], end });
-    }
+  if (keys.every((k) => k === '')) return NONE;
+  const file = yield* hay.keys();
+  const needle = new Int32Array(keys.length);
+  for (let j = 0; j < keys.length; j++) {
+    const id = file.idOf.get(keys[j]);
+    // A line the file does not have: no window can match.
+    if (id === undefined) return NONE;
+    needle[j] = id;
   }
-  if (count !== 1) return { count, spans };
-  return { count, spans, indent: indentShift(searchLines, lines.slice(firstAt, firstAt + m)) };
+  const { starts, ends, lines } = yield* hay.index();
+  const m = keys.length;
+  const found = yield* sequenceOccurrences(file.ids, needle, MAX_LISTED);
+  // A search ending in a terminator takes the last line's terminator too.
+  const spans = found.starts.map((i) => ({ start: starts[i], end: endsWithEol(search) ? (starts[i + m] ?? hay.body.length) : ends[i + m - 1] }));
+  if (found.count !== 1) return { count: found.count, spans };
+  const at = found.starts[0];
+  return { count: 1, spans, indent: indentShift(searchLines, lines.slice(at, at + m)) };
 }
 
 type Ladder = { strategy: MatchStrategy; result: TierResult } | undefined;
 
 /** The first rung that finds anything, or undefined when none does. */
-function climb(hay: Haystack, search: string): Ladder {
-  const exact = exactTier(hay.body, search);
+function* climb(hay: Haystack, search: string): Sliced<Ladder> {
+  const exact = yield* exactTier(hay.body, search);
   if (exact.count > 0) return { strategy: 'exact', result: exact };
-  const whitespace = whitespaceTier(hay, search);
+  const whitespace = yield* whitespaceTier(hay, search);
   if (whitespace.count > 0) return { strategy: 'whitespace', result: whitespace };
-  const indentation = indentationTier(hay, search);
+  const indentation = yield* indentationTier(hay, search);
   if (indentation.count > 0) return { strategy: 'indentation', result: indentation };
   return undefined;
 }
@@ -161,9 +184,14 @@ function isDistinctive(replace: string): boolean {
  * Finds the one place `search` means in `text`. When it is nowhere but `replace` (if given) is, the
  * outcome says the change looks applied already; otherwise a not-found outcome carries the closest
  * region. A leading BOM is never part of a match, so an edit can't delete it. Offsets are into
- * `text`; line numbers are 1-based.
+ * `text`; line numbers are 1-based. Runs whole, under the edit deadline (budget.ts).
  */
 export function findMatch(text: string, search: string, replace?: string): MatchOutcome {
+  return runEditWhole(findMatchSliced(text, search, replace));
+}
+
+/** findMatch as a generator that yields every few thousand steps, to be run in slices. */
+export function* findMatchSliced(text: string, search: string, replace?: string): Sliced<MatchOutcome> {
   if (search === '') throw new RangeError('findMatch: empty search (creating a file is decided before matching)');
   const bom = text.startsWith(BOM) ? BOM.length : 0;
   const body = bom ? text.slice(bom) : text;
@@ -175,11 +203,16 @@ export function findMatch(text: string, search: string, replace?: string): Match
   };
   const range = (s: Span): TextRange => ({ start: s.start + bom, end: s.end + bom, ...span(s) });
 
-  const found = climb(hay, search);
+  const found = yield* climb(hay, search);
   if (found) {
     const { strategy, result } = found;
     if (result.count > 1) {
-      const lines = result.spans.map((s) => lineNumberAt(body, s.start));
+      const lines: number[] = [];
+      // Each line number is a scan of the text before it: a pause between them.
+      for (const s of result.spans) {
+        lines.push(lineNumberAt(body, s.start));
+        yield;
+      }
       return { kind: 'ambiguous', strategy, count: result.count, lines };
     }
     const match = { kind: 'match', strategy, range: range(result.spans[0]) } as const;
@@ -187,12 +220,13 @@ export function findMatch(text: string, search: string, replace?: string): Match
   }
 
   if (replace !== undefined && replace !== search && isDistinctive(replace)) {
-    const done = climb(hay, replace);
+    const done = yield* climb(hay, replace);
     if (done && done.result.count === 1) {
       return { kind: 'already-applied', strategy: done.strategy, range: range(done.result.spans[0]) };
     }
   }
-  const lineCount = hay.index.lines.length;
-  const closest = findClosest(hay.index.lines, search, hay.keys);
-  return closest ? { kind: 'not-found', lineCount, closest } : { kind: 'not-found', lineCount };
+  const { lines } = yield* hay.index();
+  const { keys } = yield* hay.keys();
+  const closest = yield* findClosestSliced(lines, search, keys);
+  return closest ? { kind: 'not-found', lineCount: lines.length, closest } : { kind: 'not-found', lineCount: lines.length };
 }

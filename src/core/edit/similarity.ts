@@ -1,4 +1,6 @@
 /** Scoring a file's windows against a search text that matched nowhere: a cheap per-line score picks a few candidate windows in O(lines), bigram similarity ranks them. */
+import type { Sliced } from '../code/index/slices';
+import { LINES_PER_STEP } from './lines';
 
 const CANDIDATES = 6;
 const TOKEN_RE = /[A-Za-z0-9_$]+/g;
@@ -24,13 +26,14 @@ export function similarity(a: string, b: string): number {
   return (2 * shared) / (a.length - 1 + (b.length - 1));
 }
 
-/** Per file line: 1 when it equals a search line (blanks aside), else the share of its words found in the search. */
-export function lineScores(fileKeys: readonly string[], searchKeys: readonly string[]): Float64Array {
+/** Per file line (yielding every few thousand): 1 when it equals a search line (blanks aside), else the share of its words found in the search. */
+export function* lineScoresSliced(fileKeys: readonly string[], searchKeys: readonly string[]): Sliced<Float64Array> {
   const keySet = new Set(searchKeys.filter((k) => k !== ''));
   const tokens = new Set<string>();
   for (const k of searchKeys) for (const t of k.match(TOKEN_RE) ?? []) tokens.add(t);
   const scores = new Float64Array(fileKeys.length);
   for (let i = 0; i < fileKeys.length; i++) {
+    if (i % LINES_PER_STEP === 0) yield;
     const key = fileKeys[i];
     if (key === '') continue;
     if (keySet.has(key)) {
@@ -46,8 +49,8 @@ export function lineScores(fileKeys: readonly string[], searchKeys: readonly str
   return scores;
 }
 
-/** Start lines (0-based) of the best-scoring windows, spread apart so they are different places. */
-export function bestWindows(scores: Float64Array, height: number): number[] {
+/** Start lines (0-based) of the best-scoring windows, spread apart so they are different places (yielding every few thousand lines). */
+export function* bestWindowsSliced(scores: Float64Array, height: number): Sliced<number[]> {
   const last = Math.max(0, scores.length - height);
   const sums = new Float64Array(last + 1);
   let sum = 0;
@@ -62,6 +65,7 @@ export function bestWindows(scores: Float64Array, height: number): number[] {
   for (let round = 0; round < CANDIDATES; round++) {
     let best = -1;
     for (let i = 0; i <= last; i++) {
+      if (i % LINES_PER_STEP === 0) yield;
       if (sums[i] <= 0 || (best >= 0 && sums[i] <= sums[best])) continue;
       if (picked.some((p) => Math.abs(p - i) < gap)) continue;
       best = i;

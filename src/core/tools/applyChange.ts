@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { applyChangeNames, applySearchReplace, planCreate } from '../edit';
+import { applyChangeNames, applySearchReplaceSliced, planCreate, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
@@ -30,7 +30,7 @@ export const applyChangeTool = defineTool({
   async handler(p, ctx) {
     const creating = !p.searchContent;
     const t = translator(ctx.workspace.locale);
-    const out = await planAndWrite<Extra>(ctx, 'apply_change', p.relativePath, p.description, (current) => {
+    const out = await planAndWrite<Extra>(ctx, 'apply_change', p.relativePath, p.description, async (current) => {
       const names = applyChangeNames(current?.path.rel ?? p.relativePath);
       if (creating) {
         if (planCreate(current?.text, p.replaceContent, names, t) === 'unchanged') {
@@ -39,7 +39,8 @@ export const applyChangeTool = defineTool({
         const lines = Math.max(1, splitLines(p.replaceContent).length);
         return { kind: 'write', proposed: p.replaceContent, changedLines: { startLine: 1, endLine: lines }, extra: { strategy: 'create', alreadyApplied: false, changedLines: { start: 1, end: lines } } };
       }
-      const applied = applySearchReplace(current?.text ?? missing(p.relativePath, t), p.searchContent ?? '', p.replaceContent, names, t);
+      const text = current?.text ?? missing(p.relativePath, t);
+      const applied = await runEditSliced(applySearchReplaceSliced(text, p.searchContent ?? '', p.replaceContent, names, t), ctx.signal, t);
       if (applied.kind === 'already-applied') {
         return { kind: 'unchanged', extra: { strategy: applied.strategy, alreadyApplied: true, changedLines: { start: applied.range.startLine, end: applied.range.endLine } } };
       }

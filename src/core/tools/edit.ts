@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { applyEdit } from '../edit';
+import { applyEditsSliced, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
@@ -17,9 +17,10 @@ export const editTool = defineTool({
   async handler(p, ctx) {
     const t = translator(ctx.workspace.locale);
     const target = targetOf(p, ctx.workspace.locale);
-    const out = await planAndWrite(ctx, 'Edit', target, p.description, (current) => {
+    const out = await planAndWrite(ctx, 'Edit', target, p.description, async (current) => {
       if (!current && p.old_string !== '') throw new ToolError('NOT_FOUND', t('File not found: {0}. To create it, send an empty old_string.', target));
-      const r = applyEdit(current?.text ?? '', { old_string: p.old_string, new_string: p.new_string, replace_all: p.replace_all }, current?.path.rel ?? target, t);
+      const edit = { old_string: p.old_string, new_string: p.new_string, replace_all: p.replace_all };
+      const r = await runEditSliced(applyEditsSliced(current?.text ?? '', [edit], current?.path.rel ?? target, t), ctx.signal, t);
       const lines = r.edits[0].newRange;
       return { kind: 'write', proposed: r.newText, changedLines: lines, extra: undefined };
     });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { applyEdits } from '../edit';
+import { applyEditsSliced, EDIT_LIMITS, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
@@ -15,16 +15,16 @@ export const multiEditTool = defineTool({
   name: 'MultiEdit',
   description: 'Apply several old/new string edits to one file in order, all or nothing, after the developer approves the diff.',
   writes: true,
-  params: z.object({ ...filePathFields, edits: z.array(edit).min(1, 'at least one edit is required'), description: z.string().optional() }),
+  params: z.object({ ...filePathFields, edits: z.array(edit).min(1, 'at least one edit is required').max(EDIT_LIMITS.maxEdits, `at most ${EDIT_LIMITS.maxEdits} edits per call; split the change into several calls`), description: z.string().optional() }),
   paths: (p) => [p.file_path ?? p.relativePath],
   async handler(p, ctx) {
     const t = translator(ctx.workspace.locale);
     const target = targetOf(p, ctx.workspace.locale);
-    const out = await planAndWrite(ctx, 'MultiEdit', target, p.description, (current) => {
+    const out = await planAndWrite(ctx, 'MultiEdit', target, p.description, async (current) => {
       if (!current && p.edits[0].old_string !== '') {
         throw new ToolError('NOT_FOUND', t("File not found: {0}. To create it, make the first edit's old_string empty.", target));
       }
-      const r = applyEdits(current?.text ?? '', p.edits, current?.path.rel ?? target, t);
+      const r = await runEditSliced(applyEditsSliced(current?.text ?? '', p.edits, current?.path.rel ?? target, t), ctx.signal, t);
       const first = Math.min(...r.edits.map((e) => e.newRange.startLine));
       const last = Math.max(...r.edits.map((e) => e.newRange.endLine));
       return { kind: 'write', proposed: r.newText, changedLines: { startLine: first, endLine: last }, extra: r.edits };
