@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { silentLogger, type Logger } from '../../src/core/log';
+import { lineLogger, silentLogger, type Logger } from '../../src/core/log';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost, type HeadlessHost } from '../../src/node/headless';
 import { findOnPath } from '../../src/node/nodeWorkspace';
@@ -108,6 +108,46 @@ test('the in-process search streams a 160 MB file in bounded chunks and searches
     assert.equal(dot.value.success, true, String(dot.value.error));
     assert.ok(dot.grown < MEMORY_BOUND, `with \`.\` the host grew by ${MB(dot.grown)}`);
     assert.match(String(dot.value.result), /^2: abcdefgh.*… \[cut\]$/m);
+  } finally {
+    await l.close();
+  }
+});
+
+test('a call id, trace id or tool name with line breaks, ANSI escapes or U+2028 writes exactly one log line per message, escaped', async () => {
+  const root = tmp('ab-loginject-');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'hello\n');
+  // As the headless host writes its log: each message a line on stderr.
+  let stderr = '';
+  const l = await link(root, { log: lineLogger((line) => (stderr += `${line}\n`), true) });
+  const forged = '2026-01-01T00:00:00.000Z [info] read_file ok succeeded in 1 ms';
+  try {
+    const session = l.backend.sessions()[0];
+    assert.ok(session);
+    const calls = [
+      { type: 'TOOL_CALL', toolCallId: `id1\n${forged}`, toolName: 'read_file', params: { relativePath: 'a.txt' } },
+      { type: 'TOOL_CALL', toolCallId: 'id2', traceId: `t\r\n${forged}\u2028x\u001b[2J`, toolName: 'read_file', params: { relativePath: 'a.txt' } },
+      { type: 'TOOL_CALL', toolCallId: 'id3', toolName: `nope\n${forged}\u0085`, params: {} },
+    ];
+    const answered = new Promise<void>((resolve) => {
+      let n = 0;
+      l.backend.onMessage((e) => {
+        if (e.text.includes('TOOL_RESULT') && ++n === calls.length) resolve();
+      });
+    });
+    for (const c of calls) l.backend.sendRaw(session, JSON.stringify(c));
+    await answered;
+    const lines = stderr.split('\n').filter(Boolean);
+    const stamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[(info|warn|error|debug)\] /;
+    for (const line of lines) {
+      assert.match(line, stamp, `a line the logger did not write: ${JSON.stringify(line)}`);
+      const control = [...line].find((c) => { const n = c.charCodeAt(0); return n < 0x20 || (n >= 0x7f && n <= 0x9f) || n === 0x2028 || n === 0x2029; });
+      assert.equal(control, undefined, `a control character in ${JSON.stringify(line)}`);
+    }
+    assert.ok(!lines.some((line) => line.startsWith(forged)), 'a forged line');
+    // Each message is on one line, its breaks written as escapes.
+    assert.equal(lines.filter((line) => line.includes('read_file id1\\n2026-01-01T00:00:00.000Z [info] read_file ok') && line.endsWith(' started')).length, 1);
+    assert.equal(lines.filter((line) => line.includes('trace=t\\r\\n2026-01-01') && line.includes('\\u2028x\\u001b[2J started')).length, 1);
+    assert.equal(lines.filter((line) => line.includes(`nope\\n${forged}\\u0085 id3 failed: TOOL_NOT_FOUND`)).length, 1);
   } finally {
     await l.close();
   }
