@@ -45,13 +45,18 @@ const MAX_SUBMATCHES = 4;
 /**
  * Splits a byte stream into lines without ever holding more than one line, and without even
  * holding that one when its first bytes show it is not needed (a match beyond the limit can be a
- * multi-megabyte minified line: it is counted, not stored). A line that is kept is shrunk as it
- * streams in (JsonCompactor: each string to MAX_LINE_BYTES, each array to MAX_SUBMATCHES items),
- * so a single huge line costs a bounded number of bytes too.
+ * multi-megabyte minified line: it is counted, not stored). A kept line that grows past
+ * MAX_LINE_BYTES is shrunk as it streams in (JsonCompactor: each string to MAX_LINE_BYTES, nothing
+ * after the MAX_SUBMATCHES-th submatch), so a single huge line costs a bounded number of bytes too;
+ * shorter lines, nearly all of them, are kept as they come.
  */
 export class JsonLineReader {
   private head: Buffer[] = [];
   private headSize = 0;
+  /** A kept line while it is short: its bytes as they came. */
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** A kept line once it grew past MAX_LINE_BYTES. */
   private compactor: JsonCompactor | undefined;
   private mode: 'undecided' | 'keep' | 'skip' = 'undecided';
   private kind: LineKind = 'other';
@@ -90,7 +95,6 @@ export class JsonLineReader {
     this.kind = kindOf(head.subarray(0, HEAD));
     if (this.consumer.wants(this.kind)) {
       this.mode = 'keep';
-      this.compactor = new JsonCompactor(MAX_LINE_BYTES, MAX_SUBMATCHES);
       this.feed(head, 0, head.length);
     } else {
       this.mode = 'skip';
@@ -98,8 +102,18 @@ export class JsonLineReader {
   }
 
   private feed(chunk: Buffer, from: number, to: number): void {
-    const c = this.compactor as JsonCompactor;
-    c.write(chunk, from, to);
+    if (this.compactor === undefined) {
+      this.parts.push(chunk.subarray(from, to));
+      this.size += to - from;
+      if (this.size <= MAX_LINE_BYTES) return;
+      this.compactor = new JsonCompactor(MAX_LINE_BYTES, MAX_SUBMATCHES);
+      for (const part of this.parts) this.compactor.write(part, 0, part.length);
+      this.parts = [];
+      this.size = 0;
+    } else {
+      this.compactor.write(chunk, from, to);
+    }
+    const c = this.compactor;
     if (c.unusable || c.size > MAX_KEPT_LINE_BYTES) {
       this.mode = 'skip';
       this.compactor = undefined;
@@ -107,13 +121,17 @@ export class JsonLineReader {
   }
 
   private finishLine(): void {
-    if (this.mode === 'keep' && this.compactor && this.compactor.size > 0) {
+    if (this.mode === 'keep' && this.compactor) {
       this.consumer.line(this.compactor.result(), this.compactor.cutString);
+    } else if (this.mode === 'keep' && this.size > 0) {
+      this.consumer.line(this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size), false);
     } else if (this.mode === 'skip') {
       this.consumer.skipped(this.kind);
     }
     this.head = [];
     this.headSize = 0;
+    this.parts = [];
+    this.size = 0;
     this.compactor = undefined;
     this.mode = 'undecided';
     this.kind = 'other';
