@@ -66,3 +66,17 @@ test('JsonLineReader: a 3 MB match line is handed on shrunk and marked cut; the 
   assert.equal(msg.data.submatches.length, 4);
   assert.deepEqual(lines[1], { text: small, cut: false });
 });
+
+test('JsonLineReader: a match line whose first submatches are each longer than the bound is still handed on, not dropped', () => {
+  const lines: Buffer[] = [];
+  const skipped: string[] = [];
+  const reader = new JsonLineReader({ wants: () => true, line: (buf) => lines.push(buf), skipped: (kind) => skipped.push(kind) });
+  const long = 'y'.repeat(400 * 1024);
+  const submatches = Array.from({ length: 6 }, (_, i) => ({ match: { text: long }, start: i, end: long.length }));
+  reader.push(Buffer.from(`${JSON.stringify({ type: 'match', data: { path: { text: 'b.js' }, lines: { text: long }, line_number: 7, submatches } })}\n`));
+  reader.end();
+  assert.deepEqual(skipped, []);
+  const msg = JSON.parse(lines[0]?.toString('utf8') ?? '') as { data: { line_number: number; submatches: Array<{ start: number }> } };
+  assert.equal(msg.data.line_number, 7);
+  assert.deepEqual(msg.data.submatches.map((s) => s.start), [0, 1, 2, 3]);
+});

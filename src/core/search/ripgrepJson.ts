@@ -37,8 +37,8 @@ function kindOf(head: Buffer): LineKind {
   return 'other';
 }
 
-/** A line whose shrunk text is still over this many bytes is not kept (ripgrep never writes one). */
-const MAX_KEPT_LINE_BYTES = 4 * MAX_LINE_BYTES;
+/** A line whose shrunk text is still over this many bytes is not kept: a path, a text and 4 submatches cut to MAX_LINE_BYTES each fit. */
+const MAX_KEPT_LINE_BYTES = 8 * MAX_LINE_BYTES;
 /** Submatches kept per line: only the first one's position is used. */
 const MAX_SUBMATCHES = 4;
 
