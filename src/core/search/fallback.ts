@@ -3,8 +3,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readSmallText } from '../policy/safeRead';
-import { WORKER_SOURCE, type WorkerInit } from './fallbackWorker';
 import { ToolError } from '../protocol/errors';
+import { WORKER_SOURCE, type WorkerInit } from './fallbackWorker';
 import { NameMatcher } from './globs';
 import {
   excludeMatcher,

@@ -224,7 +224,7 @@ export async function search(
   }
   if (collector.partlySearchedLines > 0) {
     const n = collector.partlySearchedLines;
-    notes.push(`${n} ${n === 1 ? 'line is' : 'lines are'} over ${kb} KB: only the first ${kb} KB of each were searched.`);
+    notes.push(n === 1 ? `1 line over ${kb} KB was searched only in its first ${kb} KB.` : `${n} lines over ${kb} KB were searched only in their first ${kb} KB.`);
   }
   return {
     pattern: options.pattern,
