@@ -4,7 +4,6 @@
  *   node dist/devBackend.js [--port 8080] [--host 127.0.0.1] [--token SECRET] [--tool-timeout-ms 30000]
  */
 import { parseArgs } from 'node:util';
-import { escapeForLog } from '../core/log';
 import { SCRIPTED_COMMANDS, scriptedAgent } from './scriptedAgent';
 import { startDevBackend, V1_PATH, V2_PATH, type DevBackend, type SessionInfo } from './server';
 import { TOOL_EXECUTE_PATH, SESSIONS_PATH } from './toolApi';
@@ -12,7 +11,7 @@ import { TOOL_EXECUTE_PATH, SESSIONS_PATH } from './toolApi';
 const USAGE = `Usage: dev-backend [--port 8080] [--host 127.0.0.1] [--token SECRET] [--tool-timeout-ms 30000]`;
 
 function print(line: string): void {
-  process.stdout.write(`${new Date().toISOString().slice(11, 23)} ${escapeForLog(line)}\n`);
+  process.stdout.write(`${new Date().toISOString().slice(11, 23)} ${line}\n`);
 }
 
 /** Shell-quotes with single quotes, so any project key survives copy and paste. */
