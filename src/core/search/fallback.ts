@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readSmallText } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
+import { WORKER_SOURCE, type WorkerInit } from './fallbackWorker';
 import { NameMatcher } from './globs';
 import {
   excludeMatcher,
@@ -18,6 +19,8 @@ import {
   compareNames,
   type EngineRequest,
   type FileResult,
+  MAX_DISPLAY_LINE,
+  MAX_LINE_BYTES,
   type LineMatch,
   type ResultSink,
 } from './types';
@@ -34,15 +37,20 @@ import {
  * terminated, even in the middle of a match.
  *
  * Remaining differences from ripgrep, all in the regular-expression dialect (literal searches are
- * identical):
+ * identical) or in lines over MAX_LINE_BYTES:
  *  - the pattern is a JavaScript RegExp (flags `u` and `s`, plus `i` when case-insensitive), not a
  *    Rust regex: `\d`, `\w`, `\b` and `\s` are ASCII-only here and Unicode-aware in ripgrep;
  *    look-around and back-references work here and are refused by ripgrep; inline flags like
  *    `(?i)` and POSIX classes like `[[:alpha:]]` work in ripgrep only;
  *  - ripgrep matches bytes, so in a file that is not valid UTF-8 a regex may see the invalid bytes
  *    where this engine sees U+FFFD;
- *  - a file or folder name that is not valid UTF-8 cannot be opened here.
+ *  - a file or folder name that is not valid UTF-8 cannot be opened here;
+ *  - of a line longer than MAX_LINE_BYTES characters only the start is searched here (the answer
+ *    says how many such lines there were); ripgrep searches it whole and shows its start.
  */
+
+/** How much of a file the worker reads at a time. */
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 /** Files per message to the worker, and messages in flight. */
 const BATCH_SIZE = 32;
@@ -77,88 +85,9 @@ interface ScanJob {
   readonly details: boolean;
 }
 
-interface WorkerInit {
-  readonly source: string;
-  readonly flags: string;
-  readonly contextLines: number;
-  readonly perFileLimit: number;
-  readonly maxFileSize: number;
-}
-
-/**
- * The worker: plain JavaScript (it runs from a string, so it works the same from the tsx test
- * runner and from the esbuild bundle). It reads a file, decodes it the way ripgrep does (a UTF-8
- * BOM is dropped, UTF-16 with a BOM is transcoded, everything else is UTF-8), skips it when binary
- * (a NUL after decoding), splits it at '\n' and matches line by line.
- */
-const WORKER_SOURCE = String.raw`
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const { source, flags, contextLines, perFileLimit, maxFileSize } = workerData;
-const re = new RegExp(source, flags);
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-const utf16le = new TextDecoder('utf-16le', { ignoreBOM: true });
-
-function decode(buf) {
-  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return utf8.decode(buf.subarray(3));
-  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return utf16le.decode(buf.subarray(2));
-  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) {
-    const body = buf.subarray(2);
-    const even = body.length - (body.length % 2);
-    const swapped = Buffer.from(body.subarray(0, even));
-    swapped.swap16();
-    return utf16le.decode(swapped) + (even < body.length ? '\uFFFD' : '');
-  }
-  if (buf.indexOf(0) !== -1) return undefined;
-  return buf.toString('utf8');
-}
-
-function scan(job) {
-  const none = { rel: job.rel, count: 0, matches: [] };
-  let buf;
-  try {
-    if (!job.explicit && fs.statSync(job.abs).size > maxFileSize) return none;
-    buf = fs.readFileSync(job.abs);
-  } catch (err) {
-    return none;
-  }
-  if (!job.explicit && buf.length > maxFileSize) return none;
-  const text = decode(buf);
-  if (text === undefined || text.indexOf('\u0000') !== -1) return none;
-  const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  let count = 0;
-  const matches = [];
-  for (let i = 0; i < lines.length; i++) {
-    const m = re.exec(lines[i]);
-    if (m === null) continue;
-    count++;
-    if (job.details && matches.length < perFileLimit) {
-      matches.push({
-        line: i + 1,
-        column: m.index + 1,
-        text: lines[i],
-        before: lines.slice(Math.max(0, i - contextLines), i),
-        after: lines.slice(i + 1, i + 1 + contextLines),
-      });
-    }
-  }
-  return { rel: job.rel, count, matches };
-}
-
-parentPort.on('message', (msg) => {
-  try {
-    parentPort.postMessage({ id: msg.id, results: msg.jobs.map(scan) });
-  } catch (err) {
-    parentPort.postMessage({ id: msg.id, error: String((err && err.stack) || err) });
-  }
-});
-`;
-
 interface WorkerReply {
   readonly id: number;
-  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[] }>;
+  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[]; partlySearchedLines?: number }>;
   readonly error?: string;
 }
 
@@ -215,7 +144,7 @@ class ScanWorker {
     try {
       for (const r of msg.results ?? []) {
         if (r.count > 0) {
-          const file: FileResult = { path: r.rel, count: r.count, matches: r.matches };
+          const file: FileResult = { path: r.rel, count: r.count, matches: r.matches, ...(r.partlySearchedLines ? { partlySearchedLines: r.partlySearchedLines } : {}) };
           this.sink.addFile(file);
         }
       }
@@ -346,6 +275,9 @@ export async function runFallback(req: EngineRequest, sink: ResultSink, signal: 
       contextLines: req.contextLines,
       perFileLimit: req.perFileLimit,
       maxFileSize: req.maxFileSize,
+      maxLine: MAX_LINE_BYTES,
+      maxShown: MAX_DISPLAY_LINE,
+      chunkBytes: READ_CHUNK_BYTES,
     },
     sink,
     signal,

@@ -47,8 +47,11 @@ function modeLine(r: SearchResult, t: Translate): string {
 }
 
 function fileBlock(f: FileMatches): string[] {
+  const cutLines = new Set(f.matches.filter((m) => m.cut).map((m) => m.line));
   const rows = new Map<number, { text: string; match: boolean }>();
   const put = (line: number, text: string, match: boolean): void => {
+    // The note under the heading explains the mark.
+    if (match && cutLines.has(line)) text = `${text} [cut]`;
     const existing = rows.get(line);
     if (!existing || (match && !existing.match)) rows.set(line, { text, match });
   };
@@ -135,6 +138,7 @@ export function toStructured(r: SearchResult): StructuredSearchResult {
         text: m.text,
         before: [...m.before],
         after: [...m.after],
+        ...(m.cut ? { cut: true as const } : {}),
       })),
     })),
   };

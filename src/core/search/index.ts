@@ -10,13 +10,12 @@ import { explicitIgnoreLines, normalizeExcludes } from './ignore';
 import { RipgrepUnavailableError, runRipgrep } from './ripgrep';
 import {
   cancelledError,
-  clipLine,
   comparePaths,
   MAX_CONTEXT_LINES,
   MAX_FILE_SIZE,
   MAX_LIMIT,
+  MAX_LINE_BYTES,
   SEARCH_TIME_BUDGET_MS,
-  stripCr,
   type EngineRequest,
   type FileMatches,
   type FileResult,
@@ -36,6 +35,8 @@ export { formatMarkdown, toStructured } from './format';
 export class ResultCollector implements ResultSink {
   totalMatches = 0;
   totalFiles = 0;
+  /** Lines over MAX_LINE_BYTES searched only in part (the in-process search). */
+  partlySearchedLines = 0;
   private kept: Array<{ path: string; match: LineMatch }> = [];
   /** Once `limit` lines are kept: the greatest path among them. A file after it cannot contribute. */
   private threshold: string | undefined;
@@ -55,20 +56,11 @@ export class ResultCollector implements ResultSink {
     if (this.hidden(file.path)) return;
     this.totalMatches += file.count;
     this.totalFiles += 1;
+    this.partlySearchedLines += file.partlySearchedLines ?? 0;
     if (file.matches.length === 0 || !this.wantDetails(file.path)) return;
     this.fileTotals.set(file.path, file.count);
-    for (const m of file.matches) {
-      this.kept.push({
-        path: file.path,
-        match: {
-          line: m.line,
-          column: m.column,
-          text: clipLine(stripCr(m.text), m.column),
-          before: m.before.map((t) => clipLine(stripCr(t))),
-          after: m.after.map((t) => clipLine(stripCr(t))),
-        },
-      });
-    }
+    // Engines deliver lines already as shown (shownLine): nothing long reaches the collector.
+    for (const m of file.matches) this.kept.push({ path: file.path, match: m });
     if (this.kept.length >= 2 * this.limit || (this.threshold === undefined && this.kept.length >= this.limit)) {
       this.compact();
     }
@@ -225,6 +217,14 @@ export async function search(
   // must know that a very large file was not looked at, and how to search one.
   if (!isFile && collector.totalMatches === 0) {
     notes.push(`files over ${MAX_FILE_SIZE / (1024 * 1024)} MB were not searched; name one in relativePath to search it.`);
+  }
+  const kb = MAX_LINE_BYTES / 1024;
+  if (files.some((f) => f.matches.some((m) => m.cut))) {
+    notes.push(`lines marked [cut] are over ${kb} KB: only their first ${kb} KB were read, so the match may lie past what is shown.`);
+  }
+  if (collector.partlySearchedLines > 0) {
+    const n = collector.partlySearchedLines;
+    notes.push(n === 1 ? `1 line over ${kb} KB was searched only in its first ${kb} KB.` : `${n} lines over ${kb} KB were searched only in their first ${kb} KB.`);
   }
   return {
     pattern: options.pattern,

@@ -1,4 +1,5 @@
-import type { EngineRequest, ResultSink } from './types';
+import { JsonCompactor } from './jsonCompactor';
+import { MAX_LINE_BYTES, shownLine, type EngineRequest, type ResultSink } from './types';
 
 /**
  * ripgrep's `--json` output, read as it streams: split into lines (holding at most one, and not
@@ -12,7 +13,8 @@ type LineKind = 'begin' | 'match' | 'context' | 'end' | 'other';
 interface LineConsumer {
   /** Whether a line of this kind must be parsed; when false it is only counted (`skipped`). */
   wants(kind: LineKind): boolean;
-  line(buf: Buffer): void;
+  /** `cut`: a string in the line was shortened (in ripgrep's messages only the line's text, or a match within it, can be that long). */
+  line(buf: Buffer, cut: boolean): void;
   skipped(kind: LineKind): void;
 }
 
@@ -35,14 +37,27 @@ function kindOf(head: Buffer): LineKind {
   return 'other';
 }
 
+/** A line whose shrunk text is still over this many bytes is not kept: a path, a text and 4 submatches cut to MAX_LINE_BYTES each fit. */
+const MAX_KEPT_LINE_BYTES = 8 * MAX_LINE_BYTES;
+/** Submatches kept per line: only the first one's position is used. */
+const MAX_SUBMATCHES = 4;
+
 /**
  * Splits a byte stream into lines without ever holding more than one line, and without even
  * holding that one when its first bytes show it is not needed (a match beyond the limit can be a
- * multi-megabyte minified line: it is counted, not stored).
+ * multi-megabyte minified line: it is counted, not stored). A kept line that grows past
+ * MAX_LINE_BYTES is shrunk as it streams in (JsonCompactor: each string to MAX_LINE_BYTES, nothing
+ * after the MAX_SUBMATCHES-th submatch), so a single huge line costs a bounded number of bytes too;
+ * shorter lines, nearly all of them, are kept as they come.
  */
 export class JsonLineReader {
+  private head: Buffer[] = [];
+  private headSize = 0;
+  /** A kept line while it is short: its bytes as they came. */
   private parts: Buffer[] = [];
   private size = 0;
+  /** A kept line once it grew past MAX_LINE_BYTES. */
+  private compactor: JsonCompactor | undefined;
   private mode: 'undecided' | 'keep' | 'skip' = 'undecided';
   private kind: LineKind = 'other';
 
@@ -53,11 +68,15 @@ export class JsonLineReader {
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
       const end = nl === -1 ? chunk.length : nl;
-      if (end > start && this.mode !== 'skip') {
-        this.parts.push(chunk.subarray(start, end));
-        this.size += end - start;
+      if (end > start) {
+        if (this.mode === 'undecided') {
+          this.head.push(chunk.subarray(start, end));
+          this.headSize += end - start;
+          if (this.headSize >= HEAD || nl !== -1) this.decide();
+        } else if (this.mode === 'keep') {
+          this.feed(chunk, start, end);
+        }
       }
-      if (this.mode === 'undecided' && (this.size >= HEAD || (nl !== -1 && this.size > 0))) this.decide();
       if (nl === -1) return;
       this.finishLine();
       start = nl + 1;
@@ -65,30 +84,55 @@ export class JsonLineReader {
   }
 
   end(): void {
-    if (this.mode === 'undecided' && this.size > 0) this.decide();
+    if (this.mode === 'undecided' && this.headSize > 0) this.decide();
     this.finishLine();
   }
 
   private decide(): void {
-    const first = this.parts[0] as Buffer;
-    this.kind = kindOf(first.length >= HEAD ? first : Buffer.concat(this.parts, Math.min(this.size, HEAD)));
+    const head = this.head.length === 1 ? (this.head[0] as Buffer) : Buffer.concat(this.head, this.headSize);
+    this.head = [];
+    this.headSize = 0;
+    this.kind = kindOf(head.subarray(0, HEAD));
     if (this.consumer.wants(this.kind)) {
       this.mode = 'keep';
+      this.feed(head, 0, head.length);
     } else {
       this.mode = 'skip';
+    }
+  }
+
+  private feed(chunk: Buffer, from: number, to: number): void {
+    if (this.compactor === undefined) {
+      this.parts.push(chunk.subarray(from, to));
+      this.size += to - from;
+      if (this.size <= MAX_LINE_BYTES) return;
+      this.compactor = new JsonCompactor(MAX_LINE_BYTES, MAX_SUBMATCHES);
+      for (const part of this.parts) this.compactor.write(part, 0, part.length);
       this.parts = [];
       this.size = 0;
+    } else {
+      this.compactor.write(chunk, from, to);
+    }
+    const c = this.compactor;
+    if (c.unusable || c.size > MAX_KEPT_LINE_BYTES) {
+      this.mode = 'skip';
+      this.compactor = undefined;
     }
   }
 
   private finishLine(): void {
-    if (this.mode === 'keep' && this.size > 0) {
-      this.consumer.line(this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size));
+    if (this.mode === 'keep' && this.compactor) {
+      this.consumer.line(this.compactor.result(), this.compactor.cutString);
+    } else if (this.mode === 'keep' && this.size > 0) {
+      this.consumer.line(this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size), false);
     } else if (this.mode === 'skip') {
       this.consumer.skipped(this.kind);
     }
+    this.head = [];
+    this.headSize = 0;
     this.parts = [];
     this.size = 0;
+    this.compactor = undefined;
     this.mode = 'undecided';
     this.kind = 'other';
   }
@@ -120,10 +164,14 @@ function normalizePath(p: string): string {
   return s;
 }
 
-/** Byte offset within a line → UTF-16 offset. */
+/**
+ * Byte offset within a line → UTF-16 offset. Past the end of a cut line's text the bytes are
+ * unknown and counted one unit each (exact for ASCII, the usual content of such lines).
+ */
 function utf16Offset(line: { text: string; bytes?: Buffer }, byteOffset: number): number {
   if (byteOffset <= 0) return 0;
   const bytes = line.bytes ?? Buffer.from(line.text, 'utf8');
+  if (byteOffset > bytes.length) return utf16Offset(line, bytes.length) + (byteOffset - bytes.length);
   if (bytes.length === line.text.length) return byteOffset; // pure ASCII
   return bytes.subarray(0, byteOffset).toString('utf8').length;
 }
@@ -132,6 +180,7 @@ interface PendingMatch {
   readonly line: number;
   readonly column: number;
   readonly text: string;
+  readonly cut: boolean;
   readonly before: string[];
   readonly after: string[];
 }
@@ -171,7 +220,7 @@ export class RgJsonConsumer implements LineConsumer {
     if (kind === 'match' && this.file) this.file.count++;
   }
 
-  line(buf: Buffer): void {
+  line(buf: Buffer, cut: boolean): void {
     const msg = asObject(JSON.parse(buf.toString('utf8')));
     if (!msg) return;
     const data = asObject(msg.data);
@@ -192,7 +241,7 @@ export class RgJsonConsumer implements LineConsumer {
       }
       case 'match':
       case 'context':
-        if (data) this.onLine(data, msg.type === 'match');
+        if (data) this.onLine(data, msg.type === 'match', cut);
         return;
       case 'end': {
         const f = this.file;
@@ -200,7 +249,7 @@ export class RgJsonConsumer implements LineConsumer {
         if (!f || !data) return;
         const binary = data.binary_offset;
         if (binary !== null && binary !== undefined) return; // a binary file: dropped entirely
-        if (f.count > 0) this.sink.addFile({ path: f.path, count: f.count, matches: f.matches });
+        if (f.count > 0) this.sink.addFile({ path: f.path, count: f.count, matches: f.matches.map(({ cut: lineCut, ...m }) => (lineCut ? { ...m, cut: true } : m)) });
         return;
       }
       case 'summary':
@@ -211,15 +260,17 @@ export class RgJsonConsumer implements LineConsumer {
     }
   }
 
-  private onLine(data: Json, isMatch: boolean): void {
+  private onLine(data: Json, isMatch: boolean, cut: boolean): void {
     const f = this.file;
     if (!f) return;
     if (isMatch) f.count++;
     const lineNo = typeof data.line_number === 'number' ? data.line_number : undefined;
     const raw = dataText(data.lines);
     if (lineNo === undefined || !raw || !f.detail) return;
-    const text = raw.text.endsWith('\n') ? raw.text.slice(0, -1) : raw.text;
+    const full = raw.text.endsWith('\n') ? raw.text.slice(0, -1) : raw.text;
     const ctx = this.req.contextLines;
+    // Only what will be shown is kept: a line clipped for display (a context line from its start).
+    const text = shownLine(full);
 
     if (f.pending.length > 0) {
       for (const p of f.pending) {
@@ -230,10 +281,12 @@ export class RgJsonConsumer implements LineConsumer {
     if (isMatch && f.matches.length < this.req.perFileLimit) {
       const first = Array.isArray(data.submatches) ? asObject(data.submatches[0]) : undefined;
       const start = typeof first?.start === 'number' ? first.start : 0;
+      const column = utf16Offset(raw, start) + 1;
       const m: PendingMatch = {
         line: lineNo,
-        column: utf16Offset(raw, start) + 1,
-        text,
+        column,
+        text: shownLine(full, column),
+        cut,
         before: f.recent.filter((r) => r.line >= lineNo - ctx && r.line < lineNo).map((r) => r.text),
         after: [],
       };

@@ -34,11 +34,15 @@ export const MAX_CONTEXT_LINES = 50;
 export const MAX_FILE_SIZE = 20 * 1024 * 1024;
 /** Lines longer than this are shown clipped (around the match for a matching line). */
 export const MAX_DISPLAY_LINE = 400;
+/**
+ * Of a line longer than this, only the start is read: bytes of ripgrep's output, characters in the
+ * in-process search (which also searches only that start). A minified file can be one 20 MB line.
+ */
+export const MAX_LINE_BYTES = 256 * 1024;
 
 /**
- * One matching line. Engines report the raw lines without their `\n` (a `\r` of a CRLF file is
- * still there); the collector strips that `\r` for both engines alike, and the final result holds
- * the same shape.
+ * One matching line. Engines report each line as it is shown (`shownLine`: without its `\n` or the
+ * `\r` of a CRLF file, clipped to MAX_DISPLAY_LINE), so they never hold more of a line than that.
  */
 export interface LineMatch {
   /** 1-based line number. */
@@ -50,6 +54,8 @@ export interface LineMatch {
   readonly before: readonly string[];
   /** Up to `contextLines` lines after. */
   readonly after: readonly string[];
+  /** The line was longer than MAX_LINE_BYTES: only its start was read, and the match may lie past what `text` shows. */
+  readonly cut?: true;
 }
 
 /** Everything an engine found in one file. */
@@ -60,6 +66,8 @@ export interface FileResult {
   readonly count: number;
   /** The first matching lines of the file in line order (at most `perFileLimit`); empty when details were not wanted. */
   readonly matches: readonly LineMatch[];
+  /** Lines over MAX_LINE_BYTES of which only the start was searched (the in-process search). */
+  readonly partlySearchedLines?: number;
 }
 
 /** Where engines deliver results. Files may arrive in any order; binary files are never delivered. */
@@ -175,6 +183,11 @@ export function clipLine(text: string, column?: number): string {
   start = safeCut(text, start);
   const end = safeCut(text, start + MAX_DISPLAY_LINE);
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** What is kept and shown of a line an engine read (without its `\n`): no `\r`, clipped for display. */
+export function shownLine(raw: string, column?: number): string {
+  return clipLine(stripCr(raw), column);
 }
 
 /** The error a search throws once its AbortSignal fired: the signal's own ToolError if it carries one. */

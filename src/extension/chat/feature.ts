@@ -10,6 +10,7 @@ import type { BridgeController } from '../controller';
 import type { SessionStore } from '../session';
 import { openServerUrlSetting, readSettings } from '../settings';
 import { Mentions } from '../../core/chat/mentions';
+import type { Logger } from '../../core/log';
 import { accessPolicy } from '../../core/policy/accessPolicy';
 import type { Workspace } from '../../core/workspace/workspace';
 import { ChatAttachments, selectionRange, showRefusal } from './attachments';
@@ -60,7 +61,7 @@ export class ChatFeature implements vscode.Disposable {
     context: vscode.ExtensionContext,
     private readonly controller: BridgeController,
     private readonly sessions: SessionStore,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Logger,
     private readonly changes?: ChangeQueue & ChangeGate,
   ) {
     this.transcript = new Transcript(context.workspaceState, sessions.id);

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ChangeQueue } from '../approval/changeQueue';
 import type { ChangeGate } from '../../core/write/gate';
 import type { BridgeController } from '../controller';
+import { channelLogger } from '../logger';
 import type { SessionStore } from '../session';
 import { ChatFeature, type ChatApi } from './feature';
 import { CHAT_SIDEBAR_VIEW_ID, CHAT_VIEW_TYPE } from './panel';
@@ -17,7 +18,7 @@ export function registerChat(
   log: vscode.LogOutputChannel,
   changes?: ChangeQueue & ChangeGate,
 ): { disposables: vscode.Disposable[]; api: ChatApi } {
-  const chat = new ChatFeature(context, controller, sessions, log, changes);
+  const chat = new ChatFeature(context, controller, sessions, channelLogger(log), changes);
   const disposables = [
     chat,
     vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW_ID, chat.panel),
