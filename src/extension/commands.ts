@@ -27,8 +27,14 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
       else if (asked && approvals.list().some((c) => c.id === asked)) {
         await approvals.showDiff(asked);
         void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
+      } else if (approvals.list().some((c) => !c.consent)) {
+        // The keyboard path: the first press brings the oldest waiting diff in front (with the
+        // focus), the second approves what is now shown.
+        const next = approvals.list().find((c) => !c.consent)!;
+        await approvals.showDiff(next.id);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: this is the change to {0}. Review it, then approve it with Ctrl+Alt+Enter or reject it with Ctrl+Alt+Backspace.', next.relativePath));
       } else if (approvals.list().length) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: open the diff of the change you want to approve; Approve acts on the diff in front of you.'));
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: the agent asks to change a secret file: allow or refuse it in Pending Changes or on the chat card.'));
       } else void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));
     }),
     // Rejecting writes nothing, so it may act on any waiting change (the oldest when none is in front).

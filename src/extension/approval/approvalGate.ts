@@ -99,9 +99,11 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return tab?.input instanceof vscode.TabInputTextDiff ? this.idOf(tab.input.modified) : undefined;
   }
 
-  /** The change a proposal URI (the diff's right side, as the title bar passes it) belongs to. */
-  idOf(proposal: vscode.Uri): string | undefined {
-    return this.byProposal(proposal)?.change.id;
+  /** The change a side of its diff belongs to (the title bar passes whichever side has the focus). */
+  idOf(side: vscode.Uri): string | undefined {
+    const uri = side.toString();
+    for (const p of this.pending.values()) if (p.right.toString() === uri || p.left.toString() === uri) return p.change.id;
+    return undefined;
   }
 
   private byProposal(proposal: vscode.Uri): Pending | undefined {
