@@ -1,4 +1,4 @@
-import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
+import { applyEdits, modify, visit, type FormattingOptions } from 'jsonc-parser';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { NotebookCellEdit } from './types';
@@ -18,6 +18,13 @@ interface Notebook {
   [key: string]: unknown;
 }
 
+/**
+ * The largest notebook NotebookEditCell edits, in bytes. Notebooks with plots and tables as outputs
+ * are commonly a few MB; 20 MB leaves room for heavy ones, and one this size still parses and edits
+ * in about a second, off the host's thread (notebookOffThread.ts).
+ */
+export const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
+
 export interface NotebookEditRequest {
   readonly mode: 'replace' | 'insert' | 'delete';
   readonly index: number;
@@ -31,7 +38,37 @@ function toSourceLines(source: string): string[] {
   return parts.length === 1 && parts[0] === '' ? [] : parts;
 }
 
+/** Thrown inside the visitor to stop the scan at the first duplicate key. */
+class DuplicateKey {
+  constructor(readonly line: number) {}
+}
+
+/**
+ * JSON.parse keeps the last of two equal keys and jsonc-parser edits the first: a notebook with two
+ * "cells" (or two "source" in a cell) would show one cell in the diff and change another. Any key
+ * twice in one object is refused. The key is not quoted: the notebook may be a secret file.
+ */
+function refuseDuplicateKeys(text: string, path: string, t: Translate): void {
+  const open: Set<string>[] = [];
+  try {
+    visit(text, {
+      onObjectBegin: () => void open.push(new Set()),
+      onObjectEnd: () => void open.pop(),
+      onObjectProperty: (name, _offset, _length, startLine) => {
+        const keys = open[open.length - 1];
+        if (keys.has(name)) throw new DuplicateKey(startLine + 1);
+        keys.add(name);
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof DuplicateKey)) throw e;
+    throw new ToolError('BAD_REQUEST', t('{0} has the same key twice in one JSON object (line {1}). Readers disagree on which one counts, so Agent Bridge does not edit it. Nothing was written.', path, e.line));
+  }
+}
+
 function parse(text: string, path: string, t: Translate): Notebook {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_NOTEBOOK_BYTES) throw tooLarge(path, bytes, t);
   let nb: unknown;
   try {
     nb = JSON.parse(text);
@@ -41,7 +78,14 @@ function parse(text: string, path: string, t: Translate): Notebook {
   if (typeof nb !== 'object' || nb === null || !Array.isArray((nb as Notebook).cells)) {
     throw new ToolError('BAD_REQUEST', t('{0} is not a Jupyter notebook (no "cells" array).', path));
   }
+  refuseDuplicateKeys(text, path, t);
   return nb as Notebook;
+}
+
+/** The refusal of a notebook over MAX_NOTEBOOK_BYTES (`bytes` its size). */
+export function tooLarge(path: string, bytes: number, t: Translate): ToolError {
+  const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
+  return new ToolError('BAD_REQUEST', t('{0} is {1} MB; NotebookEditCell edits notebooks of at most {2} MB. Nothing was written. Clearing its outputs (e.g. jupyter nbconvert --clear-output) makes it smaller.', path, mb(bytes), mb(MAX_NOTEBOOK_BYTES)));
 }
 
 /** The file's own layout, so a new or changed cell is written as the rest (Jupyter writes one space, LF). */

@@ -90,7 +90,7 @@ export async function planAndWrite<X>(
   toolName: string,
   relativePath: string,
   description: string | undefined,
-  plan: (current: ProjectText | undefined) => WritePlan<X>,
+  plan: (current: ProjectText | undefined) => WritePlan<X> | Promise<WritePlan<X>>,
 ): Promise<WriteOutcome<X>> {
   const policy = accessPolicy(ctx.workspace);
   let target = ctx.resolved?.get(relativePath) ?? (await policy.resolve(relativePath));
@@ -116,7 +116,7 @@ export async function planAndWrite<X>(
   return withFileLock(target.abs, async () => {
     const current = await currentText(ctx, target);
     if (current) await refuseUnwritable(ctx, current);
-    const decided = plan(current);
+    const decided = await plan(current);
     const original = current?.text;
     if (decided.kind === 'unchanged') {
       return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, extra: decided.extra };

@@ -1,0 +1,32 @@
+import { parentPort } from 'node:worker_threads';
+import { translator } from '../l10n';
+import { ToolError } from '../protocol/errors';
+import { editNotebookText, type NotebookEditRequest } from './notebook';
+
+/**
+ * The notebook edit worker (notebookOffThread.ts): one job, a notebook's text and the cell edit,
+ * answered with editNotebookText's result or its refusal. Bundled on its own as
+ * dist/notebookWorker.js.
+ */
+
+export interface NotebookJob {
+  readonly text: string;
+  readonly request: NotebookEditRequest;
+  readonly path: string;
+  readonly locale: string | undefined;
+}
+
+export type NotebookAnswer =
+  | { readonly ok: ReturnType<typeof editNotebookText> }
+  | { readonly refused: { readonly code: ToolError['code']; readonly message: string } }
+  | { readonly failed: string };
+
+parentPort?.once('message', (job: NotebookJob) => {
+  let answer: NotebookAnswer;
+  try {
+    answer = { ok: editNotebookText(job.text, job.request, job.path, translator(job.locale)) };
+  } catch (e) {
+    answer = e instanceof ToolError ? { refused: { code: e.code, message: e.message } } : { failed: e instanceof Error ? e.message : String(e) };
+  }
+  parentPort?.postMessage(answer);
+});
