@@ -31,8 +31,8 @@ const cell = (source: string) => `{"cell_type": "code", "execution_count": null,
 
 /** A notebook of `bytes` bytes whose first cell holds a long training log (many short output lines). */
 function loggedNotebook(bytes: number): string {
-  const head = '{\n "cells": [\n  {\n   "cell_type": "code",\n   "execution_count": 1,\n   "metadata": {},\n   "outputs": [\n    {\n     "name": "stdout",\n     "output_type": "stream",\n     "text": [\n';
-  const tail = '\n     ]\n    }\n   ],\n   "source": [\n    "train(model)"\n   ]\n  },\n  {\n   "cell_type": "code",\n   "execution_count": null,\n   "metadata": {},\n   "outputs": [],\n   "source": [\n    "print(1)"\n   ]\n  }\n ],\n "metadata": {},\n "nbformat": 4,\n "nbformat_minor": 5\n}\n';
+  const head = '{\n "cells": [\n  {\n   "cell_type": "code",\n   "execution_count": 1,\n   "id": "train",\n   "metadata": {},\n   "outputs": [\n    {\n     "name": "stdout",\n     "output_type": "stream",\n     "text": [\n';
+  const tail = '\n     ]\n    }\n   ],\n   "source": [\n    "train(model)"\n   ]\n  },\n  {\n   "cell_type": "code",\n   "execution_count": null,\n   "id": "print",\n   "metadata": {},\n   "outputs": [],\n   "source": [\n    "print(1)"\n   ]\n  }\n ],\n "metadata": {},\n "nbformat": 4,\n "nbformat_minor": 5\n}\n';
   const lines: string[] = [];
   let size = head.length + tail.length;
   for (let epoch = 0; ; epoch++) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { applyEdits, modify, visit, type FormattingOptions } from 'jsonc-parser';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
@@ -96,6 +97,25 @@ function formatting(text: string): FormattingOptions {
 }
 
 /**
+ * nbformat 4.5 and later give every cell an "id". A cell written without one is given one by
+ * VS Code's notebook support when it reloads the file, which then saves the whole notebook anew.
+ */
+function needsCellIds(nb: Notebook): boolean {
+  const major = typeof nb.nbformat === 'number' ? nb.nbformat : 0;
+  const minor = typeof nb.nbformat_minor === 'number' ? nb.nbformat_minor : 0;
+  return major > 4 || (major === 4 && minor >= 5);
+}
+
+/** A cell id no other cell of the notebook has (8 hex digits, as Jupyter makes them). */
+function newCellId(nb: Notebook): string {
+  const taken = new Set(nb.cells.map((c) => c.id));
+  for (;;) {
+    const id = randomBytes(4).toString('hex');
+    if (!taken.has(id)) return id;
+  }
+}
+
+/**
  * Applies a cell edit to a notebook's JSON text. Cell numbers are 0-based (docs/protocol.md §5.11); an insert
  * goes before `index` (== cell count appends). Only the target cell's text changes in the file:
  * the edit is made on the raw JSON (jsonc-parser), so other cells keep their bytes, big integers,
@@ -112,10 +132,13 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
   }
   const existing = nb.cells[req.index] as Cell | undefined;
   const cellType = req.cellType ?? (req.mode === 'insert' ? 'code' : (existing?.cell_type === 'markdown' ? 'markdown' : 'code'));
-  const fresh = (metadata: unknown = {}): Cell =>
+  const ids = needsCellIds(nb);
+  const idOf = (cell: Cell | undefined) => (typeof cell?.id === 'string' ? { id: cell.id } : ids ? { id: newCellId(nb) } : {});
+  // Keys in Jupyter's (sorted) order.
+  const fresh = (metadata: unknown, id: { id?: string }): Cell =>
     cellType === 'code'
-      ? { cell_type: 'code', execution_count: null, metadata, outputs: [], source: toSourceLines(req.source) }
-      : { cell_type: 'markdown', metadata, source: toSourceLines(req.source) };
+      ? { cell_type: 'code', execution_count: null, ...id, metadata, outputs: [], source: toSourceLines(req.source) }
+      : { cell_type: 'markdown', ...id, metadata, source: toSourceLines(req.source) };
   const formattingOptions = formatting(text);
   const at = ['cells', req.index];
   let out = text;
@@ -125,16 +148,17 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
   if (req.mode === 'delete') {
     set(at, undefined);
   } else if (req.mode === 'insert') {
-    set(at, fresh(), true);
+    set(at, fresh({}, idOf(undefined)), true);
   } else if (existing && existing.cell_type === cellType) {
     set([...at, 'source'], toSourceLines(req.source));
+    if (ids && existing.id === undefined) set([...at, 'id'], newCellId(nb));
     if (cellType === 'code') {
       // The old outputs belong to the old source.
       set([...at, 'outputs'], []);
       set([...at, 'execution_count'], null);
     }
   } else {
-    set(at, fresh(existing?.metadata ?? {}));
+    set(at, fresh(existing?.metadata ?? {}, idOf(existing)));
   }
   return {
     text: out,
