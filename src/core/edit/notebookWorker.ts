@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
@@ -20,6 +21,16 @@ export type NotebookAnswer =
   | { readonly ok: ReturnType<typeof editNotebookText> }
   | { readonly refused: { readonly code: ToolError['code']; readonly message: string } }
   | { readonly failed: string };
+
+// Below the host's thread, as the code index's parse workers: a long edit must not take the CPU
+// from the link and the other calls. On Linux this lowers only this thread.
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(0, 10);
+  } catch {
+    // not permitted here: the worker runs at the host's priority
+  }
+}
 
 parentPort?.once('message', (job: NotebookJob) => {
   let answer: NotebookAnswer;
