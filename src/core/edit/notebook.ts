@@ -67,6 +67,13 @@ function refuseDuplicateKeys(text: string, path: string, t: Translate): void {
   }
 }
 
+/** Where a JSON scan first fails (a character offset), when it does. */
+function firstSyntaxError(text: string): number | undefined {
+  let at: number | undefined;
+  visit(text, { onError: (_error, offset) => void (at ??= offset) }, { disallowComments: true, allowTrailingComma: false });
+  return at;
+}
+
 function parse(text: string, path: string, t: Translate): Notebook {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_NOTEBOOK_BYTES) throw tooLarge(path, bytes, t);
@@ -74,7 +81,9 @@ function parse(text: string, path: string, t: Translate): Notebook {
   try {
     nb = JSON.parse(text);
   } catch (e) {
-    throw new ToolError('BAD_REQUEST', t('{0} is not valid notebook JSON: {1}', path, (e as Error).message));
+    // V8's message quotes the text around the fault, and the notebook may be a secret file: only where.
+    const at = /\bposition (\d+)/.exec((e as Error).message)?.[1] ?? firstSyntaxError(text);
+    throw new ToolError('BAD_REQUEST', at === undefined ? t('{0} is not valid notebook JSON.', path) : t('{0} is not valid notebook JSON (at character {1}).', path, at));
   }
   if (typeof nb !== 'object' || nb === null || !Array.isArray((nb as Notebook).cells)) {
     throw new ToolError('BAD_REQUEST', t('{0} is not a Jupyter notebook (no "cells" array).', path));

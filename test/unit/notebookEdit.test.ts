@@ -1,3 +1,4 @@
+/** The notebook edit engine (src/core/edit/notebook.ts) directly: cell ids and its refusals. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { editNotebookText } from '../../src/core/edit/notebook';
@@ -23,4 +24,13 @@ test('in an nbformat 4.5 notebook every cell the edit writes has an id, unique i
   const v44 = notebook(4, [code('a')]);
   assert.equal(cellsOf(editNotebookText(v44, { mode: 'insert', index: 1, source: 'new' }, 'nb.ipynb').text)[1].id, undefined);
   assert.equal(cellsOf(editNotebookText(v44, { mode: 'replace', index: 0, source: 'x' }, 'nb.ipynb').text)[0].id, undefined);
+});
+
+test('invalid notebook JSON is refused saying where, never quoting the text (the notebook may be a secret file)', () => {
+  for (const text of ['{"cells": [], "token": CANARY-NB-31]}', '{"cells": [], "token": "CANARY-NB-31"', '{"cells": [], "token": "CANARY-NB-31",}']) {
+    assert.throws(
+      () => editNotebookText(text, { mode: 'insert', index: 0, source: 'x' }, 'nb.ipynb'),
+      (e: Error) => /^nb\.ipynb is not valid notebook JSON( \(at character \d+\))?\.$/.test(e.message) && !e.message.includes('CANARY'),
+    );
+  }
 });
