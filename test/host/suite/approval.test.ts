@@ -438,7 +438,8 @@ describe('Approval of agent changes', () => {
     const { diagnostics, ...spec } = r as Record<string, unknown>;
     assert.deepEqual(spec, { cell_number: 1, new_source: '# Notes', cell_type: 'markdown', language: 'python', edit_mode: 'insert' });
     assert.equal((diagnostics as { available: boolean }).available, true, 'VS Code reports diagnostics after a write');
-    assert.equal(notebook.cellCount, 2);
+    // The notebook reloads the written file (the answer waits for that only briefly).
+    await until(() => notebook.cellCount === 2, 'the notebook to show the new cell');
     assert.equal(notebook.cellAt(1).kind, vscode.NotebookCellKind.Markup);
     assert.equal(notebook.cellAt(1).document.getText(), '# Notes');
     const onDisk = JSON.parse(fs.readFileSync(file('nb/demo.ipynb'), 'utf8')) as { cells: { cell_type: string }[] };
