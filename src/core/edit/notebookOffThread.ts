@@ -33,11 +33,20 @@ function startWorker(script: string): Worker {
 /**
  * editNotebookText without holding the event loop: a notebook of megabytes takes hundreds of
  * milliseconds to parse and edit, and a hostile one far more, so all but small ones are edited in
- * a worker thread, bounded in time and heap. Cancelling the call stops the worker.
+ * a worker thread, bounded in time and heap; one at a time. Cancelling the call stops the worker.
  */
 export async function editNotebookOffThread(text: string, request: NotebookEditRequest, rel: string, locale: string | undefined, signal: AbortSignal): Promise<{ text: string; edit: NotebookCellEdit }> {
+  if (text.length <= INLINE_MAX_CHARS) return editNotebookText(text, request, rel, translator(locale));
+  // One worker at a time: its heap bound is then the bound for all notebook edits together.
+  const turn = queue.then(() => editInWorker(text, request, rel, locale, signal));
+  queue = turn.catch(() => undefined);
+  return turn;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+async function editInWorker(text: string, request: NotebookEditRequest, rel: string, locale: string | undefined, signal: AbortSignal): Promise<{ text: string; edit: NotebookCellEdit }> {
   const t = translator(locale);
-  if (text.length <= INLINE_MAX_CHARS) return editNotebookText(text, request, rel, t);
   const script = workerScript();
   if (!script) throw new ToolError('INTERNAL_ERROR', t('The notebook worker (notebookWorker.js) is missing from this installation, so {0} cannot be edited without stalling the host. Nothing was written.', rel));
   if (signal.aborted) throw new ToolError('CANCELLED', t('The call was cancelled; nothing was written.'));
