@@ -1,4 +1,5 @@
-import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
+import { randomBytes } from 'node:crypto';
+import { applyEdits, modify, visit, type FormattingOptions } from 'jsonc-parser';
 import { translator, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { NotebookCellEdit } from './types';
@@ -18,6 +19,13 @@ interface Notebook {
   [key: string]: unknown;
 }
 
+/**
+ * The largest notebook NotebookEditCell edits, in bytes. Notebooks with plots and tables as outputs
+ * are commonly a few MB; 20 MB leaves room for heavy ones, and one this size still parses and edits
+ * in about a second, off the host's thread (notebookOffThread.ts).
+ */
+export const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
+
 export interface NotebookEditRequest {
   readonly mode: 'replace' | 'insert' | 'delete';
   readonly index: number;
@@ -31,17 +39,63 @@ function toSourceLines(source: string): string[] {
   return parts.length === 1 && parts[0] === '' ? [] : parts;
 }
 
+/** Thrown inside the visitor to stop the scan at the first duplicate key. */
+class DuplicateKey {
+  constructor(readonly line: number) {}
+}
+
+/**
+ * JSON.parse keeps the last of two equal keys and jsonc-parser edits the first: a notebook with two
+ * "cells" (or two "source" in a cell) would show one cell in the diff and change another. Any key
+ * twice in one object is refused. The key is not quoted: the notebook may be a secret file.
+ */
+function refuseDuplicateKeys(text: string, path: string, t: Translate): void {
+  const open: Set<string>[] = [];
+  try {
+    visit(text, {
+      onObjectBegin: () => void open.push(new Set()),
+      onObjectEnd: () => void open.pop(),
+      onObjectProperty: (name, _offset, _length, startLine) => {
+        const keys = open[open.length - 1];
+        if (keys.has(name)) throw new DuplicateKey(startLine + 1);
+        keys.add(name);
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof DuplicateKey)) throw e;
+    throw new ToolError('BAD_REQUEST', t('{0} has the same key twice in one JSON object (line {1}). Readers disagree on which one counts, so Agent Bridge does not edit it. Nothing was written.', path, e.line));
+  }
+}
+
+/** Where a JSON scan first fails (a character offset), when it does. */
+function firstSyntaxError(text: string): number | undefined {
+  let at: number | undefined;
+  visit(text, { onError: (_error, offset) => void (at ??= offset) }, { disallowComments: true, allowTrailingComma: false });
+  return at;
+}
+
 function parse(text: string, path: string, t: Translate): Notebook {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_NOTEBOOK_BYTES) throw tooLarge(path, bytes, t);
   let nb: unknown;
   try {
     nb = JSON.parse(text);
   } catch (e) {
-    throw new ToolError('BAD_REQUEST', t('{0} is not valid notebook JSON: {1}', path, (e as Error).message));
+    // V8's message quotes the text around the fault, and the notebook may be a secret file: only where.
+    const at = /\bposition (\d+)/.exec((e as Error).message)?.[1] ?? firstSyntaxError(text);
+    throw new ToolError('BAD_REQUEST', at === undefined ? t('{0} is not valid notebook JSON.', path) : t('{0} is not valid notebook JSON (at character {1}).', path, at));
   }
   if (typeof nb !== 'object' || nb === null || !Array.isArray((nb as Notebook).cells)) {
     throw new ToolError('BAD_REQUEST', t('{0} is not a Jupyter notebook (no "cells" array).', path));
   }
+  refuseDuplicateKeys(text, path, t);
   return nb as Notebook;
+}
+
+/** The refusal of a notebook over MAX_NOTEBOOK_BYTES (`bytes` its size). */
+export function tooLarge(path: string, bytes: number, t: Translate): ToolError {
+  const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
+  return new ToolError('BAD_REQUEST', t('{0} is {1} MB; NotebookEditCell edits notebooks of at most {2} MB. Nothing was written. Clearing its outputs (e.g. jupyter nbconvert --clear-output) makes it smaller.', path, mb(bytes), mb(MAX_NOTEBOOK_BYTES)));
 }
 
 /** The file's own layout, so a new or changed cell is written as the rest (Jupyter writes one space, LF). */
@@ -49,6 +103,25 @@ function formatting(text: string): FormattingOptions {
   const m = /^\{\r?\n([ \t]+)"/.exec(text);
   const indent = m ? m[1] : ' ';
   return { insertSpaces: !indent.includes('\t'), tabSize: indent.includes('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+/**
+ * nbformat 4.5 and later give every cell an "id". A cell written without one is given one by
+ * VS Code's notebook support when it reloads the file, which then saves the whole notebook anew.
+ */
+function needsCellIds(nb: Notebook): boolean {
+  const major = typeof nb.nbformat === 'number' ? nb.nbformat : 0;
+  const minor = typeof nb.nbformat_minor === 'number' ? nb.nbformat_minor : 0;
+  return major > 4 || (major === 4 && minor >= 5);
+}
+
+/** A cell id no other cell of the notebook has (8 hex digits, as Jupyter makes them). */
+function newCellId(nb: Notebook): string {
+  const taken = new Set(nb.cells.map((c) => c.id));
+  for (;;) {
+    const id = randomBytes(4).toString('hex');
+    if (!taken.has(id)) return id;
+  }
 }
 
 /**
@@ -68,10 +141,13 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
   }
   const existing = nb.cells[req.index] as Cell | undefined;
   const cellType = req.cellType ?? (req.mode === 'insert' ? 'code' : (existing?.cell_type === 'markdown' ? 'markdown' : 'code'));
-  const fresh = (metadata: unknown = {}): Cell =>
+  const ids = needsCellIds(nb);
+  const idOf = (cell: Cell | undefined) => (typeof cell?.id === 'string' ? { id: cell.id } : ids ? { id: newCellId(nb) } : {});
+  // Keys in Jupyter's (sorted) order.
+  const fresh = (metadata: unknown, id: { id?: string }): Cell =>
     cellType === 'code'
-      ? { cell_type: 'code', execution_count: null, metadata, outputs: [], source: toSourceLines(req.source) }
-      : { cell_type: 'markdown', metadata, source: toSourceLines(req.source) };
+      ? { cell_type: 'code', execution_count: null, ...id, metadata, outputs: [], source: toSourceLines(req.source) }
+      : { cell_type: 'markdown', ...id, metadata, source: toSourceLines(req.source) };
   const formattingOptions = formatting(text);
   const at = ['cells', req.index];
   let out = text;
@@ -81,16 +157,17 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
   if (req.mode === 'delete') {
     set(at, undefined);
   } else if (req.mode === 'insert') {
-    set(at, fresh(), true);
+    set(at, fresh({}, idOf(undefined)), true);
   } else if (existing && existing.cell_type === cellType) {
     set([...at, 'source'], toSourceLines(req.source));
+    if (ids && existing.id === undefined) set([...at, 'id'], newCellId(nb));
     if (cellType === 'code') {
       // The old outputs belong to the old source.
       set([...at, 'outputs'], []);
       set([...at, 'execution_count'], null);
     }
   } else {
-    set(at, fresh(existing?.metadata ?? {}));
+    set(at, fresh(existing?.metadata ?? {}, idOf(existing)));
   }
   return {
     text: out,

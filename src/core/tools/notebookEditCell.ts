@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { editNotebookText } from '../edit/notebook';
+import { MAX_NOTEBOOK_BYTES, tooLarge } from '../edit/notebook';
+import { editNotebookOffThread } from '../edit/notebookOffThread';
 import { planAndWrite, withDiagnostics } from '../write/write';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
@@ -26,9 +27,17 @@ export const notebookEditCellTool = defineTool({
     const target = p.notebook_path ?? p.relativePath;
     if (!target) throw new ToolError('VALIDATION_FAILED', t('notebook_path: is required'));
     if (!/\.ipynb$/i.test(target)) throw new ToolError('VALIDATION_FAILED', t('notebook_path: {0} is not an .ipynb file', target));
-    const out = await planAndWrite(ctx, 'NotebookEditCell', target, p.description, (current) => {
+    // Refused before it is read, so a huge notebook costs nothing (the edit checks its text again).
+    // Not a secret one: its size is not told before a person allows the change.
+    const access = ctx.resolved?.get(target);
+    if (access && access.kind !== 'secret' && ctx.workspace.dirtyText(access.abs) === undefined) {
+      const info = await ctx.workspace.stat(access.abs);
+      if (info?.kind === 'file' && info.size > MAX_NOTEBOOK_BYTES) throw tooLarge(access.rel, info.size, t);
+    }
+    const out = await planAndWrite(ctx, 'NotebookEditCell', target, p.description, async (current) => {
       if (!current) throw new ToolError('NOT_FOUND', t('Notebook not found: {0}', target));
-      const r = editNotebookText(current.text, { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type }, current.path.rel, t);
+      const request = { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type };
+      const r = await editNotebookOffThread(current.text, request, current.path.rel, ctx.workspace.locale, ctx.signal);
       return { kind: 'write', proposed: r.text, notebookEdit: r.edit, extra: r.edit };
     });
     const data = {

@@ -25,7 +25,7 @@ export interface AgentChange {
   readonly removed: number;
   /**
    * Why it cannot be reverted from here: a secret file's text is never stored (so its regions are
-   * lost with a reload), a notebook cell edit is undone in the notebook, a huge change is not kept.
+   * lost with a reload), a notebook cell edit is written to the file under the open notebook (so not in its Undo), a huge change is not kept.
    */
   readonly unrevertable?: 'secret' | 'notebook' | 'large';
   /** When the developer reverted it. */
@@ -134,7 +134,7 @@ export class AgentChanges implements vscode.Disposable {
     if (entry.reverted) return { entry, current: undefined, refusal: t('It was already reverted.') };
     if (!runs) {
       const why = entry.unrevertable === 'notebook'
-        ? t('It is a notebook cell edit: undo it in the notebook.')
+        ? t('It is a notebook cell edit, written to the file: use git, or edit the cell again.')
         : entry.unrevertable === 'secret'
           ? t('It changed a secret file, whose text Agent Bridge does not keep across a reload: use git or Undo.')
           : t('It is too large to keep for a revert: use git or Undo.');

@@ -11,7 +11,7 @@ import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
 import { askSecretChange, notifyPending } from './prompts';
 import { ProposalStore } from './proposalFs';
-import { currentText, writeNotebookCell, writeText } from './writeChange';
+import { currentText, refuseUnsavedNotebook, writeNotebookFile, writeText } from './writeChange';
 
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
 const RELOAD_MS = 2000;
@@ -130,6 +130,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (change.original !== undefined && !change.notebookEdit && hasMixedEol(change.original)) {
       throw new ToolError('BAD_REQUEST', `${change.path.rel} has mixed line endings (CRLF and LF). The editor would rewrite every line ending when writing it, so Agent Bridge does not edit it in VS Code. Nothing was written. Ask the developer to normalize its line endings first.`);
     }
+    if (change.notebookEdit) refuseUnsavedNotebook(uri, change.path.rel);
     // Formatted before it is shown, so the diff is exactly what lands (nothing is reformatted after).
     const formatMode = vscode.workspace.getConfiguration(SECTION, uri).get<FormatMode>(Setting.format, 'changedRange');
     const shown = await formatProposal(this.store, change, formatMode, this.log, signal);
@@ -402,12 +403,13 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (currentText(uri) !== change.original) {
       throw new ToolError('CONFLICT', `${change.path.rel} changed while the proposal was waiting; nothing was written. Read it again and send a new change.`);
     }
-    const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString());
-    if (notebook && change.notebookEdit && !modifiedByUser && !formatted) {
-      const r = await writeNotebookCell(notebook, change.notebookEdit);
-      const finalText = currentText(uri) ?? finalProposal;
-      this.writeEmitter.fire({ change, finalText, notebook: true });
-      return { ...r, modifiedByUser, finalText };
+    if (change.notebookEdit && change.original !== undefined) {
+      const { notReloaded, ...r } = await writeNotebookFile(uri, finalProposal, change.encoding, change.original, change.path.rel);
+      if (notReloaded) this.log.info(`${change.id}: the open notebook ${change.path.rel} had not reloaded the written file after 3 s`);
+      this.writeEmitter.fire({ change, finalText: r.finalText, notebook: true });
+      const rewritten = r.finalText !== finalProposal;
+      this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel} as approved${modifiedByUser ? ' (edited by the developer)' : ''}${rewritten ? '; it was saved anew since (the agent is told what is on disk)' : ''}`);
+      return { ...r, formatted: formatted || rewritten, modifiedByUser };
     }
     const r = await writeText(uri, finalProposal, change.encoding, change.original);
     this.writeEmitter.fire({ change, finalText: r.finalText, notebook: false });

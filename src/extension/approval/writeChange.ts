@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { NotebookCellEdit } from '../../core/edit/types';
+import { ToolError } from '../../core/protocol/errors';
 import type { CommittedChange } from '../../core/write/gate';
 import { encodeText, type Encoding } from '../../core/workspace/text';
 import { minimalReplace } from '../../core/edit/eol';
@@ -58,17 +58,53 @@ function caughtUp(doc: vscode.TextDocument, text: string, ms: number): Promise<v
   });
 }
 
-/** A cell edit applied through the notebook API, for a notebook that is open in a notebook editor. */
-export async function writeNotebookCell(notebook: vscode.NotebookDocument, edit: NotebookCellEdit): Promise<Omit<CommittedChange, 'modifiedByUser' | 'finalText'>> {
-  const kind = edit.cellType === 'markdown' ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
-  const cell = new vscode.NotebookCellData(kind, edit.source, edit.cellType === 'markdown' ? 'markdown' : edit.language);
-  const range = edit.mode === 'insert' ? new vscode.NotebookRange(edit.index, edit.index) : new vscode.NotebookRange(edit.index, edit.index + 1);
-  const wasDirty = notebook.isDirty;
-  const we = new vscode.WorkspaceEdit();
-  we.set(notebook.uri, [vscode.NotebookEdit.replaceCells(range, edit.mode === 'delete' ? [] : [cell])]);
-  if (!(await vscode.workspace.applyEdit(we))) throw new Error(`VS Code refused the notebook edit to ${notebook.uri.fsPath}`);
-  const saved = wasDirty ? false : await notebook.save();
-  return { formatted: false, saved };
+/** The notebook open in a notebook editor for this file, if any. */
+function openNotebook(uri: vscode.Uri): vscode.NotebookDocument | undefined {
+  return vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString());
+}
+
+/**
+ * A notebook whose notebook editor has unsaved changes is not changed: its cells are not the text
+ * the change was computed from, and writing the file under it would set up a lost edit on its save.
+ */
+export function refuseUnsavedNotebook(uri: vscode.Uri, rel: string): void {
+  if (openNotebook(uri)?.isDirty) {
+    throw new ToolError('CONFLICT', `${rel} is open in a notebook editor with unsaved changes. Agent Bridge does not change a notebook under them; nothing was written. Ask the developer to save or revert the notebook, then read it again.`);
+  }
+}
+
+/**
+ * Writes an approved notebook change as exactly the bytes the diff showed. Saving through the
+ * notebook API would have VS Code's serializer write the whole file anew (sorted keys, big
+ * integers rounded, `1.0` as `1`). An open notebook editor then reloads the file; a notebook opened
+ * as JSON text with unsaved edits gets the change like any text file (in its buffer, unsaved).
+ */
+export async function writeNotebookFile(uri: vscode.Uri, text: string, encoding: Encoding, original: string, rel: string): Promise<Pick<CommittedChange, 'finalText' | 'saved'> & { notReloaded?: true }> {
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) return writeText(uri, text, encoding, original);
+  refuseUnsavedNotebook(uri, rel);
+  const notebook = openNotebook(uri);
+  const reloaded = notebook ? notebookChanged(notebook, 3000) : undefined;
+  await vscode.workspace.fs.writeFile(uri, encodeText(text, encoding));
+  // A saved notebook reloads from disk when VS Code sees the change; wait for it briefly, so the
+  // developer (and the next call) sees the cells that landed.
+  const notReloaded = (await reloaded) === false;
+  // What is on disk now: should anything have saved the notebook anew meanwhile, the agent is told.
+  return { finalText: currentText(uri) ?? text, saved: true, ...(notReloaded ? { notReloaded } : {}) };
+}
+
+/** Resolves true when the notebook's content changes (it reloaded from disk), false after `ms`. */
+function notebookChanged(notebook: vscode.NotebookDocument, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (changed: boolean) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(changed);
+    };
+    const timer = setTimeout(() => done(false), ms);
+    const sub = vscode.workspace.onDidChangeNotebookDocument((e) => {
+      if (e.notebook === notebook && (e.contentChanges.length > 0 || e.cellChanges.length > 0)) done(true);
+    });
+  });
 }
 
 /**

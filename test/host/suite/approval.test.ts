@@ -513,7 +513,7 @@ describe('Approval of agent changes', () => {
     }
   });
 
-  it('NotebookEditCell edits an open notebook through the notebook API', async () => {
+  it('NotebookEditCell edits an open notebook, which then shows the new cell', async () => {
     const nb = { cells: [{ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: ['print(1)'] }], metadata: { language_info: { name: 'python' } }, nbformat: 4, nbformat_minor: 5 };
     write('nb/demo.ipynb', JSON.stringify(nb, null, 1) + '\n');
     const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file('nb/demo.ipynb')));
@@ -524,11 +524,67 @@ describe('Approval of agent changes', () => {
     const { diagnostics, ...spec } = r as Record<string, unknown>;
     assert.deepEqual(spec, { cell_number: 1, new_source: '# Notes', cell_type: 'markdown', language: 'python', edit_mode: 'insert' });
     assert.equal((diagnostics as { available: boolean }).available, true, 'VS Code reports diagnostics after a write');
-    assert.equal(notebook.cellCount, 2);
+    // The notebook reloads the written file (the answer waits for that only briefly).
+    await until(() => notebook.cellCount === 2, 'the notebook to show the new cell');
     assert.equal(notebook.cellAt(1).kind, vscode.NotebookCellKind.Markup);
     assert.equal(notebook.cellAt(1).document.getText(), '# Notes');
     const onDisk = JSON.parse(fs.readFileSync(file('nb/demo.ipynb'), 'utf8')) as { cells: { cell_type: string }[] };
     assert.deepEqual(onDisk.cells.map((c) => c.cell_type), ['code', 'markdown']);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('NotebookEditCell on a notebook open in the notebook editor writes exactly the approved bytes', async () => {
+    // What VS Code's serializer would change: a 20-digit number, 1.0, the key order, no language_info.
+    const raw = [
+      '{',
+      ' "nbformat": 4,',
+      ' "nbformat_minor": 5,',
+      ' "metadata": {"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}},',
+      ' "cells": [',
+      '  {"cell_type": "code", "id": "first", "execution_count": 12345678901234567890, "metadata": {"scale": 1.0}, "outputs": [], "source": ["x = 1"]},',
+      '  {"cell_type": "code", "id": "second", "execution_count": null, "metadata": {}, "outputs": [], "source": ["print(1)"]}',
+      ' ]',
+      '}',
+      '',
+    ].join('\n');
+    // Only the edited cell's source changes, laid out as the approved diff showed it.
+    const expected = raw.replace('"source": ["print(1)"]}', '"source": [\n    "print(2)"\n   ]}');
+    write('nb/exact.ipynb', raw);
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file('nb/exact.ipynb')));
+    await vscode.window.showNotebookDocument(notebook);
+    try {
+      const { id, answer } = await propose({ notebook_path: 'nb/exact.ipynb', cell_number: 1, new_source: 'print(2)' }, 'NotebookEditCell');
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).success, true, String(data(res).error));
+      assert.equal(fs.readFileSync(file('nb/exact.ipynb'), 'utf8'), expected);
+      // The open notebook shows what is on disk, and has nothing unsaved to write over it.
+      await until(() => notebook.cellAt(1).document.getText() === 'print(2)', 'the notebook to show the new cell');
+      assert.equal(notebook.isDirty, false);
+      assert.equal(fs.readFileSync(file('nb/exact.ipynb'), 'utf8'), expected, 'still the approved bytes after the reload');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
+  it('NotebookEditCell on a notebook with unsaved changes in its editor is refused: CONFLICT, nothing written', async () => {
+    const raw = '{\n "cells": [\n  {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["print(1)"]}\n ],\n "metadata": {},\n "nbformat": 4,\n "nbformat_minor": 5\n}\n';
+    write('nb/dirty.ipynb', raw);
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file('nb/dirty.ipynb')));
+    await vscode.window.showNotebookDocument(notebook);
+    try {
+      // The developer's own unsaved cell.
+      const mine = new vscode.WorkspaceEdit();
+      mine.set(notebook.uri, [vscode.NotebookEdit.insertCells(1, [new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'mine = 1', 'python')])]);
+      assert.ok(await vscode.workspace.applyEdit(mine));
+      assert.equal(notebook.isDirty, true);
+      const res = await live.backend.call(rootCall('NotebookEditCell', { notebook_path: 'nb/dirty.ipynb', cell_number: 0, new_source: 'print(2)' }));
+      assert.equal(data(res).code, 'CONFLICT', String(data(res).error));
+      assert.match(String(data(res).error), /unsaved changes/);
+      assert.equal(fs.readFileSync(file('nb/dirty.ipynb'), 'utf8'), raw);
+      assert.equal(notebook.cellAt(1).document.getText(), 'mine = 1', 'the unsaved cell is kept');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
   });
 });
