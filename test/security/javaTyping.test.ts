@@ -8,8 +8,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { SLICE_LIMITS, slicePauses } from '../../src/core/code/index/slices';
+import { readyCodeIntel } from '../../src/core/code/intel/intel';
+import { callChainTool } from '../../src/core/tools/callChain';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { callTool } from '../unit/helpers/tools';
 import type { ProbeLine } from './helpers/javaTypingProbe';
 
 const LEVELS = 20;
@@ -95,4 +102,31 @@ test('nested calls to overloaded generic methods are typed in bounded time, and 
   for (const name of ['overloadsByNesting', 'ternaries', 'chain', 'concatenation']) assert.doesNotMatch(byName.get(name) as string, /steps/, name);
   // Past the budget a call is listed unresolved, saying why, as other unresolvable calls are.
   assert.match(byName.get('wideTree') as string, /unresolved: `pick\(…\)` at line \d+ — typing it takes more than [\d,]+ steps/);
+});
+
+test('call_chain pauses between the calls it resolves, before the index is built and after', async () => {
+  // Each call is bounded; a method of many calls must not be resolved in one block either.
+  const CALLS = 150;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-typing-turns-'));
+  const saved = { ...SLICE_LIMITS };
+  SLICE_LIMITS.ms = 0; // a pause at every place the answer may pause
+  try {
+    fs.writeFileSync(path.join(root, 'A.java'), classWith('null;\n' + '    id(x);\n'.repeat(CALLS)));
+    const ws = new NodeWorkspace(root);
+    // The pauses the sliced runs make: I/O turns the loop too, but only a pause comes between two calls.
+    const pausesDuring = async (): Promise<number> => {
+      const from = slicePauses.count;
+      const out = await callTool(callChainTool, ws, { method: 'p.A.m', direction: 'callees', depth: 1 });
+      assert.equal(String(out.result).match(/`A\.id\(String\)`/g)?.length, CALLS);
+      return slicePauses.count - from;
+    };
+    const cold = await pausesDuring();
+    assert.ok(cold >= CALLS, `before the index was built the answer paused ${cold} times for ${CALLS} calls`);
+    await readyCodeIntel({ workspace: ws, signal: new AbortController().signal }, 'calls');
+    const built = await pausesDuring();
+    assert.ok(built >= CALLS, `from the built index the answer paused ${built} times for ${CALLS} calls`);
+  } finally {
+    Object.assign(SLICE_LIMITS, saved);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });
