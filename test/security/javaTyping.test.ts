@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { SLICE_LIMITS, slicePauses } from '../../src/core/code/index/slices';
 import { readyCodeIntel } from '../../src/core/code/intel/intel';
+import { TYPING_LIMITS } from '../../src/core/code/java/typingBudget';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { callTool } from '../unit/helpers/tools';
@@ -127,6 +128,29 @@ test('call_chain pauses between the calls it resolves, before the index is built
     assert.ok(built >= CALLS, `from the built index the answer paused ${built} times for ${CALLS} calls`);
   } finally {
     Object.assign(SLICE_LIMITS, saved);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("past its file's budget a file's further calls are listed unresolved, saying why; another file's calls still resolve", async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-typing-file-'));
+  const saved = { ...TYPING_LIMITS };
+  // Lowered so that a small file spends it: the bound is the same at any size.
+  TYPING_LIMITS.fileSteps = 2_000;
+  try {
+    fs.writeFileSync(path.join(root, 'A.java'), classWith('null;\n' + '    id(pick(x, x));\n'.repeat(100)));
+    fs.writeFileSync(path.join(root, 'B.java'), 'package p;\n\nclass B {\n  void n(String x) {\n    A.id(x);\n  }\n}\n');
+    const ws = new NodeWorkspace(root);
+    // From the built index: one resolver answers both questions, so A's spent budget is there to meet.
+    await readyCodeIntel({ workspace: ws, signal: new AbortController().signal }, 'calls');
+    const a = String((await callTool(callChainTool, ws, { method: 'p.A.m', direction: 'callees', depth: 1 })).result);
+    assert.match(a, /`A\.id\(String\)` — A\.java:\d+ · called at line 22/, 'the first calls resolve');
+    assert.match(a, /unresolved: `id\(…\)` at line 121 — the calls of this file take more than 2,000 steps to type/);
+    const b = String((await callTool(callChainTool, ws, { method: 'p.B.n', direction: 'callees', depth: 1 })).result);
+    assert.match(b, /`A\.id\(String\)` — A\.java:\d+ · called at line 5/);
+    assert.doesNotMatch(b, /unresolved/);
+  } finally {
+    Object.assign(TYPING_LIMITS, saved);
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
