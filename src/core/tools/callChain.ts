@@ -7,7 +7,7 @@ import { boolParam, intParam } from './params';
 import { defineTool, type ToolContext } from './tool';
 import type { Workspace } from '../workspace/workspace';
 import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTree, type CallTreeNode, type PossibleCaller } from '../code/index/callGraph';
-import { runWhole, type Sliced } from '../code/index/slices';
+import { runSliced, STALE, type Sliced } from '../code/index/slices';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
 import type { ResolvedCall } from '../code/java/resolver';
 import { MAX_CALL_SITES } from '../code/packedSymbols';
@@ -141,11 +141,12 @@ export const callChainTool = defineTool({
         const spec = parseMethodSpec(p.method);
         const cold = codeIntelFor(ctx.workspace).index.isReady
           ? undefined
-          : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p), ctx.signal);
+          : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p, ctx.signal), ctx.signal);
         if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
         // Else from the index, once the files the question needs have their call sites (callsFirst.ts).
-        // The cold index is a few files: at once; the index may read thousands of call sites, in slices.
-        const found = cold ? runWhole(question(cold.graph, p)) : await fromIndex(ctx, p);
+        // In slices either way: one file's calls can be costly to type. The cold index is the
+        // question's own (nothing else changes it meanwhile); the built one may change at a pause.
+        const found = cold ? await coldAnswer(question(cold.graph, p), ctx.signal) : await fromIndex(ctx, p);
         if ('ambiguous' in found) return ambiguity(p.method, found.ambiguous, how, SOURCE, ctx.workspace.locale);
         return answer(p, ctx.workspace, found);
       } catch (e) {
@@ -220,10 +221,18 @@ function* question(graph: CallGraph, p: z.output<typeof params>): Sliced<Found |
   return { source: SOURCE, roots: q.matches, inherited: q.inherited, trees, possible, missing: graph.index.callSitesMissing(), cut: graph.index.callSitesCut() };
 }
 
-/** Every lookup the answer makes, without the answer (the on-demand index and callsFirst.ts note them). */
-function ask(graph: CallGraph, p: z.output<typeof params>): void {
+/** The question asked of the on-demand index, in slices. */
+async function coldAnswer<T>(work: Sliced<T>, signal: AbortSignal): Promise<T> {
+  const outcome = await runSliced(work, { signal });
+  // runSliced gives STALE only when asked to check for changes, which this run is not
+  if (outcome === STALE) throw new Error('a cold call chain was stopped as stale');
+  return outcome;
+}
+
+/** Every lookup the answer makes, without the answer (the on-demand index and callsFirst.ts note them), in slices. */
+async function ask(graph: CallGraph, p: z.output<typeof params>, signal: AbortSignal): Promise<void> {
   try {
-    runWhole(question(graph, p));
+    await coldAnswer(question(graph, p), signal);
   } catch (e) {
     // the lookups made before a not-found or ambiguous answer are what that answer needs
     if (!(e instanceof ToolError)) throw e;

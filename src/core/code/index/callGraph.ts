@@ -169,8 +169,18 @@ export class CallGraph {
 
   /** Every call in the method, resolved or not, in source order. */
   callees(m: MethodEntry): ResolvedCall[] {
+    return runWhole(this.calleesSliced(m));
+  }
+
+  /** `callees`, pausing after each call it resolves: a method may hold thousands of costly calls. */
+  *calleesSliced(m: MethodEntry): Sliced<ResolvedCall[]> {
     this.reads?.files.add(m.owner.path);
-    return this.index.callsOf(m).map((site) => this.resolve(site, m));
+    const out: ResolvedCall[] = [];
+    for (const site of this.index.callsOf(m)) {
+      out.push(this.resolve(site, m));
+      yield;
+    }
+    return out;
   }
 
   /** Call sites across the project that reach the method, directly or through a method it overrides. */
@@ -258,7 +268,7 @@ export class CallGraph {
     let truncated = false;
     const expanded = new Set<MethodSymbol>();
     // generator functions cannot be arrows: the graph's lookups they use, bound here
-    const callees = (m: MethodEntry): ResolvedCall[] => this.callees(m);
+    const callees = (m: MethodEntry): Sliced<ResolvedCall[]> => this.calleesSliced(m);
     const callers = (m: MethodEntry): Sliced<CallerRef[]> => this.callersSliced(m);
     const hasType = (fqn: string): boolean => this.index.hasType(fqn);
     function* expand(m: MethodEntry, level: number, path: Set<MethodSymbol>): Sliced<CallTreeNode[]> {
@@ -277,12 +287,12 @@ export class CallGraph {
         else {
           if (level + 1 < depth) expanded.add(target.method);
           const children = yield* expand(target, level + 1, nextPath);
-          const unresolved = direction === 'callees' && level + 1 < depth ? callees(target).filter((r) => !r.owner) : [];
+          const unresolved = direction === 'callees' && level + 1 < depth ? (yield* callees(target)).filter((r) => !r.owner) : [];
           out.push({ method: target, ...extra, children, ...(unresolved.length ? { unresolved } : {}) });
         }
       }
       if (direction === 'callees') {
-        for (const r of callees(m)) {
+        for (const r of yield* callees(m)) {
           if (!r.owner) continue;
           const call = callText(r.site);
           if (!r.targets.length) {
@@ -303,7 +313,7 @@ export class CallGraph {
     const nodes: CallTreeNode[] = [];
     for (const m of roots) {
       expanded.add(m.method);
-      const unresolved = direction === 'callees' ? this.callees(m).filter((r) => !r.owner) : [];
+      const unresolved = direction === 'callees' ? (yield* this.calleesSliced(m)).filter((r) => !r.owner) : [];
       nodes.push({ method: m, children: yield* expand(m, 0, new Set()), ...(unresolved.length ? { unresolved } : {}) });
     }
     return { nodes, truncated };

@@ -289,7 +289,7 @@ const normal = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '')
  * A small index and call graph that answer `question` as the full index would, or undefined when
  * that cannot be had within the bounds (the caller then waits for the full index).
  */
-export function onDemandIntel(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => void, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
+export function onDemandIntel(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => Promise<void>, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
   return foregroundGate(ws).run(() => answerOnDemand(ws, q, question, signal));
 }
 
@@ -300,7 +300,7 @@ interface ColdQuestion {
 }
 type OnDemandAnswer = { index: CodeIndex; graph: CallGraph };
 
-async function answerOnDemand(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => void, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
+async function answerOnDemand(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => Promise<void>, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
   const className = q.className;
   if (!ws.ripgrepPath() || !className) return undefined;
   const started = Date.now();
@@ -326,7 +326,7 @@ async function answerOnDemand(ws: Workspace, q: ColdQuestion, question: (graph: 
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (signal.aborted || Date.now() - started > ON_DEMAND_LIMITS.budgetMs) return undefined;
       index.asked = noneAsked();
-      if (round > 0) question(graph);
+      if (round > 0) await question(graph);
       else {
         index.asked.names.add(className);
         index.namesDone.add(className);

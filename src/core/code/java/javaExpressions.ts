@@ -4,6 +4,7 @@ import { byArgumentTypes, functionalType, inferred, methodBindings, returnType, 
 import { looksLikeType, rkey, rtype, type FoundMethod, type JavaTypes, type RType, type Scope } from './javaTypes';
 import type { Expr } from '../model';
 import { parseType, PRIMITIVES, rawName } from './typeRef';
+import type { TypingRun } from './typingBudget';
 
 /**
  * The static types of Java expressions, as the call resolver (resolver.ts) needs them: a receiver
@@ -28,7 +29,26 @@ export interface Site {
 const err = (why: string): { err: string } => ({ err: why });
 
 export class JavaExpressions {
+  /** The call being typed: its memo and its steps (typingBudget.ts). */
+  private run: TypingRun | undefined;
+
   constructor(readonly types: JavaTypes) {}
+
+  /** Runs `fn`, one call site's typing, under `run`: each expression typed once, every step counted. */
+  during<T>(run: TypingRun, fn: () => T): T {
+    const outer = this.run;
+    this.run = run;
+    try {
+      return fn();
+    } finally {
+      this.run = outer;
+    }
+  }
+
+  /** Counts the overloads weighed against `args` (each against every argument) as steps of the run. */
+  weigh(candidates: number, args: readonly Expr[] | undefined): void {
+    this.run?.charge(candidates * Math.max(1, args?.length ?? 0));
+  }
 
   /** javac's qualifying type for `t.name(argc args)`, and the declarations found. */
   lookup(t: RType, name: string, argc: number): { owner?: string; found: FoundMethod[]; reason?: string } {
@@ -106,6 +126,18 @@ export class JavaExpressions {
 
   /** What an expression denotes: a value of a type, a type, a package, or why it cannot be told. */
   typeOf(e: Expr, scope: Scope, nested: boolean): Meaning {
+    const run = this.run;
+    if (!run) return this.meaning(e, scope, nested);
+    // Overload choice and inference type the same arguments again: once per run, whatever the nesting.
+    const known = run.memo.get(e);
+    if (known) return known;
+    run.charge();
+    const m = this.meaning(e, scope, nested);
+    run.memo.set(e, m);
+    return m;
+  }
+
+  private meaning(e: Expr, scope: Scope, nested: boolean): Meaning {
     const T = this.types;
     switch (e.k) {
       case 't': {
@@ -255,7 +287,9 @@ export class JavaExpressions {
       return err(`return type of ${owner}.${e.n} unknown (outside the project)`);
     }
     const argType = this.argType(scope, nested);
+    this.weigh(found.length, e.g);
     const chosen = found.length > 1 && e.g ? byArgumentTypes(this.types, found, e.g, argType) : found;
+    this.weigh(chosen.length, e.g);
     const results = chosen.map((f) => inferred(this.types, f, e.g, argType) ?? returnType(this.types, f));
     const first = results[0];
     if (!first || results.some((r) => !r || r.fqn !== first.fqn || r.dims !== first.dims)) {
@@ -300,7 +334,9 @@ export class JavaExpressions {
     if (!s.t) return err(s.err ?? 'receiver type unknown');
     const { found } = this.lookup(s.t, c.n, c.a);
     const argType = this.argType(scope, nested);
+    this.weigh(found.length, c.g);
     const chosen = found.length > 1 && c.g ? byArgumentTypes(this.types, found, c.g, argType) : found;
+    this.weigh(chosen.length, c.g);
     let result: RType | undefined;
     for (const f of chosen) {
       const m = f.method;

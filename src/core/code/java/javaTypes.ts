@@ -69,6 +69,8 @@ export class JavaTypes {
   private readonly superCache = new Map<string, { types: RType[]; complete: boolean }>();
   /** Supertypes being resolved: a name lookup that comes back to one of them (cyclic or self-referential code) sees none. */
   private readonly inProgress = new Set<string>();
+  /** Types and declarations looked through so far: the resolver counts them against a call's budget (typingBudget.ts). */
+  work = 0;
 
   constructor(readonly index: CodeIndex) {}
 
@@ -122,6 +124,7 @@ export class JavaTypes {
   }
 
   resolveRef(ref: TypeRef, scope: Scope, unknownVarsOf?: MethodSymbol): RType | undefined {
+    this.work++;
     if (ref.wildcard) return ref.wildcard === 'extends' && ref.args[0] ? this.resolveRef(ref.args[0], scope, unknownVarsOf) : OBJECT_T;
     const name = ref.name;
     if (!name) return undefined;
@@ -267,6 +270,7 @@ export class JavaTypes {
       const cur = queue.shift() as RType;
       if (seen.has(cur.fqn)) continue;
       seen.add(cur.fqn);
+      this.work++;
       out.push(cur);
       const s = this.supertypes(cur);
       if (!s.complete) complete = false;
@@ -291,6 +295,7 @@ export class JavaTypes {
       const scope = this.scopeOf(ht);
       if (!scope) continue;
       const ty = scope.entry.type;
+      this.work += ty.fields.length;
       const field = ty.fields.find((f) => f.name === name) ?? ty.components.find((c) => c.name === name);
       if (field) return this.resolveText(field.type, scope) ?? 'unknown';
       if (ty.enumConstants.some((c) => c.name === name)) return rtype(ty.fqn);
@@ -309,6 +314,7 @@ export class JavaTypes {
     for (const [depth, ht] of h.types.entries()) {
       const scope = this.scopeOf(ht);
       if (!scope) continue;
+      this.work += scope.entry.type.methods.length;
       for (const m of scope.entry.type.methods) {
         if (m.kind !== 'method' || m.name !== name || !arityFits(m, argc) || !visible(m, depth)) continue;
         const key = erasedParams(m, scope.entry);
@@ -334,6 +340,7 @@ export class JavaTypes {
     for (const [depth, ht] of h.types.entries()) {
       const entry = this.entryOf(ht.fqn);
       if (!entry) continue;
+      this.work += entry.type.methods.length;
       if (entry.type.methods.some((m) => m.kind === 'method' && m.name === name && visible(m, depth))) return 'yes';
       if (entry.type.kind === 'enum' && (name === 'values' || name === 'valueOf')) return 'yes';
       if (entry.type.components.some((c) => c.name === name)) return 'yes';

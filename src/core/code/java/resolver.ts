@@ -5,6 +5,7 @@ import { isJdkStub } from './jdkStubs';
 import { JavaTypes, type Scope } from './javaTypes';
 import { ANONYMOUS, IN_NESTED_CLASS, type CallSite } from '../model';
 import { rawName } from './typeRef';
+import { TYPING_LIMITS, TypingBudgetSpent, TypingRun } from './typingBudget';
 
 /**
  * Resolves call sites to what javac would compile them to: the qualifying type (javap's owner of
@@ -27,13 +28,35 @@ export interface ResolvedCall {
 export class JavaResolver {
   readonly types: JavaTypes;
   private readonly expressions: JavaExpressions;
+  /** Typing steps spent on each file's calls so far (by path), against TYPING_LIMITS.fileSteps. */
+  private readonly spentByFile = new Map<string, number>();
 
   constructor(readonly index: CodeIndex) {
     this.types = new JavaTypes(index);
     this.expressions = new JavaExpressions(this.types);
   }
 
+  /**
+   * The call as javac compiles it; unresolved, saying why, when typing it would take more than
+   * its share of TYPING_LIMITS, or its file has spent its own.
+   */
   resolve(site: CallSite, caller: MethodEntry): ResolvedCall {
+    const file = caller.owner.path;
+    const before = this.spentByFile.get(file) ?? 0;
+    const left = TYPING_LIMITS.fileSteps - before;
+    if (left <= 0) return { site, targets: [], reason: fileSpent() };
+    const run = new TypingRun(Math.min(TYPING_LIMITS.callSteps, left), () => this.types.work);
+    try {
+      return this.expressions.during(run, () => this.resolveTyped(site, caller));
+    } catch (e) {
+      if (!(e instanceof TypingBudgetSpent)) throw e;
+      return { site, targets: [], reason: left < TYPING_LIMITS.callSteps ? fileSpent() : `typing it takes more than ${TYPING_LIMITS.callSteps.toLocaleString('en')} steps (nesting too deep or overloads too many)` };
+    } finally {
+      this.spentByFile.set(file, before + run.spent);
+    }
+  }
+
+  private resolveTyped(site: CallSite, caller: MethodEntry): ResolvedCall {
     const scope: Scope = { entry: caller.owner, method: caller.method };
     const nested = ((site.flags ?? 0) & IN_NESTED_CLASS) !== 0;
     const T = this.types;
@@ -41,6 +64,7 @@ export class JavaResolver {
       const { entry, found } = T.constructors(fqn, argc);
       if (!entry || isJdkStub(entry)) return { site, owner: fqn, targets: [] };
       let ctors = found.map((method) => ({ entry, method }));
+      this.expressions.weigh(ctors.length, site.g);
       if (ctors.length > 1 && site.g) ctors = byArgumentTypes(T, ctors, site.g, this.expressions.argType(scope, nested));
       return { site, owner: fqn, targets: ctors.map((c) => ({ owner: entry, method: c.method })) };
     };
@@ -81,6 +105,7 @@ export class JavaResolver {
     if (!s.t) return { site, targets: [], reason: s.err ?? 'receiver type unknown' };
     const { owner, found, reason } = this.expressions.lookup(s.t, site.name, site.argc);
     if (!owner) return { site, targets: [], reason: reason ?? 'not found' };
+    this.expressions.weigh(found.length, site.g);
     const chosen = found.length > 1 && site.g ? byArgumentTypes(this.types, found, site.g, this.expressions.argType(scope, nested)) : found;
     // A JDK stub is no declaration in the project: the call leaves it (owner only).
     const targets = chosen.filter((f) => !isJdkStub(f.entry)).map((f) => ({ owner: f.entry, method: f.method }));
@@ -92,6 +117,8 @@ export class JavaResolver {
     return { site, owner, targets };
   }
 }
+
+const fileSpent = (): string => `the calls of this file take more than ${TYPING_LIMITS.fileSteps.toLocaleString('en')} steps to type`;
 
 /** Is this a call the comparison with bytecode (and the agent) should see as creating an anonymous class? */
 export const isAnonymous = (site: CallSite): boolean => ((site.flags ?? 0) & ANONYMOUS) !== 0;
