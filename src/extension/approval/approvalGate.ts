@@ -9,14 +9,13 @@ import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
 import { readApprovalMode, SECTION, Setting } from '../settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
-import { askSecretChange, notifyPending } from './prompts';
+import { notifyPending } from './prompts';
+import { SecretQuestions } from './secretQuestions';
 import { ProposalStore } from './proposalFs';
 import { currentText, refuseUnsavedNotebook, writeNotebookFile, writeText } from './writeChange';
 
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
 const RELOAD_MS = 2000;
-
-type ConsentAnswer = 'allowed' | 'refused' | 'withdrawn';
 
 interface Pending {
   readonly change: ProposedChange;
@@ -54,7 +53,7 @@ interface Pending {
 export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
   /** Questions asked before a secret file is read (no change exists yet to show). */
-  private readonly consents = new Map<string, { readonly view: PendingChangeView; readonly answer: (a: ConsentAnswer) => void }>();
+  private readonly questions: SecretQuestions;
   /** The approved text of each approved proposal (the developer may have edited it or dropped hunks), until written. */
   private readonly decided = new Map<string, { readonly text: string; readonly dropped: number }>();
   /** Where an approved change's diff was: the changed file is shown there after the write. */
@@ -68,6 +67,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: Logger) {
+    this.questions = new SecretQuestions(log, () => this.refresh());
     this.disposables.push(
       ProposalStore.register(this.store),
       this.changeEmitter,
@@ -90,7 +90,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   list(): readonly PendingChangeView[] {
-    return [...[...this.consents.values()].map((c) => c.view), ...[...this.pending.values()].map((p) => p.view)];
+    return [...this.questions.views, ...[...this.pending.values()].map((p) => p.view)];
   }
 
   /** The change whose diff is the active editor: the only one a keybinding or the title bar may approve. */
@@ -120,7 +120,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   /** The oldest waiting change (what Reject without a diff in front acts on: rejecting writes nothing). */
   oldest(): string | undefined {
-    return this.consents.keys().next().value ?? this.pending.keys().next().value;
+    return this.questions.oldest() ?? this.pending.keys().next().value;
   }
 
   async commit(change: ProposedChange, signal: AbortSignal, hooks?: GateHooks): Promise<CommittedChange> {
@@ -150,49 +150,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return this.write(change, uri, shown);
   }
 
-  /** Before a writing tool opens a secret file: asked in a warning (see askSecretChange). */
-  /**
-   * The question before a secret file is even read lives in Pending Changes and on the chat's
-   * cards until answered, like a change; the notification only points there (it can be pushed
-   * out of sight by later ones).
-   */
-  async allowSecretChange(request: SecretChangeRequest, signal: AbortSignal): Promise<void> {
-    if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the developer was asked.');
-    const view: PendingChangeView = {
-      id: request.id,
-      toolName: request.toolName,
-      relativePath: request.path.rel,
-      description: request.description,
-      created: false,
-      guarded: { kind: 'secret', rule: request.path.rule ?? '?' },
-      added: 0,
-      removed: 0,
-      consent: true,
-      askedAt: Date.now(),
-    };
-    this.log.warn(`${request.toolName} ${request.id}: asks to change the secret file ${request.path.rel}`);
-    const answer = new Promise<ConsentAnswer>((resolve) => this.consents.set(request.id, { view, answer: resolve }));
-    const onAbort = () => this.answerConsent(request.id, 'withdrawn');
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.refresh();
-    askSecretChange(view, answer);
-    try {
-      const picked = await answer;
-      if (picked === 'withdrawn') throw new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was read or written.');
-      if (picked === 'refused') throw new ToolError('USER_REJECTED', `The developer did not allow a change to ${request.path.rel}.`);
-      this.log.info(`${request.id}: the developer allowed a change to the secret file ${request.path.rel} to be prepared`);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  private answerConsent(id: string, answer: ConsentAnswer): boolean {
-    const c = this.consents.get(id);
-    if (!c) return false;
-    this.consents.delete(id);
-    this.refresh();
-    c.answer(answer);
-    return true;
+  /** Before a writing tool opens a secret file: a question listed with the changes until answered. */
+  allowSecretChange(request: SecretChangeRequest, signal: AbortSignal): Promise<void> {
+    return this.questions.ask(request, signal);
   }
 
   private async ask(change: ProposedChange, shown: string, signal: AbortSignal): Promise<void> {
@@ -264,7 +224,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
    * the Approve came from a notification before it did) is shown instead, and waits.
    */
   async approve(id: string): Promise<void> {
-    if (this.answerConsent(id, 'allowed')) return;
+    if (this.questions.answer(id, 'allowed')) return;
     if (!this.pending.has(id)) {
       this.log.info(`${id}: approve requested, but nothing is pending under that id`);
       return;
@@ -350,14 +310,14 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   async withdraw(id: string): Promise<void> {
-    if (this.answerConsent(id, 'withdrawn')) return;
+    if (this.questions.answer(id, 'withdrawn')) return;
     if (!this.pending.has(id)) return;
     this.log.info(`${id}: withdrawn (the developer stopped the turn that asked for it)`);
     await this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'The developer stopped the request; the change was withdrawn and nothing was written.') });
   }
 
   async reject(id: string, reason?: string): Promise<void> {
-    if (this.answerConsent(id, 'refused')) return;
+    if (this.questions.answer(id, 'refused')) return;
     const p = this.pending.get(id);
     if (!p) return;
     const because = reason?.trim() ? ` Reason: ${reason.trim()}` : '';
@@ -442,12 +402,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   private refresh(): void {
-    void vscode.commands.executeCommand('setContext', 'agentBridge.hasPendingChanges', this.pending.size + this.consents.size > 0);
+    void vscode.commands.executeCommand('setContext', 'agentBridge.hasPendingChanges', this.pending.size + this.questions.size > 0);
     this.changeEmitter.fire();
   }
 
   dispose(): void {
-    for (const id of [...this.consents.keys()]) this.answerConsent(id, 'withdrawn');
+    this.questions.withdrawAll();
     for (const id of [...this.pending.keys()]) {
       void this.decide(id, { approved: false, error: new ToolError('CANCELLED', 'VS Code is closing; nothing was written.') });
     }

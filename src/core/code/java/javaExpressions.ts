@@ -30,12 +30,12 @@ const err = (why: string): { err: string } => ({ err: why });
 
 export class JavaExpressions {
   /** The call being typed: its memo and its steps (typingBudget.ts). */
-  private run: TypingRun | undefined;
+  private run: TypingRun<Meaning> | undefined;
 
   constructor(readonly types: JavaTypes) {}
 
   /** Runs `fn`, one call site's typing, under `run`: each expression typed once, every step counted. */
-  during<T>(run: TypingRun, fn: () => T): T {
+  during<T>(run: TypingRun<Meaning>, fn: () => T): T {
     const outer = this.run;
     this.run = run;
     try {

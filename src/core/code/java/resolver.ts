@@ -1,5 +1,5 @@
 import type { CodeIndex, MethodEntry } from '../index/codeIndex';
-import { JavaExpressions } from './javaExpressions';
+import { JavaExpressions, type Meaning } from './javaExpressions';
 import { byArgumentTypes } from './javaInference';
 import { isJdkStub } from './jdkStubs';
 import { JavaTypes, type Scope } from './javaTypes';
@@ -45,7 +45,7 @@ export class JavaResolver {
     const before = this.spentByFile.get(file) ?? 0;
     const left = TYPING_LIMITS.fileSteps - before;
     if (left <= 0) return { site, targets: [], reason: fileSpent() };
-    const run = new TypingRun(Math.min(TYPING_LIMITS.callSteps, left), () => this.types.work);
+    const run = new TypingRun<Meaning>(Math.min(TYPING_LIMITS.callSteps, left), () => this.types.work);
     try {
       return this.expressions.during(run, () => this.resolveTyped(site, caller));
     } catch (e) {

@@ -1,5 +1,4 @@
 import type { Expr } from '../model';
-import type { Meaning } from './javaExpressions';
 
 /**
  * The work the resolver may spend typing one call, and all the calls of one file. A call's
@@ -24,8 +23,8 @@ export class TypingBudgetSpent extends Error {
   }
 }
 
-/** One call's typing: its expressions' types so far, and the steps it may still take. */
-export class TypingRun {
+/** One call's typing: its expressions' types so far (`Meaning`, as the typer gives them), and the steps it may still take. */
+export class TypingRun<Meaning = unknown> {
   /** Types of the expressions typed in this run (one call site: one scope). */
   readonly memo = new Map<Expr, Meaning>();
   private steps = 0;
