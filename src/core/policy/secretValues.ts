@@ -1,0 +1,209 @@
+/**
+ * What the secret files hold as values, so that no text a language service wrote can carry one out.
+ *
+ * A diagnostic quotes what it types: `Type '"sk-live-…"' is not assignable to type '1'` in a normal
+ * file that imports a secret one. The value reaches that message through any chain the type checker
+ * follows (imports, `require`, `export *` through a normal module, globals, `typeof import(…)`,
+ * inferred literal types), so no rule over a file's imports is sound. The message itself is
+ * checked instead: every run of it that a secret file holds as a value is cut out, whatever
+ * language service wrote it. When the secret files cannot all be read within the bounds here,
+ * every quoted literal and long number of every message is cut out instead (fail closed).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Workspace } from '../workspace/workspace';
+import { accessPolicy } from './accessPolicy';
+import { readHead, readRegularFile } from './safeRead';
+import type { SecretGuard } from './secrets';
+
+/** A value shorter than this is not looked for (a one- to three-character value is no secret). */
+const MIN_VALUE = 4;
+/** Values at least this long are matched by their runs of this many characters, so a cut-off quote is caught too. */
+const GRAM = 8;
+/** Bounds of one walk: time, directory entries, secret files, bytes of one file, characters of all values. */
+const WALK_MS = 3_000;
+const WALK_ENTRIES = 200_000;
+const MAX_SECRET_FILES = 1_000;
+/** Folders read at once by the walk. */
+const WALK_PARALLEL = 8;
+const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+const MAX_VALUE_CHARS = 256 * 1024;
+/** A walk this recent is used again (calls that come together share one). */
+const FRESH_MS = 1_000;
+/** Only this much of one message is checked and kept. */
+export const MAX_MESSAGE_SCAN = 16 * 1024;
+/** What a cut-out value is replaced with. */
+export const REDACTED = '[secret]';
+
+/** The secret values of a project, ready to be looked for in text. */
+export interface SecretValues {
+  /** False when a bound was hit: then every quoted literal is cut out. */
+  readonly complete: boolean;
+  /** Every GRAM-long run of every long value. */
+  readonly grams: ReadonlySet<string>;
+  /** The values shorter than GRAM, whole. */
+  readonly short: ReadonlySet<string>;
+}
+
+interface Walked {
+  readonly guard: SecretGuard;
+  readonly at: number;
+  readonly values: Promise<SecretValues>;
+}
+const walks = new WeakMap<Workspace, Walked>();
+
+/** The project's secret values, from a walk made now or less than FRESH_MS ago with the same globs. */
+export function secretValues(ws: Workspace): Promise<SecretValues> {
+  const guard = accessPolicy(ws).secrets;
+  const known = walks.get(ws);
+  if (known && known.guard === guard && Date.now() - known.at <= FRESH_MS) return known.values;
+  const values = collect(ws, guard).catch((): SecretValues => FAIL_CLOSED);
+  walks.set(ws, { guard, at: Date.now(), values });
+  return values;
+}
+
+const FAIL_CLOSED: SecretValues = { complete: false, grams: new Set(), short: new Set() };
+
+/**
+ * Walks the project for secret files (not into node_modules, whose packages are no developer's
+ * secret, nor into `.git`, whose objects and refs no language service reads as source) and gathers
+ * their values. Binary files are left out: no language service quotes them as text.
+ */
+async function collect(ws: Workspace, guard: SecretGuard): Promise<SecretValues> {
+  const files = await secretFiles(ws.root, guard);
+  if (!files) return FAIL_CLOSED;
+  const grams = new Set<string>();
+  const short = new Set<string>();
+  let chars = 0;
+  for (const abs of files) {
+    const read = await secretText(abs);
+    if (read.kind === 'too large') return FAIL_CLOSED;
+    if (read.kind === 'skipped') continue;
+    for (const v of valuesIn(read.text)) {
+      chars += v.length;
+      if (chars > MAX_VALUE_CHARS) return FAIL_CLOSED;
+      if (v.length < GRAM) short.add(v);
+      else for (let i = 0; i + GRAM <= v.length; i++) grams.add(v.slice(i, i + GRAM));
+    }
+  }
+  return { complete: true, grams, short };
+}
+
+/** The secret files' paths (links included), or undefined when the walk hit a bound. A few folders are read at once. */
+async function secretFiles(root: string, guard: SecretGuard): Promise<string[] | undefined> {
+  const deadline = Date.now() + WALK_MS;
+  const found: string[] = [];
+  let entries = 0;
+  let pending: string[] = [''];
+  while (pending.length) {
+    if (Date.now() > deadline || entries > WALK_ENTRIES || found.length > MAX_SECRET_FILES) return undefined;
+    const batch = pending.slice(-WALK_PARALLEL);
+    pending = pending.slice(0, -WALK_PARALLEL);
+    const lists = await Promise.all(batch.map((dir) => fs.promises.readdir(path.join(root, dir), { withFileTypes: true }).catch((): fs.Dirent[] => [])));
+    lists.forEach((list, i) => {
+      entries += list.length;
+      for (const e of list) {
+        const rel = batch[i] ? `${batch[i]}/${e.name}` : e.name;
+        if (e.isDirectory()) {
+          if (e.name !== 'node_modules' && e.name.toLowerCase() !== '.git') pending.push(rel);
+        } else if ((e.isFile() || e.isSymbolicLink()) && guard.isSecret(rel)) {
+          found.push(path.join(root, rel));
+        }
+      }
+    });
+  }
+  return found;
+}
+
+type SecretRead = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'skipped' } | { readonly kind: 'too large' };
+
+/** A secret file's text (a link's target, wherever it is: a language service follows it too); skipped when gone, not a file, or binary. */
+async function secretText(abs: string): Promise<SecretRead> {
+  let real: string;
+  try {
+    real = await fs.promises.realpath(abs);
+  } catch {
+    return { kind: 'skipped' };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(real, MAX_SECRET_FILE_BYTES);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EFBIG') return { kind: 'skipped' };
+    const head = await readHead(real, 8192);
+    return head && !head.includes(0) ? { kind: 'too large' } : { kind: 'skipped' };
+  }
+  return bytes.includes(0) ? { kind: 'skipped' } : { kind: 'text', text: bytes.toString('utf8') };
+}
+
+/**
+ * The values a text holds, in any language: every quoted string (as written and with its escapes
+ * read), the value of every `key = value` / `key: value` line (dotenv, YAML, properties, object
+ * literals), and every number of MIN_VALUE digits or more (a literal type prints it).
+ */
+export function valuesIn(text: string): Set<string> {
+  const out = new Set<string>();
+  const add = (v: string): void => {
+    const s = v.trim();
+    if (s.length >= MIN_VALUE) out.add(s);
+  };
+  for (const m of text.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/gs)) {
+    const raw = m[1] ?? m[2] ?? m[3] ?? '';
+    add(raw);
+    if (raw.includes('\\')) add(unescape(raw));
+  }
+  for (const m of text.matchAll(/^[ \t]*(?:export[ \t]+)?[\w.$-]+[ \t]*[=:][ \t]*(.+)$/gm)) {
+    add(m[1].replace(/[ \t]*[;,]?[ \t]*$/, '').replace(/^(["'`])(.*)\1$/, '$2'));
+  }
+  for (const m of text.matchAll(/\d{4,}/g)) add(m[0]);
+  return out;
+}
+
+const SHORT_VALUE_PLACES: readonly RegExp[] = [/"([^"\n]*)"/g, /'([^'\n]*)'/g, /`([^`\n]*)`/g, /[^\s"'`,;()[\]{}<>|&=]+/g];
+
+function unescape(raw: string): string {
+  return raw.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/gs, (_, e: string) => {
+    if (e.startsWith('u{')) return String.fromCodePoint(Math.min(parseInt(e.slice(2, -1), 16), 0x10ffff));
+    if (e.length > 1) return String.fromCharCode(parseInt(e.slice(1), 16));
+    return ({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', 0: '\0' } as Record<string, string>)[e] ?? e;
+  });
+}
+
+/**
+ * The message with every run a secret file holds as a value replaced by REDACTED, checked over at
+ * most MAX_MESSAGE_SCAN characters (the rest is dropped). Without the full list of values
+ * (`complete` false), every double-quoted or backquoted literal and every number of MIN_VALUE digits
+ * or more is replaced instead: that is how TypeScript, Go, Rust and Pyright print a value.
+ */
+export function redactSecretValues(message: string, values: SecretValues): string {
+  const text = message.length > MAX_MESSAGE_SCAN ? message.slice(0, MAX_MESSAGE_SCAN) : message;
+  if (!values.complete) {
+    return text.replace(/"[^"\n]*"|`[^`\n]*`/g, (q) => `${q[0]}${REDACTED}${q[0]}`).replace(/\d{4,}/g, REDACTED);
+  }
+  const hidden = new Uint8Array(text.length);
+  for (let i = 0; i + GRAM <= text.length; i++) {
+    if (values.grams.has(text.slice(i, i + GRAM))) hidden.fill(1, i, i + GRAM);
+  }
+  if (values.short.size) {
+    // A short value is looked for as a whole quoted literal or a whole word, not inside other words;
+    // each kind of quote on its own, since TypeScript nests them ('"abc"').
+    for (const pattern of SHORT_VALUE_PLACES) {
+      for (const m of text.matchAll(pattern)) {
+        const found = m[1] ?? m[0];
+        const start = (m.index ?? 0) + (m[1] === undefined ? 0 : 1);
+        if (values.short.has(found.trim())) hidden.fill(1, start, start + found.length);
+      }
+    }
+  }
+  if (!hidden.includes(1)) return text;
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    if (!hidden[i]) {
+      out += text[i++];
+      continue;
+    }
+    while (i < text.length && hidden[i]) i++;
+    out += REDACTED;
+  }
+  return out;
+}

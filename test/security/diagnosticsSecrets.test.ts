@@ -1,0 +1,123 @@
+/**
+ * A problem's message must not quote a secret file's text. TypeScript prints a literal type as it
+ * was typed (`Type '"sk-live-…"' is not assignable to type '1'`), and the value reaches a normal
+ * file through imports, `require`, `export *` in a normal module, or `typeof import(…)`. Here the
+ * real TypeScript checker (the one VS Code's TS server runs) is the editor's language service;
+ * get_diagnostics and the diagnostics of an agent's write must carry no secret value, while an
+ * ordinary problem (`Cannot find name 'foo'`) stays whole.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import ts from 'typescript';
+import { Dispatcher } from '../../src/core/link/dispatcher';
+import { silentLogger } from '../../src/core/log';
+import { ALL_TOOLS } from '../../src/core/tools/registry';
+import type { DiagnosticInfo } from '../../src/core/workspace/workspace';
+import { DirectWriteGate } from '../../src/node/directWriteGate';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from '../unit/helpers/fixtures';
+
+const SECRET = 'sk-live-CANARY-DIAG-5e0c71';
+const PIN = '480213';
+const SHORT = 'hunter7';
+
+/** A project whose editor is the TypeScript checker over its tsconfig, as the TS server checks it. */
+class TypeCheckedWorkspace extends NodeWorkspace {
+  async diagnostics(absPaths: readonly string[] | undefined): Promise<DiagnosticInfo[]> {
+    const parsed = ts.getParsedCommandLineOfConfigFile(path.join(this.root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    if (!parsed) throw new Error('no tsconfig');
+    const program = ts.createProgram(parsed.fileNames, parsed.options);
+    const wanted = absPaths ? new Set(absPaths) : undefined;
+    return program
+      .getSourceFiles()
+      .filter((f) => !f.isDeclarationFile && (!wanted || wanted.has(path.resolve(f.fileName))))
+      .flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)])
+      .map((d) => {
+        const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: 0, character: 0 };
+        return {
+          path: path.resolve(d.file?.fileName ?? this.root),
+          line: at.line + 1,
+          column: at.character + 1,
+          severity: d.category === ts.DiagnosticCategory.Error ? 'error' : 'warning',
+          message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+          source: 'ts',
+          code: String(d.code),
+        } satisfies DiagnosticInfo;
+      });
+  }
+}
+
+function project(): TypeCheckedWorkspace {
+  const root = makeTree(
+    {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, allowJs: true, checkJs: true, noEmit: true, module: 'commonjs', target: 'es2020' }, include: ['**/*', '.env.ts'] }),
+      // Secret by the default `**/.env*` glob; its own error quotes it too.
+      '.env.ts': `export const API_KEY = "${SECRET}";\nexport const PIN = ${PIN};\nexport const SHORT = '${SHORT}';\nconst own: 1 = API_KEY;\n`,
+      'direct.ts': "import { API_KEY, PIN, SHORT } from './.env';\nexport const q: 1 = API_KEY;\nexport const p: 1 = PIN;\nexport const s: 1 = SHORT;\n",
+      'config.ts': "export * from './.env';\n",
+      'viaConfig.ts': "import { API_KEY } from './config';\nexport const q: 1 = API_KEY;\n",
+      'typeLevel.ts': "type Env = typeof import('./.env');\nexport const t: Env['API_KEY'] = 'guess';\n",
+      'checked.js': "// @ts-check\nconst { API_KEY } = require('./.env');\n/** @type {1} */\nconst q = API_KEY;\nmodule.exports = { q };\n",
+      'plain.ts': 'export const n = foo;\n',
+      'edit.ts': "import { API_KEY } from './config';\nexport const v = 1;\nexport const k = API_KEY.length;\n",
+    },
+    'ab-diag-secret-',
+  );
+  return new TypeCheckedWorkspace(fs.realpathSync(root));
+}
+
+const dispatcher = (ws: NodeWorkspace) => new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
+
+function assertNoSecret(text: string): void {
+  for (const v of [SECRET, 'sk-live-CANARY', PIN, SHORT]) assert.ok(!text.includes(v), `the answer quotes a secret value (${v}): ${text}`);
+}
+
+test('get_diagnostics quotes no value of a secret file, whichever way it reached the normal file (TS and checked JS)', async () => {
+  const ws = project();
+  const all = await ws.diagnostics(undefined);
+  // The checker does quote the value in every normal file: what follows is a real leak to stop.
+  for (const f of ['direct.ts', 'viaConfig.ts', 'typeLevel.ts', 'checked.js']) {
+    assert.ok(all.some((d) => d.path.endsWith(f) && d.message.includes(SECRET)), `the checker quotes the secret in ${f}`);
+  }
+  assert.ok(all.some((d) => d.message.includes(PIN)) && all.some((d) => d.message.includes(SHORT)));
+
+  const r = await dispatcher(ws).dispatch({ id: 'g1', idKey: 'toolCallId', toolName: 'get_diagnostics', params: { severity: 'all' } });
+  assert.equal(r.data.success, true, r.data.error);
+  const answer = JSON.stringify(r);
+  assertNoSecret(answer);
+  const problems = (r.data.structured as { problems: { path: string; message: string }[] }).problems;
+  const files = new Set(problems.map((p) => p.path));
+  for (const f of ['direct.ts', 'viaConfig.ts', 'typeLevel.ts', 'checked.js']) assert.ok(files.has(f), `${f}'s problem is still reported: ${answer}`);
+  assert.ok(!files.has('.env.ts'), 'a secret file has no problems to show');
+  assert.ok(problems.some((p) => p.path === 'viaConfig.ts' && /^Type '"\[secret\]"' is not assignable to type '1'\.$/.test(p.message)), answer);
+  assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Cannot find name 'foo'."), 'an ordinary problem stays whole');
+});
+
+test("the diagnostics of an agent's write quote no value of a secret file, though the value came through a normal module", async () => {
+  const ws = project();
+  const r = await dispatcher(ws).dispatch({
+    id: 'w1',
+    idKey: 'toolCallId',
+    toolName: 'apply_change',
+    params: { relativePath: 'edit.ts', searchContent: 'export const v = 1;', replaceContent: 'export const v: 1 = API_KEY;' },
+  });
+  assert.equal(r.data.success, true, r.data.error);
+  const diag = (r.data.structured as { diagnostics: { available: boolean; new: { path: string; message: string }[]; newErrors: number } }).diagnostics;
+  assert.equal(diag.available, true);
+  assert.equal(diag.newErrors, 1, JSON.stringify(diag));
+  assert.deepEqual(diag.new.map((p) => [p.path, p.message]), [['edit.ts', `Type '"[secret]"' is not assignable to type '1'.`]]);
+  assertNoSecret(JSON.stringify(r));
+});
+
+test("a link to a secret file reports that file's problems under its own name: none are shown", async () => {
+  const ws = project();
+  fs.symlinkSync(path.join(ws.root, '.env.ts'), path.join(ws.root, 'settings.ts'));
+  assert.ok((await ws.diagnostics(undefined)).some((d) => d.path.endsWith('settings.ts')), 'the checker reports the link as a file of its own');
+  const r = await dispatcher(ws).dispatch({ id: 'l1', idKey: 'toolCallId', toolName: 'get_diagnostics', params: { severity: 'all' } });
+  assert.equal(r.data.success, true, r.data.error);
+  const files = (r.data.structured as { problems: { path: string }[] }).problems.map((p) => p.path);
+  assert.ok(files.includes('direct.ts') && !files.includes('settings.ts'), JSON.stringify(files));
+  assertNoSecret(JSON.stringify(r));
+});
