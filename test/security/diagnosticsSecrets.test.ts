@@ -121,3 +121,16 @@ test("a link to a secret file reports that file's problems under its own name: n
   assert.ok(files.includes('direct.ts') && !files.includes('settings.ts'), JSON.stringify(files));
   assertNoSecret(JSON.stringify(r));
 });
+
+test('when the secret files cannot all be read (one over the size bound), every quoted literal is cut, names stay', async () => {
+  const ws = project();
+  // A text secret too large to read for values: nothing it holds can be looked for, so nothing quoted may pass.
+  fs.writeFileSync(path.join(ws.root, '.env.dump'), `TOKEN=${'x'.repeat(64)}\n`.repeat(20_000));
+  fs.writeFileSync(path.join(ws.root, 'other.ts'), "export const o: 1 = 'not secret at all';\n");
+  const r = await dispatcher(ws).dispatch({ id: 'f1', idKey: 'toolCallId', toolName: 'get_diagnostics', params: { severity: 'all' } });
+  assert.equal(r.data.success, true, r.data.error);
+  assertNoSecret(JSON.stringify(r));
+  const problems = (r.data.structured as { problems: { path: string; message: string }[] }).problems;
+  assert.ok(problems.some((p) => p.path === 'other.ts' && p.message === `Type '"[secret]"' is not assignable to type '1'.`), JSON.stringify(problems));
+  assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Cannot find name 'foo'."), 'an ordinary problem stays whole');
+});
