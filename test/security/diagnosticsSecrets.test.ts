@@ -134,3 +134,20 @@ test('when the secret files cannot all be read (one over the size bound), every 
   assert.ok(problems.some((p) => p.path === 'other.ts' && p.message === `Type '"[secret]"' is not assignable to type '1'.`), JSON.stringify(problems));
   assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Cannot find name 'foo'."), 'an ordinary problem stays whole');
 });
+
+test('a secret file made or changed right after an answer is known at the next one, in a folder already looked at', async () => {
+  const ws = project();
+  const d = dispatcher(ws);
+  const ask = async (id: string) => JSON.stringify(await d.dispatch({ id, idKey: 'toolCallId', toolName: 'get_diagnostics', params: { severity: 'all' } }));
+  assertNoSecret(await ask('n1'));
+  const fresh = 'pk-NEWFILE-b81d93c'; // shares no 8 characters with the other values
+  fs.mkdirSync(path.join(ws.root, 'sub'));
+  fs.writeFileSync(path.join(ws.root, 'sub/.env.local.ts'), `export const NEW_KEY = "${fresh}";\n`);
+  fs.writeFileSync(path.join(ws.root, 'sub/use.ts'), "import { NEW_KEY } from './.env.local';\nexport const u: 1 = NEW_KEY;\n");
+  const second = await ask('n2');
+  assert.ok(second.includes('sub/use.ts') && !second.includes('NEWFILE'), second);
+  const changed = 'rk-CHANGED-77c0e1f';
+  fs.writeFileSync(path.join(ws.root, '.env.ts'), `export const API_KEY = "${changed}";\nexport const PIN = ${PIN};\nexport const SHORT = '${SHORT}';\n`);
+  const third = await ask('n3');
+  assert.ok(third.includes('viaConfig.ts') && !third.includes('CHANGED'), third);
+});

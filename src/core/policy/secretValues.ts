@@ -10,26 +10,21 @@
  * every quoted literal and long number of every message is cut out instead (fail closed).
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Workspace } from '../workspace/workspace';
 import { accessPolicy } from './accessPolicy';
 import { readHead, readRegularFile } from './safeRead';
-import type { SecretGuard } from './secrets';
+import { secretFiles } from './secretFiles';
 
 /** A value shorter than this is not looked for (a one- to three-character value is no secret). */
 const MIN_VALUE = 4;
 /** Values at least this long are matched by their runs of this many characters, so a cut-off quote is caught too. */
 const GRAM = 8;
-/** Bounds of one walk: time, directory entries, secret files, bytes of one file, characters of all values. */
-const WALK_MS = 3_000;
-const WALK_ENTRIES = 200_000;
-const MAX_SECRET_FILES = 1_000;
-/** Folders read at once by the walk. */
-const WALK_PARALLEL = 8;
+/** Bounds of the secret files read for values: bytes of one file, of all files, characters of all values. */
 const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+const MAX_SECRET_BYTES = 16 * 1024 * 1024;
 const MAX_VALUE_CHARS = 256 * 1024;
-/** A walk this recent is used again (calls that come together share one). */
-const FRESH_MS = 1_000;
+/** A file changed this recently is read again each time (a coarse clock may not show a second change). */
+const RACY_MS = 2_000;
 /** Only this much of one message is checked and kept. */
 export const MAX_MESSAGE_SCAN = 16 * 1024;
 /** What a cut-out value is replaced with. */
@@ -45,41 +40,66 @@ export interface SecretValues {
   readonly short: ReadonlySet<string>;
 }
 
-interface Walked {
-  readonly guard: SecretGuard;
-  readonly at: number;
-  readonly values: Promise<SecretValues>;
-}
-const walks = new WeakMap<Workspace, Walked>();
+const FAIL_CLOSED: SecretValues = { complete: false, grams: new Set(), short: new Set() };
 
-/** The project's secret values, from a walk made now or less than FRESH_MS ago with the same globs. */
-export function secretValues(ws: Workspace): Promise<SecretValues> {
-  const guard = accessPolicy(ws).secrets;
-  const known = walks.get(ws);
-  if (known && known.guard === guard && Date.now() - known.at <= FRESH_MS) return known.values;
-  const values = collect(ws, guard).catch((): SecretValues => FAIL_CLOSED);
-  walks.set(ws, { guard, at: Date.now(), values });
+/** One secret file's values as last read, with what its stat said then. */
+interface FileValues {
+  readonly stamp: string;
+  readonly bytes: number;
+  /** Over MAX_SECRET_FILE_BYTES of text: its values cannot be looked for. */
+  readonly tooLarge: boolean;
+  readonly values: readonly string[];
+}
+
+/** Per project: each secret file's values, and the values of them all as last put together. */
+interface Known {
+  readonly files: Map<string, FileValues>;
+  built?: { readonly stamps: string; readonly values: SecretValues };
+}
+const known = new WeakMap<Workspace, Known>();
+
+/**
+ * The project's secret values as they are now: the secret files are listed again (secretFiles.ts)
+ * and each is read again when its stat changed; fail closed on any error or bound.
+ */
+export async function secretValues(ws: Workspace): Promise<SecretValues> {
+  try {
+    return await collect(ws);
+  } catch {
+    return FAIL_CLOSED;
+  }
+}
+
+async function collect(ws: Workspace): Promise<SecretValues> {
+  const files = await secretFiles(ws, accessPolicy(ws).secrets);
+  if (!files) return FAIL_CLOSED;
+  let state = known.get(ws);
+  if (!state) known.set(ws, (state = { files: new Map() }));
+  const now = new Map<string, FileValues>();
+  let bytes = 0;
+  for (const abs of files) {
+    const read = await valuesOf(abs, state.files.get(abs));
+    if (!read) continue;
+    now.set(abs, read);
+    bytes += read.bytes;
+    if (read.tooLarge || bytes > MAX_SECRET_BYTES) return FAIL_CLOSED;
+  }
+  state.files.clear();
+  for (const [abs, read] of now) state.files.set(abs, read);
+  const stamps = [...now].map(([abs, read]) => `${abs}\u0000${read.stamp}`).join('\u0000');
+  if (state.built?.stamps === stamps) return state.built.values;
+  const values = gather(now.values());
+  state.built = { stamps, values };
   return values;
 }
 
-const FAIL_CLOSED: SecretValues = { complete: false, grams: new Set(), short: new Set() };
-
-/**
- * Walks the project for secret files (not into node_modules, whose packages are no developer's
- * secret, nor into `.git`, whose objects and refs no language service reads as source) and gathers
- * their values. Binary files are left out: no language service quotes them as text.
- */
-async function collect(ws: Workspace, guard: SecretGuard): Promise<SecretValues> {
-  const files = await secretFiles(ws.root, guard);
-  if (!files) return FAIL_CLOSED;
+/** Every value of every file, as GRAM-long runs and short values; fail closed past MAX_VALUE_CHARS. */
+function gather(files: Iterable<FileValues>): SecretValues {
   const grams = new Set<string>();
   const short = new Set<string>();
   let chars = 0;
-  for (const abs of files) {
-    const read = await secretText(abs);
-    if (read.kind === 'too large') return FAIL_CLOSED;
-    if (read.kind === 'skipped') continue;
-    for (const v of valuesIn(read.text)) {
+  for (const { values } of files) {
+    for (const v of values) {
       chars += v.length;
       if (chars > MAX_VALUE_CHARS) return FAIL_CLOSED;
       if (v.length < GRAM) short.add(v);
@@ -89,30 +109,21 @@ async function collect(ws: Workspace, guard: SecretGuard): Promise<SecretValues>
   return { complete: true, grams, short };
 }
 
-/** The secret files' paths (links included), or undefined when the walk hit a bound. A few folders are read at once. */
-async function secretFiles(root: string, guard: SecretGuard): Promise<string[] | undefined> {
-  const deadline = Date.now() + WALK_MS;
-  const found: string[] = [];
-  let entries = 0;
-  let pending: string[] = [''];
-  while (pending.length) {
-    if (Date.now() > deadline || entries > WALK_ENTRIES || found.length > MAX_SECRET_FILES) return undefined;
-    const batch = pending.slice(-WALK_PARALLEL);
-    pending = pending.slice(0, -WALK_PARALLEL);
-    const lists = await Promise.all(batch.map((dir) => fs.promises.readdir(path.join(root, dir), { withFileTypes: true }).catch((): fs.Dirent[] => [])));
-    lists.forEach((list, i) => {
-      entries += list.length;
-      for (const e of list) {
-        const rel = batch[i] ? `${batch[i]}/${e.name}` : e.name;
-        if (e.isDirectory()) {
-          if (e.name !== 'node_modules' && e.name.toLowerCase() !== '.git') pending.push(rel);
-        } else if ((e.isFile() || e.isSymbolicLink()) && guard.isSecret(rel)) {
-          found.push(path.join(root, rel));
-        }
-      }
-    });
+/** A secret file's values: as read last time when its stat is the same (and not just changed), else read now; undefined when it is gone, not a file, or binary. */
+async function valuesOf(abs: string, last: FileValues | undefined): Promise<FileValues | undefined> {
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(abs);
+  } catch {
+    return undefined;
   }
-  return found;
+  if (!st.isFile()) return undefined;
+  const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+  if (last?.stamp === stamp && Date.now() - st.mtimeMs > RACY_MS) return last;
+  const read = await secretText(abs);
+  if (read.kind === 'skipped') return undefined;
+  if (read.kind === 'too large') return { stamp, bytes: st.size, tooLarge: true, values: [] };
+  return { stamp, bytes: read.text.length, tooLarge: false, values: [...valuesIn(read.text)] };
 }
 
 type SecretRead = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'skipped' } | { readonly kind: 'too large' };
