@@ -22,6 +22,8 @@ import { makeTree } from '../unit/helpers/fixtures';
 const SECRET = 'sk-live-CANARY-DIAG-5e0c71';
 const PIN = '480213';
 const SHORT = 'hunter7';
+/** Typed with real tabs; the checker prints it with `\t`, so no 8 characters of it appear as typed. */
+const TABBED = 'q1\tq2\tq3\tq4\tq5\tq6';
 
 /** A project whose editor is the TypeScript checker over its tsconfig, as the TS server checks it. */
 class TypeCheckedWorkspace extends NodeWorkspace {
@@ -54,8 +56,8 @@ function project(): TypeCheckedWorkspace {
     {
       'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, allowJs: true, checkJs: true, noEmit: true, module: 'commonjs', target: 'es2020' }, include: ['**/*', '.env.ts'] }),
       // Secret by the default `**/.env*` glob; its own error quotes it too.
-      '.env.ts': `export const API_KEY = "${SECRET}";\nexport const PIN = ${PIN};\nexport const SHORT = '${SHORT}';\nconst own: 1 = API_KEY;\n`,
-      'direct.ts': "import { API_KEY, PIN, SHORT } from './.env';\nexport const q: 1 = API_KEY;\nexport const p: 1 = PIN;\nexport const s: 1 = SHORT;\n",
+      '.env.ts': `export const API_KEY = "${SECRET}";\nexport const PIN = ${PIN};\nexport const SHORT = '${SHORT}';\nexport const TABBED = \`${TABBED}\`;\nconst own: 1 = API_KEY;\n`,
+      'direct.ts': "import { API_KEY, PIN, SHORT, TABBED } from './.env';\nexport const q: 1 = API_KEY;\nexport const p: 1 = PIN;\nexport const s: 1 = SHORT;\nexport const e: 1 = TABBED;\n",
       'config.ts': "export * from './.env';\n",
       'viaConfig.ts': "import { API_KEY } from './config';\nexport const q: 1 = API_KEY;\n",
       'typeLevel.ts': "type Env = typeof import('./.env');\nexport const t: Env['API_KEY'] = 'guess';\n",
@@ -71,7 +73,7 @@ function project(): TypeCheckedWorkspace {
 const dispatcher = (ws: NodeWorkspace) => new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
 
 function assertNoSecret(text: string): void {
-  for (const v of [SECRET, 'sk-live-CANARY', PIN, SHORT]) assert.ok(!text.includes(v), `the answer quotes a secret value (${v}): ${text}`);
+  for (const v of [SECRET, 'sk-live-CANARY', PIN, SHORT, 'q2\\\\tq3']) assert.ok(!text.includes(v), `the answer quotes a secret value (${v}): ${text}`);
 }
 
 test('get_diagnostics quotes no value of a secret file, whichever way it reached the normal file (TS and checked JS)', async () => {
@@ -82,6 +84,7 @@ test('get_diagnostics quotes no value of a secret file, whichever way it reached
     assert.ok(all.some((d) => d.path.endsWith(f) && d.message.includes(SECRET)), `the checker quotes the secret in ${f}`);
   }
   assert.ok(all.some((d) => d.message.includes(PIN)) && all.some((d) => d.message.includes(SHORT)));
+  assert.ok(all.some((d) => d.message.includes('"q1\\tq2\\tq3')), 'the checker prints the tabs escaped');
 
   const r = await dispatcher(ws).dispatch({ id: 'g1', idKey: 'toolCallId', toolName: 'get_diagnostics', params: { severity: 'all' } });
   assert.equal(r.data.success, true, r.data.error);

@@ -148,15 +148,19 @@ async function secretText(abs: string): Promise<SecretRead> {
 }
 
 /**
- * The values a text holds, in any language: every quoted string (as written and with its escapes
- * read), the value of every `key = value` / `key: value` line (dotenv, YAML, properties, object
+ * The values a text holds, in any language: every quoted string (as written, with its escapes
+ * read, and escaped again as a checker prints it), the value of every `key = value` / `key: value` line (dotenv, YAML, properties, object
  * literals), and every number of MIN_VALUE digits or more (a literal type prints it).
  */
 export function valuesIn(text: string): Set<string> {
   const out = new Set<string>();
   const add = (v: string): void => {
     const s = v.trim();
-    if (s.length >= MIN_VALUE) out.add(s);
+    if (s.length < MIN_VALUE) return;
+    out.add(s);
+    // As a checker prints it back: quotes, backslashes and control characters escaped.
+    const printed = JSON.stringify(s).slice(1, -1);
+    if (printed !== s) out.add(printed);
   };
   for (const m of text.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/gs)) {
     const raw = m[1] ?? m[2] ?? m[3] ?? '';
