@@ -56,13 +56,13 @@ function project(): TypeCheckedWorkspace {
     {
       'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, allowJs: true, checkJs: true, noEmit: true, module: 'commonjs', target: 'es2020' }, include: ['**/*', '.env.ts'] }),
       // Secret by the default `**/.env*` glob; its own error quotes it too.
-      '.env.ts': `export const API_KEY = "${SECRET}";\nexport const PIN = ${PIN};\nexport const SHORT = '${SHORT}';\nexport const TABBED = \`${TABBED}\`;\nconst own: 1 = API_KEY;\n`,
+      '.env.ts': `export const API_KEY = "${SECRET}";\nexport const PIN = ${PIN};\nexport const SHORT = '${SHORT}';\nexport const TABBED = \`${TABBED}\`;\nexport interface Shape {\n  url: string;\n  on: boolean;\n}\nconst own: 1 = API_KEY;\n`,
       'direct.ts': "import { API_KEY, PIN, SHORT, TABBED } from './.env';\nexport const q: 1 = API_KEY;\nexport const p: 1 = PIN;\nexport const s: 1 = SHORT;\nexport const e: 1 = TABBED;\n",
       'config.ts': "export * from './.env';\n",
       'viaConfig.ts': "import { API_KEY } from './config';\nexport const q: 1 = API_KEY;\n",
       'typeLevel.ts': "type Env = typeof import('./.env');\nexport const t: Env['API_KEY'] = 'guess';\n",
       'checked.js': "// @ts-check\nconst { API_KEY } = require('./.env');\n/** @type {1} */\nconst q = API_KEY;\nmodule.exports = { q };\n",
-      'plain.ts': 'export const n = foo;\n',
+      'plain.ts': "export const n = foo;\nexport const m: number = 'text' as string;\n",
       'edit.ts': "import { API_KEY } from './config';\nexport const v = 1;\nexport const k = API_KEY.length;\n",
     },
     'ab-diag-secret-',
@@ -96,6 +96,8 @@ test('get_diagnostics quotes no value of a secret file, whichever way it reached
   assert.ok(!files.has('.env.ts'), 'a secret file has no problems to show');
   assert.ok(problems.some((p) => p.path === 'viaConfig.ts' && /^Type '"\[secret\]"' is not assignable to type '1'\.$/.test(p.message)), answer);
   assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Cannot find name 'foo'."), 'an ordinary problem stays whole');
+  // The secret file says `url: string`: a type's name is no value to cut.
+  assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Type 'string' is not assignable to type 'number'."), answer);
 });
 
 test("the diagnostics of an agent's write quote no value of a secret file, though the value came through a normal module", async () => {

@@ -156,7 +156,7 @@ export function valuesIn(text: string): Set<string> {
   const out = new Set<string>();
   const add = (v: string): void => {
     const s = v.trim();
-    if (s.length < MIN_VALUE) return;
+    if (s.length < MIN_VALUE || NEVER_SECRET.has(s)) return;
     out.add(s);
     // As a checker prints it back: quotes, backslashes and control characters escaped.
     const printed = JSON.stringify(s).slice(1, -1);
@@ -173,6 +173,9 @@ export function valuesIn(text: string): Set<string> {
   for (const m of text.matchAll(/\d{4,}/g)) add(m[0]);
   return out;
 }
+
+/** Words a `key: value` line often holds that are no one's secret (types, literals): cutting them would blind ordinary messages. */
+const NEVER_SECRET: ReadonlySet<string> = new Set(['true', 'false', 'null', 'undefined', 'string', 'number', 'boolean', 'object', 'bigint', 'symbol', 'unknown', 'never', 'void']);
 
 const SHORT_VALUE_PLACES: readonly RegExp[] = [/"([^"\n]*)"/g, /'([^'\n]*)'/g, /`([^`\n]*)`/g, /[^\s"'`,;()[\]{}<>|&=]+/g];
 
