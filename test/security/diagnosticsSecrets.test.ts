@@ -158,3 +158,16 @@ test('a secret file made or changed right after an answer is known at the next o
   const third = await ask('n3');
   assert.ok(third.includes('viaConfig.ts') && !third.includes('CHANGED'), third);
 });
+
+test('a project with more secret files than are read for values gets every quoted literal cut', async () => {
+  const ws = project();
+  fs.mkdirSync(path.join(ws.root, 'many'));
+  for (let i = 0; i <= 1_000; i++) fs.writeFileSync(path.join(ws.root, `many/.env.${i}`), `K=v${i}\n`);
+  fs.writeFileSync(path.join(ws.root, 'other.ts'), "export const o: 1 = 'not secret at all';\n");
+  const r = await dispatcher(ws).dispatch({ id: 'm1', idKey: 'toolCallId', toolName: 'get_diagnostics', params: { severity: 'all' } });
+  assert.equal(r.data.success, true, r.data.error);
+  assertNoSecret(JSON.stringify(r));
+  const problems = (r.data.structured as { problems: { path: string; message: string }[] }).problems;
+  assert.ok(problems.some((p) => p.path === 'other.ts' && p.message === `Type '"[secret]"' is not assignable to type '1'.`), JSON.stringify(problems));
+  assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Cannot find name 'foo'."), 'an ordinary problem stays whole');
+});

@@ -38,9 +38,15 @@ interface Listing {
 
 const listings = new WeakMap<Workspace, Listing>();
 
+/** A project too large to list is not walked again for this long: the answer stays "unknown" (fail closed) meanwhile. */
+const OVER_BOUND_MS = 30_000;
+const overBound = new WeakMap<Workspace, { readonly guard: SecretGuard; readonly at: number }>();
+
 /** Absolute paths of the project's secret files (links included), or undefined when a bound was hit. */
 export async function secretFiles(ws: Workspace, guard: SecretGuard): Promise<string[] | undefined> {
   const root = ws.root;
+  const over = overBound.get(ws);
+  if (over && over.guard === guard && Date.now() - over.at < OVER_BOUND_MS) return undefined;
   const before = listings.get(ws);
   const known = before?.guard === guard ? before.folders : undefined;
   const seen = new Map<string, FolderSeen>();
@@ -49,11 +55,8 @@ export async function secretFiles(ws: Workspace, guard: SecretGuard): Promise<st
   let entries = 0;
   let sinceTurn = 0;
   let pending: string[] = [''];
-  while (pending.length) {
-    if (Date.now() - started > WALK_MS || entries > WALK_ENTRIES || found.length > MAX_SECRET_FILES) {
-      listings.delete(ws);
-      return undefined;
-    }
+  const overBounds = (): boolean => Date.now() - started > WALK_MS || entries > WALK_ENTRIES || found.length > MAX_SECRET_FILES;
+  while (pending.length && !overBounds()) {
     const batch = pending.slice(-WALK_PARALLEL);
     pending = pending.slice(0, -WALK_PARALLEL);
     const looks = await Promise.all(batch.map((dir) => lookAt(root, dir, known?.get(dir), guard, started)));
@@ -69,6 +72,11 @@ export async function secretFiles(ws: Workspace, guard: SecretGuard): Promise<st
       sinceTurn = 0;
       await nextTurn();
     }
+  }
+  if (overBounds()) {
+    listings.delete(ws);
+    overBound.set(ws, { guard, at: Date.now() });
+    return undefined;
   }
   listings.set(ws, { guard, folders: seen });
   return found;
