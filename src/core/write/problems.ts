@@ -1,4 +1,4 @@
-/** Problems as the agent reads them: which are new since a write, and which it may see; pure, apart from asking the editor around a write (diagnostics.ts). */
+/** Problems as the agent reads them: which are new since a write, and which it may see, with the secret files' values cut out of their messages. */
 import * as path from 'node:path';
 import { accessPolicy } from '../policy/accessPolicy';
 import { redactSecretValues, secretValues } from '../policy/secretValues';
