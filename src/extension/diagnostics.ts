@@ -26,6 +26,8 @@ export async function editorDiagnostics(
   const uris = absPaths?.map((p) => vscode.Uri.file(shown(p)));
   if (uris?.length && opts.settleMs) await settleReports(uris, opts.settleMs, opts.signal);
   const pairs: [vscode.Uri, readonly vscode.Diagnostic[]][] = uris ? uris.map((u) => [u, vscode.languages.getDiagnostics(u)]) : vscode.languages.getDiagnostics();
+  // Only the message is taken, never `relatedInformation`: its messages and locations point into
+  // other files, secret ones included. The core cuts secret values out of the message (problems.ts).
   return pairs.flatMap(([uri, list]) =>
     uri.scheme !== 'file'
       ? []

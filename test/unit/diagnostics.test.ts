@@ -27,7 +27,7 @@ test('newProblems: an old problem the edit moved is not new; a second copy of on
   assert.equal(newProblems(after, after).length, 0);
 });
 
-test('viewOf: only the project files the policy shows, relative, errors first, capped', () => {
+test('viewOf: only the project files the policy shows, relative, errors first, capped', async () => {
   const root = makeTree({ 'a.ts': 'x\n', '.env': 'KEY=1\n' }, 'ab-diag-');
   const ws = new NodeWorkspace(root);
   const found = [
@@ -36,11 +36,11 @@ test('viewOf: only the project files the policy shows, relative, errors first, c
     problem(path.join(path.dirname(ws.root), 'outside.ts'), 1, 'outside'),
     problem(path.join(ws.root, 'a.ts'), 1, 'an error'),
   ];
-  const { shown, omitted } = viewOf(ws, found);
+  const { shown, omitted } = await viewOf(ws, found);
   assert.deepEqual(shown.map((d) => [d.path, d.severity, d.message]), [['a.ts', 'error', 'an error'], ['a.ts', 'warning', 'a warning']]);
   assert.equal(omitted, 0);
   assert.ok(!JSON.stringify(shown).includes('KEY=1'), 'a secret file is never quoted');
-  assert.equal(viewOf(ws, found, 1).omitted, 1);
+  assert.equal((await viewOf(ws, found, 1)).omitted, 1);
 });
 
 /** A folder whose "editor" reports a type error once a file contains `bad`. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { translator } from '../l10n';
-import { viewOf, type DiagnosticView } from '../write/problems';
+import type { DiagnosticInfo } from '../workspace/workspace';
+import { MAX_DIAGNOSTICS, viewOf } from '../write/problems';
 import { defineTool } from './tool';
 
 const params = z.object({
@@ -37,18 +38,15 @@ export const getDiagnosticsTool = defineTool({
     const within = target && target.rel !== '.' ? target.rel : undefined;
     const all = await workspace.diagnostics(undefined);
     const wanted = WANTED[p.severity];
-    const inScope = (d: DiagnosticView) => wanted.has(d.severity) && (!within || d.path === within || d.path.startsWith(`${within}/`));
-    const visible = viewOf(workspace, all, Number.MAX_SAFE_INTEGER).shown.filter(inScope);
-    const shown = visible.slice(0, 50);
-    const errors = visible.filter((d) => d.severity === 'error').length;
-    const warnings = visible.filter((d) => d.severity === 'warning').length;
+    const inScope = (rel: string, d: DiagnosticInfo) => wanted.has(d.severity) && (!within || rel === within || rel.startsWith(`${within}/`));
+    const { shown, omitted, errors, warnings } = await viewOf(workspace, all, MAX_DIAGNOSTICS, inScope);
     const where = within ?? t('the project');
     const lines = [
       `## ${t('Problems in {0}: {1} errors, {2} warnings', where, errors, warnings)}`,
-      ...(visible.length === 0 ? ['', t('No problems reported. (Language services report on the files they have analysed, usually the open ones.)')] : ['']),
+      ...(shown.length === 0 ? ['', t('No problems reported. (Language services report on the files they have analysed, usually the open ones.)')] : ['']),
       ...shown.map((d) => `- \`${d.path}:${d.line}:${d.column}\` **${d.severity}** ${d.message}${d.source ? ` (${d.source}${d.code ? ` ${d.code}` : ''})` : ''}`),
-      ...(visible.length > shown.length ? ['', t('{0} more not shown: narrow relativePath or severity.', visible.length - shown.length)] : []),
+      ...(omitted > 0 ? ['', t('{0} more not shown: narrow relativePath or severity.', omitted)] : []),
     ];
-    return { result: lines.join('\n'), structured: { available: true, path: where, errors, warnings, problems: shown, omitted: visible.length - shown.length } };
+    return { result: lines.join('\n'), structured: { available: true, path: where, errors, warnings, problems: shown, omitted } };
   },
 });

@@ -35,12 +35,6 @@ export async function reportAfterWrite(ws: Workspace, abs: string, before: reado
     return { available: false, note: 'The language services did not answer.' };
   }
   const fresh = newProblems(before, after);
-  const { shown, omitted } = viewOf(ws, fresh);
-  return {
-    available: true,
-    new: shown,
-    newErrors: fresh.filter((d) => d.severity === 'error').length,
-    newWarnings: fresh.filter((d) => d.severity === 'warning').length,
-    omitted,
-  };
+  const { shown, omitted, errors, warnings } = await viewOf(ws, fresh);
+  return { available: true, new: shown, newErrors: errors, newWarnings: warnings, omitted };
 }

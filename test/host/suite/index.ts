@@ -24,6 +24,7 @@ async function loadTests(): Promise<void> {
   await import('./cancel.test');
   await import('./tls.test');
   await import('./gettingStarted.test');
+  await import('./diagnosticsSecrets.test');
 }
 
 export interface TestResult {
