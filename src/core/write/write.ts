@@ -3,6 +3,7 @@ import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { encodeText } from '../workspace/text';
 import { accessPolicy, type Access } from '../policy/accessPolicy';
+import { JudgedPath } from './judgedPath';
 import { EXCLUDE_GLOBS_SETTING } from '../policy/secrets';
 import type { Workspace } from '../workspace/workspace';
 import type { ChangeGate, CommittedChange } from './gate';
@@ -92,12 +93,9 @@ export async function planAndWrite<X>(
   description: string | undefined,
   plan: (current: ProjectText | undefined) => WritePlan<X>,
 ): Promise<WriteOutcome<X>> {
-  const policy = accessPolicy(ctx.workspace);
-  let target = ctx.resolved?.get(relativePath) ?? (await policy.resolve(relativePath));
-  // Another name of the same file (a hard link) may be protected: an in-place save would change it.
-  if (target.kind === 'normal' && (await policy.linkedKind(target.abs)) === 'protected') {
-    target = { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel };
-  }
+  // Judged with every folder on the way, so the host can tell right before writing that nothing changed.
+  const judged = await JudgedPath.judge(accessPolicy(ctx.workspace), ctx.workspace.root, relativePath, ctx.resolved?.get(relativePath));
+  const target = judged.access;
   if (target.kind === 'secret') {
     const t = translator(ctx.workspace.locale);
     if (!ctx.changes?.allowSecretChange) {
@@ -131,6 +129,7 @@ export async function planAndWrite<X>(
         id: ctx.callId,
         toolName,
         path: target,
+        judged,
         original,
         proposed: decided.proposed,
         encoding: current?.encoding ?? 'utf8',
