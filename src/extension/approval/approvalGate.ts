@@ -10,7 +10,7 @@ import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
 import { askSecretChange, notifyPending } from './prompts';
 import { ProposalStore } from './proposalFs';
-import { currentText, writeNotebookCell, writeText } from './writeChange';
+import { createText, currentText, writeNotebookCell, writeText } from './writeChange';
 
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
 const RELOAD_MS = 2000;
@@ -342,18 +342,21 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     this.decided.delete(change.id);
     const modifiedByUser = finalProposal !== shown;
     const formatted = shown !== change.proposed;
+    // Judged again before anything is read or written by name: a folder on the way swapped for a
+    // link while the diff waited, or a path that became protected or secret, is refused.
+    await change.judged.recheck('while the change waited for approval');
     // Never apply a proposal over text that changed after it was computed.
     if (currentText(uri) !== change.original) {
       throw new ToolError('CONFLICT', `${change.path.rel} changed while the proposal was waiting; nothing was written. Read it again and send a new change.`);
     }
     const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString());
     if (notebook && change.notebookEdit && !modifiedByUser && !formatted) {
-      const r = await writeNotebookCell(notebook, change.notebookEdit);
+      const r = await writeNotebookCell(notebook, change.notebookEdit, change.judged);
       const finalText = currentText(uri) ?? finalProposal;
       this.writeEmitter.fire({ change, finalText, notebook: true });
       return { ...r, modifiedByUser, finalText };
     }
-    const r = await writeText(uri, finalProposal, change.encoding, change.original);
+    const r = change.original === undefined ? await createText(uri, finalProposal, change.encoding, change.judged) : await writeText(uri, finalProposal, change.original, change.judged);
     this.writeEmitter.fire({ change, finalText: r.finalText, notebook: false });
     await this.showWritten(change.id, uri);
     this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);

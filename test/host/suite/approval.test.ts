@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { connectedBackend, proposalTabs, rootCall, until } from './backend';
@@ -238,6 +239,25 @@ describe('Approval of agent changes', () => {
     const res = await answer;
     assert.equal(data(res).code, 'CONFLICT');
     assert.equal(fs.readFileSync(file('conflict/e.txt'), 'utf8'), 'changed by the developer\n');
+  });
+
+  it('a new file whose folder becomes a link out of the project while it waits: Approve writes nothing outside and refuses', async () => {
+    write('swap/keep.txt', 'keep\n');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-host-outside-'));
+    try {
+      const { id, answer } = await propose({ relativePath: 'swap/new.txt', searchContent: '', replaceContent: 'planted\n' });
+      // While the diff waits: swap becomes a link to a folder outside the project.
+      fs.rmSync(file('swap'), { recursive: true });
+      fs.symlinkSync(outside, file('swap'));
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).code, 'PERMISSION_DENIED', String(data(res).error));
+      assert.match(String(data(res).error), /swap\/new\.txt.*changed.*nothing was written/);
+      assert.deepEqual(fs.readdirSync(outside), [], 'nothing created outside the project');
+    } finally {
+      fs.rmSync(file('swap'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   /** The text the diff's proposal side shows now. */
