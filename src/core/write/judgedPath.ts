@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../protocol/errors';
-import type { Access, AccessPolicy } from '../policy/accessPolicy';
+import type { Access, AccessKind, AccessPolicy } from '../policy/accessPolicy';
 
 /** What a host that writes by name calls right before each step that touches the disk. */
 export interface WriteCheck {
@@ -16,16 +16,24 @@ interface FolderSeen {
   readonly id: { readonly dev: number; readonly ino: number } | undefined;
 }
 
+/** A path to be written as the access policy judges it now, and what its other names (hard links) make it. */
+interface Judgement {
+  readonly access: Access;
+  /** 'normal' unless the file has other names: then the class of the strictest (secret when not all were found). */
+  readonly linked: AccessKind;
+}
+
 /**
  * Resolves and classifies a path to be written through the one access policy. A file with another
  * name (a hard link) that is protected is protected too: saving it in place would change that name.
  */
-export async function judgeForWrite(policy: AccessPolicy, requested: string): Promise<Access> {
+async function judgeNow(policy: AccessPolicy, requested: string): Promise<Judgement> {
   const target = await policy.resolve(requested);
-  if (target.kind === 'normal' && (await policy.linkedKind(target.abs)) === 'protected') {
-    return { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel };
+  const linked = await policy.linkedKind(target.abs);
+  if (target.kind === 'normal' && linked === 'protected') {
+    return { access: { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel }, linked };
   }
-  return target;
+  return { access: target, linked };
 }
 
 function lstatOrUndefined(abs: string): fs.Stats | undefined {
@@ -48,6 +56,7 @@ export class JudgedPath implements WriteCheck {
   private constructor(
     private readonly policy: AccessPolicy,
     readonly access: Access,
+    private readonly linked: AccessKind,
     /** From the root itself down to the file's folder. */
     readonly folders: readonly FolderSeen[],
   ) {}
@@ -57,7 +66,7 @@ export class JudgedPath implements WriteCheck {
    * must still lead to the same file: a path that changed in between is refused.
    */
   static async judge(policy: AccessPolicy, root: string, requested: string, earlier?: Access): Promise<JudgedPath> {
-    const access = await judgeForWrite(policy, requested);
+    const { access, linked } = await judgeNow(policy, requested);
     // (The class is taken from this judgement, which also looks at hard links.)
     if (earlier && earlier.abs !== access.abs) throw changed(access.rel, 'while the call was being checked');
     const folders: FolderSeen[] = [];
@@ -78,7 +87,7 @@ export class JudgedPath implements WriteCheck {
       missing = st === undefined;
       folders.push({ abs, id: st && { dev: st.dev, ino: st.ino } });
     }
-    return new JudgedPath(policy, access, folders);
+    return new JudgedPath(policy, access, linked, folders);
   }
 
   /** The file's folder, as judged. */
@@ -94,18 +103,20 @@ export class JudgedPath implements WriteCheck {
   async recheck(when = 'since it was checked'): Promise<void> {
     const rel = this.access.rel;
     this.checkFolders(when);
-    let now: Access;
+    let now: Judgement;
     try {
-      now = await judgeForWrite(this.policy, rel);
+      now = await judgeNow(this.policy, rel);
     } catch (e) {
       if (e instanceof ToolError && e.code === 'PERMISSION_DENIED') throw changed(rel, when);
       throw e;
     }
-    if (now.abs !== this.access.abs) throw changed(rel, when);
-    if (now.kind !== this.access.kind) {
+    if (now.access.abs !== this.access.abs) throw changed(rel, when);
+    // Another name of the file (a hard link) that is secret or protected counts as the file's own class.
+    const kind = now.linked !== this.linked && now.linked !== 'normal' ? now.linked : now.access.kind;
+    if (kind !== this.access.kind || now.linked !== this.linked) {
       throw new ToolError(
         'PERMISSION_DENIED',
-        `${rel} became a ${now.kind} file ${when} (it was judged ${this.access.kind}); a change approved for what it was is not written to what it is now. Nothing was written.`,
+        `${rel} became a ${kind} file ${when}${now.linked !== this.linked ? ' (through another name of it, a hard link)' : ''}; a change judged for what it was is not written to what it is now. Nothing was written.`,
       );
     }
     // And once more after the policy's own look, which took a moment.

@@ -260,6 +260,25 @@ describe('Approval of agent changes', () => {
     }
   });
 
+  it('a file that gets a second name under .git/hooks while its change waits: Approve refuses, the hook is not written', async () => {
+    write('hardlink/notes.txt', 'plain\n');
+    const madeGit = !fs.existsSync(file('.git'));
+    const hook = file('.git/hooks/pre-commit');
+    try {
+      const { id, answer } = await propose({ relativePath: 'hardlink/notes.txt', searchContent: 'plain', replaceContent: 'echo pwned' });
+      // While the diff waits: the same file becomes a hook too (judged normal, now secret and protected).
+      fs.mkdirSync(path.dirname(hook), { recursive: true });
+      fs.linkSync(file('hardlink/notes.txt'), hook);
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).code, 'PERMISSION_DENIED', String(data(res).error));
+      assert.match(String(data(res).error), /hardlink\/notes\.txt became a secret file/);
+      assert.equal(fs.readFileSync(hook, 'utf8'), 'plain\n', 'the hook is not written');
+    } finally {
+      fs.rmSync(madeGit ? file('.git') : hook, { recursive: true, force: true });
+    }
+  });
+
   /** The text the diff's proposal side shows now. */
   async function shownText(id: string): Promise<string> {
     const tab = proposalTabs().find((t) => (t.input as vscode.TabInputTextDiff).modified.query === id)!;
