@@ -63,8 +63,8 @@ async function createFile(where: string, bytes: Buffer, mode: number): Promise<f
 async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, name: string, made: fs.Stats, before: Buffer | undefined, mode: number): Promise<void> {
   try {
     await folder.verify(WHILE_WRITING);
-    const byName = await fsp.lstat(change.path.abs);
-    if (byName.dev !== made.dev || byName.ino !== made.ino) throw new ToolError('PERMISSION_DENIED', `${change.path.rel} no longer leads to the file just written; the change was taken back.`);
+    const byName = await fsp.lstat(change.path.abs).catch(() => undefined);
+    if (byName?.dev !== made.dev || byName.ino !== made.ino) throw new ToolError('PERMISSION_DENIED', `${change.path.rel} no longer led to the file just written (a folder on the way moved); the change was taken back and nothing was written.`);
     await change.judged.recheck(WHILE_WRITING);
   } catch (e) {
     const here = folder.entry(name);
