@@ -217,6 +217,8 @@ export class AgentChanges implements vscode.Disposable {
         if (doc?.isDirty) return { ok: false, reason: vscode.l10n.t('The file has unsaved changes.') };
         const del = new vscode.WorkspaceEdit();
         del.deleteFile(uri, { ignoreIfNotExists: true });
+        // VS Code deletes by name: not through a folder swapped for a link since the file was written.
+        await stillLeadsTo(p.entry.abs).recheck('since it was written');
         if (!(await vscode.workspace.applyEdit(del))) return { ok: false, reason: vscode.l10n.t('VS Code refused to delete the file.') };
       } else {
         const dirty = vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.fsPath === p.entry.abs && d.isDirty);
