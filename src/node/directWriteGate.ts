@@ -92,9 +92,10 @@ async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, n
  *
  * The path is judged again right before the write, its folder opened level by level and every
  * name reached through that open folder (see PinnedFolder). The write is atomic and loses nobody's
- * work: the original is opened (never through a link) and kept open; its bytes must still be what the change was computed from; the new text goes to a
- * file beside it with the original's mode, which then replaces it by rename (a new file by a hard
- * link, which fails rather than overwrite one that appeared meanwhile). After the rename the kept
+ * work: the original is opened (never through a link) and kept open; its bytes must still be what
+ * the change was computed from; the new text goes to a file beside it with the original's mode,
+ * which then replaces it by rename (a new file by a hard link, which fails rather than overwrite
+ * one that appeared meanwhile). After the rename the kept
  * original is read again: if another writer changed it in between, their text is put back and the
  * call answers CONFLICT, so a racing write is never silently lost.
  */
@@ -144,6 +145,8 @@ export class DirectWriteGate implements ChangeGate {
             if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw conflict();
             throw e;
           }
+          // Gone before the checks below: a file with two names would be judged by its hard links.
+          await fsp.rm(tmp, { force: true });
         }
         wrote = true;
         await landedWhereJudged(change, folder, name, made, before, mode);
@@ -158,7 +161,7 @@ export class DirectWriteGate implements ChangeGate {
       }
     } catch (e) {
       if (!wrote) await folder.undoFolders();
-      throw e;
+      throw folder.explain(e);
     } finally {
       await original?.close();
       await folder.release();

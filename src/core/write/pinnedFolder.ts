@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { ToolError } from '../protocol/errors';
 import { changed, type JudgedPath } from './judgedPath';
 
 const OPEN_FOLDER = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
@@ -106,6 +107,18 @@ export class PinnedFolder {
       throw changed(this.judged.access.rel, when);
     }
     if (!byName.isDirectory() || byName.dev !== mine.dev || byName.ino !== mine.ino) throw changed(this.judged.access.rel, when);
+  }
+
+  /**
+   * An error from a step inside this folder, as the agent may see it: the folder gone meanwhile
+   * (ENOENT: removed, or replaced by a rename) is a change of the path; any other names the
+   * folder by its path, not by the open handle.
+   */
+  explain(e: unknown): unknown {
+    if (e instanceof ToolError || !(e instanceof Error)) return e;
+    if (isErr(e, 'ENOENT')) return changed(this.judged.access.rel, 'while the change was being written');
+    if (throughProc()) e.message = e.message.split(`${PROC_FD}/${this.handle.fd}`).join(this.judged.folder);
+    return e;
   }
 
   /** Removes the folders made for a write that was then refused (only while empty). */
