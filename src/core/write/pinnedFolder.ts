@@ -75,7 +75,8 @@ export class PinnedFolder {
     } catch (e) {
       await handle.close().catch(() => undefined);
       await removeMade(judged, made);
-      throw e;
+      // A folder on the way removed or replaced while it was opened or made.
+      throw isErr(e, 'ENOENT') ? changed(rel, 'since it was checked') : e;
     }
     const pinned = new PinnedFolder(judged, handle, made);
     try {
