@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { ChangeGate, CommittedChange, ProposedChange } from '../core/write/gate';
 import { ToolError } from '../core/protocol/errors';
 import { decodeText, encodeText } from '../core/workspace/text';
+import { CREATE_NEW, PinnedFolder } from '../core/write/pinnedFolder';
 
 /** How long after the rename the replaced original is watched for a write from a writer that had it open. */
 const LATE_WRITER_MS = 30;
@@ -40,10 +41,47 @@ async function readFrom(handle: fsp.FileHandle): Promise<Buffer> {
   }
 }
 
-/** The folder must still be where the access policy saw it: not swapped for a link since. */
-async function sameFolder(dir: string, rel: string): Promise<void> {
-  if ((await fsp.realpath(dir)) !== dir) {
-    throw new ToolError('PERMISSION_DENIED', `The folder of ${rel} changed into a link to another place while the change was written; nothing was written.`);
+const WHILE_WRITING = 'while the change was being written';
+
+/** A new file with exactly these bytes and mode, never through a name that exists (a link included); its stat. */
+async function createFile(where: string, bytes: Buffer, mode: number): Promise<fs.Stats> {
+  const handle = await fsp.open(where, CREATE_NEW, 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.chmod(mode);
+    return await handle.stat();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * After the rename: the file's path must still lead, through the judged folders, to the file just
+ * written. If not (a folder on the way was moved or swapped in that instant) the write is taken
+ * back, a new file removed and a replaced one's bytes put back, and the call refused.
+ */
+async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, name: string, made: fs.Stats, before: Buffer | undefined, mode: number): Promise<void> {
+  try {
+    await folder.verify(WHILE_WRITING);
+    const byName = await fsp.lstat(change.path.abs).catch(() => undefined);
+    if (byName?.dev !== made.dev || byName.ino !== made.ino) throw new ToolError('PERMISSION_DENIED', `${change.path.rel} no longer led to the file just written (a folder on the way moved); the change was taken back and nothing was written.`);
+    await change.judged.recheck(WHILE_WRITING);
+  } catch (e) {
+    const here = folder.entry(name);
+    const now = await fsp.lstat(here).catch(() => undefined);
+    if (now && now.dev === made.dev && now.ino === made.ino) {
+      if (before === undefined) await fsp.rm(here, { force: true });
+      else {
+        const back = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.back`);
+        try {
+          await createFile(back, before, mode);
+          await fsp.rename(back, here);
+        } finally {
+          await fsp.rm(back, { force: true });
+        }
+      }
+    }
+    throw e;
   }
 }
 
@@ -52,17 +90,19 @@ async function sameFolder(dir: string, rel: string): Promise<void> {
  * protected file (`.git`, `.vscode`, CI configuration, …) is refused, and a secret one never gets
  * here (this gate has no `allowSecretChange`).
  *
- * The write is atomic and loses nobody's work: the original is opened (never through a link) and
- * kept open; its bytes must still be what the change was computed from; the new text goes to a
- * file beside it with the original's mode, which then replaces it by rename (a new file by a hard
- * link, which fails rather than overwrite one that appeared meanwhile). After the rename the kept
+ * The path is judged again right before the write, its folder opened level by level and every
+ * name reached through that open folder (see PinnedFolder). The write is atomic and loses nobody's
+ * work: the original is opened (never through a link) and kept open; its bytes must still be what
+ * the change was computed from; the new text goes to a file beside it with the original's mode,
+ * which then replaces it by rename (a new file by a hard link, which fails rather than overwrite
+ * one that appeared meanwhile). After the rename the kept
  * original is read again: if another writer changed it in between, their text is put back and the
  * call answers CONFLICT, so a racing write is never silently lost.
  */
 export class DirectWriteGate implements ChangeGate {
   async commit(change: ProposedChange, signal: AbortSignal): Promise<CommittedChange> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was written.');
-    const { abs, rel } = change.path;
+    const { rel } = change.path;
     if (change.path.kind !== 'normal') {
       throw new ToolError(
         'PERMISSION_DENIED',
@@ -70,39 +110,46 @@ export class DirectWriteGate implements ChangeGate {
       );
     }
     const conflict = () => new ToolError('CONFLICT', `${rel} changed while the change was being prepared; nothing was written. Read it again and retry.`);
+    // Judged again, and the folder opened level by level without following a link: every name
+    // below is reached through it, so a folder swapped for a link afterwards changes nothing here.
+    const folder = await PinnedFolder.open(change.judged);
+    const name = path.basename(change.path.abs);
     let original: fsp.FileHandle | undefined;
+    let wrote = false;
     try {
-      original = await fsp.open(abs, OPEN_ORIGINAL);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') throw new ToolError('PERMISSION_DENIED', `${rel} changed into a link while the change was prepared; nothing was written.`);
-      if (code !== 'ENOENT') throw e;
-    }
-    try {
+      try {
+        original = await fsp.open(folder.entry(name), OPEN_ORIGINAL);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP') throw new ToolError('PERMISSION_DENIED', `${rel} changed into a link while the change was prepared; nothing was written.`);
+        if (code !== 'ENOENT') throw e;
+      }
       const info = await original?.stat();
       if (info && !info.isFile()) throw new ToolError('BAD_REQUEST', `${rel} is not a regular file; nothing was written.`);
       const before = original ? await readFrom(original) : undefined;
       if ((before === undefined ? undefined : decodeText(before).text) !== change.original) throw conflict();
-      const dir = path.dirname(abs);
-      await fsp.mkdir(dir, { recursive: true });
-      await sameFolder(dir, rel);
-      const tmp = path.join(dir, `.${path.basename(abs)}.agent-bridge-${process.pid}-${Date.now()}.tmp`);
+      const bytes = Buffer.from(encodeText(change.proposed, change.encoding));
+      // The original's mode exactly (a mode given at creation is cut by the umask: 0664 became 0644).
+      const mode = info ? info.mode & 0o7777 : 0o666 & ~process.umask();
+      const tmp = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.tmp`);
       try {
-        // 'wx': never through something already at that name.
-        await fsp.writeFile(tmp, encodeText(change.proposed, change.encoding), { flag: 'wx', mode: 0o600 });
-        // The original's mode exactly (writeFile's mode is cut by the umask: 0664 became 0644).
-        if (info) await fsp.chmod(tmp, info.mode & 0o7777);
-        else await fsp.chmod(tmp, 0o666 & ~process.umask());
-        await sameFolder(dir, rel);
-        if (original) await fsp.rename(tmp, abs);
+        const made = await createFile(tmp, bytes, mode);
+        await change.judged.recheck(WHILE_WRITING);
+        await folder.verify(WHILE_WRITING);
+        if (original) await fsp.rename(tmp, folder.entry(name));
         else {
           try {
-            await fsp.link(tmp, abs);
+            // A hard link fails rather than overwrite a file that appeared meanwhile.
+            await fsp.link(tmp, folder.entry(name));
           } catch (e) {
             if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw conflict();
             throw e;
           }
+          // Gone before the checks below: a file with two names would be judged by its hard links.
+          await fsp.rm(tmp, { force: true });
         }
+        wrote = true;
+        await landedWhereJudged(change, folder, name, made, before, mode);
       } finally {
         await fsp.rm(tmp, { force: true });
       }
@@ -110,10 +157,14 @@ export class DirectWriteGate implements ChangeGate {
         // From here the original belongs to keepRacingWrites: it stays open for late writers.
         const kept = original;
         original = undefined;
-        await this.keepRacingWrites(kept, before, Buffer.from(encodeText(change.proposed, change.encoding)), abs, rel, info?.mode);
+        await this.keepRacingWrites(kept, before, bytes, folder, name, rel, info?.mode);
       }
+    } catch (e) {
+      if (!wrote) await folder.undoFolders();
+      throw folder.explain(e);
     } finally {
       await original?.close();
+      await folder.release();
     }
     return { finalText: change.proposed, modifiedByUser: false, formatted: false, saved: true };
   }
@@ -123,7 +174,7 @@ export class DirectWriteGate implements ChangeGate {
    * in between. Their text goes back, with whatever they appended to our new file meanwhile (an
    * appender switches to the new file at the rename), and the call answers CONFLICT.
    */
-  private async keepRacingWrites(original: fsp.FileHandle, before: Buffer, mine: Buffer, abs: string, rel: string, mode: number | undefined): Promise<void> {
+  private async keepRacingWrites(original: fsp.FileHandle, before: Buffer, mine: Buffer, folder: PinnedFolder, name: string, rel: string, mode: number | undefined): Promise<void> {
     let theirs: Buffer;
     try {
       theirs = await readFrom(original);
@@ -138,27 +189,30 @@ export class DirectWriteGate implements ChangeGate {
     }
     if (theirs.equals(before)) {
       // Kept open a while longer, for a writer descheduled past that look; the watch closes it.
-      void watchLateAppends(original, before.length, abs);
+      void watchLateAppends(original, before.length, folder.retain(), name);
       return;
     }
-    void watchLateAppends(original, theirs.length, abs);
+    void watchLateAppends(original, theirs.length, folder.retain(), name);
     let placed: fsp.FileHandle | undefined;
     try {
-      placed = await fsp.open(abs, OPEN_ORIGINAL);
+      placed = await fsp.open(folder.entry(name), OPEN_ORIGINAL);
       const now = await readFrom(placed);
       // Appended to our text since the rename: keep it after theirs. A whole new text: it is the newest.
       const back = now.subarray(0, mine.length).equals(mine) ? Buffer.concat([theirs, now.subarray(mine.length)]) : now;
-      const keep = path.join(path.dirname(abs), `.${path.basename(abs)}.agent-bridge-${process.pid}-${Date.now()}.keep`);
-      await fsp.writeFile(keep, back, { flag: 'wx', mode: 0o600 });
-      if (mode !== undefined) await fsp.chmod(keep, mode & 0o7777);
-      await fsp.rename(keep, abs);
+      const keep = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.keep`);
+      try {
+        await createFile(keep, back, (mode ?? 0o600) & 0o7777);
+        await fsp.rename(keep, folder.entry(name));
+      } finally {
+        await fsp.rm(keep, { force: true });
+      }
       // Appends that reached our file between that read and this rename (or just after, from a
       // writer that had it open) go after it too.
       await new Promise((r) => setTimeout(r, LATE_WRITER_MS));
       const late = await readFrom(placed);
-      if (late.length > now.length) await appendNoFollow(abs, late.subarray(now.length));
+      if (late.length > now.length) await appendNoFollow(folder.entry(name), late.subarray(now.length));
       // And later ones, from a writer that had our file open: watched like the original.
-      void watchLateAppends(placed, late.length, abs);
+      void watchLateAppends(placed, late.length, folder.retain(), name);
       placed = undefined;
     } finally {
       await placed?.close();
@@ -169,10 +223,11 @@ export class DirectWriteGate implements ChangeGate {
 
 /**
  * Watches the replaced original (kept open) for bytes appended after the rename by a writer that
- * had it open, and appends them to the file now at `abs`, so nothing is lost (its lines may land
- * after ones written to the new file meanwhile). Closes the handle when done.
+ * had it open, and appends them to the file now named `name` in the pinned folder, so nothing is
+ * lost (its lines may land after ones written to the new file meanwhile). Closes the handle and
+ * releases the folder when done.
  */
-async function watchLateAppends(original: fsp.FileHandle, size: number, abs: string): Promise<void> {
+async function watchLateAppends(original: fsp.FileHandle, size: number, folder: PinnedFolder, name: string): Promise<void> {
   try {
     const end = Date.now() + LATE_APPEND_WATCH_MS;
     let seen = size;
@@ -182,12 +237,13 @@ async function watchLateAppends(original: fsp.FileHandle, size: number, abs: str
       if (now <= seen) continue;
       const extra = Buffer.alloc(now - seen);
       const { bytesRead } = await original.read(extra, 0, extra.length, seen);
-      await appendNoFollow(abs, extra.subarray(0, bytesRead));
+      await appendNoFollow(folder.entry(name), extra.subarray(0, bytesRead));
       seen += bytesRead;
     }
   } catch {
     // The file went away or cannot be appended to: nothing more to keep.
   } finally {
     await original.close().catch(() => undefined);
+    await folder.release();
   }
 }

@@ -13,6 +13,7 @@ import { silentLogger } from '../../src/core/log';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { accessPolicy } from '../../src/core/policy/accessPolicy';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { JudgedPath } from '../../src/core/write/judgedPath';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 
@@ -146,13 +147,13 @@ test('a folder swapped for a link after the policy looked stops the write', asyn
   after(() => fs.rmSync(elsewhere, { recursive: true, force: true }));
   fs.mkdirSync(path.join(p.root, 'sub'));
   const ws = new NodeWorkspace(p.root, { ripgrep: false });
-  const target = await accessPolicy(ws).resolve('sub/new.txt');
+  const judged = await JudgedPath.judge(accessPolicy(ws), ws.root, 'sub/new.txt');
   // The swap: sub becomes a link out of the project before the writer runs.
   fs.rmdirSync(path.join(p.root, 'sub'));
   fs.symlinkSync(elsewhere, path.join(p.root, 'sub'));
   await assert.rejects(
-    new DirectWriteGate().commit({ id: 'x', toolName: 'Replace', path: target, original: undefined, proposed: 'planted\n', encoding: 'utf8' }, new AbortController().signal),
-    /changed into a link/,
+    new DirectWriteGate().commit({ id: 'x', toolName: 'Replace', path: judged.access, judged, original: undefined, proposed: 'planted\n', encoding: 'utf8' }, new AbortController().signal),
+    /A folder on the way to sub\/new.txt changed/,
   );
   assert.deepEqual(fs.readdirSync(elsewhere), []);
 });

@@ -1,4 +1,5 @@
 import type { Access } from '../policy/accessPolicy';
+import type { JudgedPath } from './judgedPath';
 import type { Encoding } from '../workspace/text';
 import type { LineRange, NotebookCellEdit } from '../edit/types';
 
@@ -13,6 +14,11 @@ export interface ProposedChange {
    * shown to a person, whatever the approval mode, with a warning saying why.
    */
   readonly path: Access;
+  /**
+   * The same path with the identity of every folder on the way as judged: the host calls its
+   * `recheck` immediately before it writes, and writes nothing if the path changed since.
+   */
+  readonly judged: JudgedPath;
   /** The text the change was computed from; undefined when the file does not exist yet. */
   readonly original: string | undefined;
   readonly proposed: string;

@@ -3,6 +3,7 @@ import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { encodeText } from '../workspace/text';
 import { accessPolicy, type Access } from '../policy/accessPolicy';
+import { JudgedPath } from './judgedPath';
 import { EXCLUDE_GLOBS_SETTING } from '../policy/secrets';
 import type { Workspace } from '../workspace/workspace';
 import type { ChangeGate, CommittedChange } from './gate';
@@ -93,8 +94,8 @@ export async function planAndWrite<X>(
   plan: (current: ProjectText | undefined) => WritePlan<X> | Promise<WritePlan<X>>,
 ): Promise<WriteOutcome<X>> {
   const policy = accessPolicy(ctx.workspace);
-  // A hard link's other name, or a git directory around the file, can make the write protected.
-  const target = await policy.forWrite(ctx.resolved?.get(relativePath) ?? (await policy.resolve(relativePath)));
+  // Judged with every folder on the way, so the host can tell right before writing that nothing changed.
+  const target = (await JudgedPath.judge(policy, ctx.workspace.root, relativePath, ctx.resolved?.get(relativePath))).access;
   if (target.kind === 'secret') {
     const t = translator(ctx.workspace.locale);
     if (!ctx.changes?.allowSecretChange) {
@@ -121,14 +122,16 @@ export async function planAndWrite<X>(
     if (!ctx.changes) {
       throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
     }
+    // Judged again now: a HEAD may have landed beside the file while this call waited for the consent or the lock.
+    const judged = await JudgedPath.judge(policy, ctx.workspace.root, target.rel, target);
     // The file's problems now, to tell the agent after the write which ones its change brought.
     const problems = await problemsBefore(ctx.workspace, target.abs, target.kind === 'secret');
     const committed = await ctx.changes.commit(
       {
         id: ctx.callId,
         toolName,
-        // Judged again now: a HEAD may have landed beside the file while this call waited for the lock.
-        path: await policy.forWrite(target),
+        path: judged.access,
+        judged,
         original,
         proposed: decided.proposed,
         encoding: current?.encoding ?? 'utf8',

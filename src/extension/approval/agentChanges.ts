@@ -5,6 +5,7 @@ import { editRuns, runCounts, type EditRun } from '../../core/edit/editRuns';
 import { planRevert, type RevertPlan } from '../../core/edit/revert';
 import type { Logger } from '../../core/log';
 import type { ProposedChange } from '../../core/write/gate';
+import { stillLeadsTo } from '../../core/write/judgedPath';
 import { currentText, writeText } from './writeChange';
 
 /** One change the agent made (approved by the developer, or written in autoApprove mode). */
@@ -216,10 +217,12 @@ export class AgentChanges implements vscode.Disposable {
         if (doc?.isDirty) return { ok: false, reason: vscode.l10n.t('The file has unsaved changes.') };
         const del = new vscode.WorkspaceEdit();
         del.deleteFile(uri, { ignoreIfNotExists: true });
+        // VS Code deletes by name: not through a folder swapped for a link since the file was written.
+        await stillLeadsTo(p.entry.abs).recheck('since it was written');
         if (!(await vscode.workspace.applyEdit(del))) return { ok: false, reason: vscode.l10n.t('VS Code refused to delete the file.') };
       } else {
         const dirty = vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.fsPath === p.entry.abs && d.isDirty);
-        const r = await writeText(uri, p.plan.text, 'utf8', p.current);
+        const r = await writeText(uri, p.plan.text, p.current, stillLeadsTo(p.entry.abs));
         // In a file with unsaved edits the revert stays unsaved too, on purpose; otherwise a save that failed is said.
         unsaved = dirty ? 'dirty' : r.saved ? undefined : 'failed';
       }

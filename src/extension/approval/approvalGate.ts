@@ -12,7 +12,7 @@ import { formatProposal, type FormatMode } from './formatProposal';
 import { notifyPending } from './prompts';
 import { SecretQuestions } from './secretQuestions';
 import { ProposalStore } from './proposalFs';
-import { currentText, refuseUnsavedNotebook, writeNotebookFile, writeText } from './writeChange';
+import { createText, currentText, refuseUnsavedNotebook, writeNotebookFile, writeText } from './writeChange';
 
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
 const RELOAD_MS = 2000;
@@ -359,19 +359,22 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     this.decided.delete(change.id);
     const modifiedByUser = finalProposal !== shown;
     const formatted = shown !== change.proposed;
+    // Judged again before anything is read or written by name: a folder on the way swapped for a
+    // link while the diff waited, or a path that became protected or secret, is refused.
+    await change.judged.recheck('while the change waited for approval');
     // Never apply a proposal over text that changed after it was computed.
     if (currentText(uri) !== change.original) {
       throw new ToolError('CONFLICT', `${change.path.rel} changed while the proposal was waiting; nothing was written. Read it again and send a new change.`);
     }
     if (change.notebookEdit && change.original !== undefined) {
-      const { notReloaded, ...r } = await writeNotebookFile(uri, finalProposal, change.encoding, change.original, change.path.rel);
+      const { notReloaded, ...r } = await writeNotebookFile(uri, finalProposal, change.encoding, change.original, change.path.rel, change.judged);
       if (notReloaded) this.log.info(`${change.id}: the open notebook ${change.path.rel} had not reloaded the written file after 3 s`);
       this.writeEmitter.fire({ change, finalText: r.finalText, notebook: true });
       const rewritten = r.finalText !== finalProposal;
       this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel} as approved${modifiedByUser ? ' (edited by the developer)' : ''}${rewritten ? '; it was saved anew since (the agent is told what is on disk)' : ''}`);
       return { ...r, formatted: formatted || rewritten, modifiedByUser };
     }
-    const r = await writeText(uri, finalProposal, change.encoding, change.original);
+    const r = change.original === undefined ? await createText(uri, finalProposal, change.encoding, change.judged) : await writeText(uri, finalProposal, change.original, change.judged);
     this.writeEmitter.fire({ change, finalText: r.finalText, notebook: false });
     await this.showWritten(change.id, uri);
     this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);

@@ -5,24 +5,33 @@ import { encodeText, type Encoding } from '../../core/workspace/text';
 import { minimalReplace } from '../../core/edit/eol';
 import { readRegularFileSync } from '../../core/policy/safeRead';
 import { decodeText } from '../../core/workspace/text';
+import { confirmCreated, type JudgedPath, type WriteCheck } from '../../core/write/judgedPath';
 
 /**
- * Writes an approved text into the workspace the way an edit by hand would be: a WorkspaceEdit on
- * the document (so Undo works), then save. The text is exactly what the diff showed (formatting
+ * Creates a new file with an approved text through VS Code (so Undo works). VS Code creates by name:
+ * the path is judged again right before, and the new file confirmed (or removed again) right after.
+ */
+export async function createText(uri: vscode.Uri, text: string, encoding: Encoding, judged: JudgedPath): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
+  const bytes = encodeText(text, encoding);
+  const create = new vscode.WorkspaceEdit();
+  create.createFile(uri, { overwrite: false, contents: bytes });
+  await judged.recheck(APPROVED);
+  if (!(await vscode.workspace.applyEdit(create))) throw new Error(`VS Code refused to create ${uri.fsPath}`);
+  await confirmCreated(judged, bytes);
+  // Created with exactly these bytes: nothing is left to edit or save.
+  return { finalText: text, saved: true };
+}
+
+/**
+ * Writes an approved text into an existing file the way an edit by hand would be: a WorkspaceEdit
+ * on the document (so Undo works), then save. The text is exactly what the diff showed (formatting
  * happened before it was shown). A document that had unsaved edits of the developer's is changed
  * in place but not saved, so their work is not written behind their back.
  *
- * `original` is the text the change was computed from (undefined: the file is created).
+ * `original` is the text the change was computed from. VS Code saves by name, so `check` runs
+ * right before the edit and again right before the save.
  */
-export async function writeText(uri: vscode.Uri, text: string, encoding: Encoding, original: string | undefined): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
-  const exists = original !== undefined;
-  if (!exists) {
-    const create = new vscode.WorkspaceEdit();
-    create.createFile(uri, { overwrite: false, contents: encodeText(text, encoding) });
-    if (!(await vscode.workspace.applyEdit(create))) throw new Error(`VS Code refused to create ${uri.fsPath}`);
-    // Created with exactly these bytes: nothing is left to edit or save.
-    return { finalText: text, saved: true };
-  }
+export async function writeText(uri: vscode.Uri, text: string, original: string, check: WriteCheck): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
   const doc = await vscode.workspace.openTextDocument(uri);
   // An open, saved document catches up with a change on disk only when the file watcher tells it:
   // editing it before then would compute the edit on stale text and fail to save ("file modified
@@ -33,14 +42,34 @@ export async function writeText(uri: vscode.Uri, text: string, encoding: Encodin
   }
   const wasDirty = doc.isDirty;
   const before = doc.getText();
+  await check.recheck(APPROVED);
   if (before !== text) {
     const r = minimalReplace(before, text);
     const we = new vscode.WorkspaceEdit();
     we.replace(uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
     if (!(await vscode.workspace.applyEdit(we))) throw new Error(`VS Code refused the edit to ${uri.fsPath}`);
   }
+  if (!wasDirty) {
+    try {
+      await check.recheck(APPROVED);
+    } catch (e) {
+      // Nothing saved: the document goes back to the text it had, so nothing of the change stays.
+      await replaceAll(doc, before);
+      throw e;
+    }
+  }
   const saved = wasDirty ? false : await doc.save();
   return { finalText: doc.getText(), saved };
+}
+
+const APPROVED = 'after the change was approved';
+
+async function replaceAll(doc: vscode.TextDocument, text: string): Promise<void> {
+  if (doc.getText() === text) return;
+  const r = minimalReplace(doc.getText(), text);
+  const we = new vscode.WorkspaceEdit();
+  we.replace(doc.uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
+  await vscode.workspace.applyEdit(we);
 }
 
 /** Resolves once the document's text is `text` (it reloaded from disk), or after `ms`. */
@@ -79,11 +108,12 @@ export function refuseUnsavedNotebook(uri: vscode.Uri, rel: string): void {
  * integers rounded, `1.0` as `1`). An open notebook editor then reloads the file; a notebook opened
  * as JSON text with unsaved edits gets the change like any text file (in its buffer, unsaved).
  */
-export async function writeNotebookFile(uri: vscode.Uri, text: string, encoding: Encoding, original: string, rel: string): Promise<Pick<CommittedChange, 'finalText' | 'saved'> & { notReloaded?: true }> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) return writeText(uri, text, encoding, original);
+export async function writeNotebookFile(uri: vscode.Uri, text: string, encoding: Encoding, original: string, rel: string, judged: JudgedPath): Promise<Pick<CommittedChange, 'finalText' | 'saved'> & { notReloaded?: true }> {
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) return writeText(uri, text, original, judged);
   refuseUnsavedNotebook(uri, rel);
   const notebook = openNotebook(uri);
   const reloaded = notebook ? notebookChanged(notebook, 3000) : undefined;
+  await judged.recheck(APPROVED);
   await vscode.workspace.fs.writeFile(uri, encodeText(text, encoding));
   // A saved notebook reloads from disk when VS Code sees the change; wait for it briefly, so the
   // developer (and the next call) sees the cells that landed.

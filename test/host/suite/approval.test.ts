@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { connectedBackend, proposalTabs, rootCall, until } from './backend';
@@ -238,6 +239,44 @@ describe('Approval of agent changes', () => {
     const res = await answer;
     assert.equal(data(res).code, 'CONFLICT');
     assert.equal(fs.readFileSync(file('conflict/e.txt'), 'utf8'), 'changed by the developer\n');
+  });
+
+  it('a new file whose folder becomes a link out of the project while it waits: Approve writes nothing outside and refuses', async () => {
+    write('swap/keep.txt', 'keep\n');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-host-outside-'));
+    try {
+      const { id, answer } = await propose({ relativePath: 'swap/new.txt', searchContent: '', replaceContent: 'planted\n' });
+      // While the diff waits: swap becomes a link to a folder outside the project.
+      fs.rmSync(file('swap'), { recursive: true });
+      fs.symlinkSync(outside, file('swap'));
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).code, 'PERMISSION_DENIED', String(data(res).error));
+      assert.match(String(data(res).error), /swap\/new\.txt.*changed.*nothing was written/);
+      assert.deepEqual(fs.readdirSync(outside), [], 'nothing created outside the project');
+    } finally {
+      fs.rmSync(file('swap'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a file that gets a second name under .git/hooks while its change waits: Approve refuses, the hook is not written', async () => {
+    write('hardlink/notes.txt', 'plain\n');
+    const madeGit = !fs.existsSync(file('.git'));
+    const hook = file('.git/hooks/pre-commit');
+    try {
+      const { id, answer } = await propose({ relativePath: 'hardlink/notes.txt', searchContent: 'plain', replaceContent: 'echo pwned' });
+      // While the diff waits: the same file becomes a hook too (judged normal, now secret and protected).
+      fs.mkdirSync(path.dirname(hook), { recursive: true });
+      fs.linkSync(file('hardlink/notes.txt'), hook);
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).code, 'PERMISSION_DENIED', String(data(res).error));
+      assert.match(String(data(res).error), /hardlink\/notes\.txt became a secret file/);
+      assert.equal(fs.readFileSync(hook, 'utf8'), 'plain\n', 'the hook is not written');
+    } finally {
+      fs.rmSync(madeGit ? file('.git') : hook, { recursive: true, force: true });
+    }
   });
 
   /** The text the diff's proposal side shows now. */
