@@ -20,6 +20,7 @@ import { resolveInProject, toRelative, type ProjectPath } from '../workspace/pat
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace/workspace';
 import { PROTECTED_GLOBS } from './protectedFiles';
+import type { LinkedCheck, OpenedFile } from './safeRead';
 import { EXCLUDE_GLOBS_SETTING, GlobSet, SecretGuard } from './secrets';
 
 export type AccessKind = 'normal' | 'protected' | 'secret';
@@ -53,7 +54,7 @@ interface LinkedNames {
   readonly complete: boolean;
 }
 
-const idOf = (st: fs.Stats): string => `${st.dev}:${st.ino}`;
+const idOf = (st: OpenedFile): string => `${st.dev}:${st.ino}`;
 
 /** The file's stat when it is a regular file with more than one name (a hard link); else undefined. */
 function multiNamed(abs: string): fs.Stats | undefined {
@@ -147,7 +148,21 @@ export class AccessPolicy {
     return this.judgeLinked(known, st) === 'secret';
   }
 
-  private judgeLinked(known: LinkedNames, st: fs.Stats): AccessKind {
+  /**
+   * The check on an open handle (safeRead's LinkedCheck): a file with more than one name is read
+   * only when a fresh walk found all its names and none is secret. The name checked before the open
+   * may have had one name: a hard link swapped in meanwhile is refused here (a walk is started).
+   */
+  readonly mayReadLinked: LinkedCheck = (opened) => {
+    const known = this.linked;
+    if (!known || known.guard !== this.secrets || Date.now() - known.at > INODES_FRESH_MS) {
+      void this.linkedNames();
+      return false;
+    }
+    return this.judgeLinked(known, opened) !== 'secret';
+  };
+
+  private judgeLinked(known: LinkedNames, st: OpenedFile): AccessKind {
     const names = known.byId.get(idOf(st));
     if (!known.complete || !names || names.names < st.nlink || names.secret) return 'secret';
     return names.protected ? 'protected' : 'normal';

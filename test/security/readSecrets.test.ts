@@ -1,0 +1,101 @@
+/**
+ * The hostile-agent suite: secrets that would leave through reads and searches when a file's name
+ * is not what it seems (a backslash in a Linux name, a name that is not UTF-8, a decomposed
+ * Unicode name), when the answer tells whether an outside path exists, or when a hard link to a
+ * secret is swapped in between the check and the open. Each runs the real tools through the
+ * dispatcher over a real folder, with the headless host's writer.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { Dispatcher } from '../../src/core/link/dispatcher';
+import { silentLogger } from '../../src/core/log';
+import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
+import type { ToolResultMessage } from '../../src/core/protocol/messages';
+import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { DirectWriteGate } from '../../src/node/directWriteGate';
+import { findOnPath, NodeWorkspace } from '../../src/node/nodeWorkspace';
+
+const CANARY = 'CANARY-READ-SECRET-3e71';
+type Engine = 'ripgrep' | 'fallback';
+
+interface Project {
+  readonly root: string;
+  /** A folder beside the project: the rest of the machine. */
+  readonly outside: string;
+  call(tool: string, params: Record<string, unknown>): Promise<ToolResultMessage['data']>;
+}
+
+function project(engine: Engine, extraSecrets: readonly string[] = []): Project {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-readsecrets-')));
+  after(() => fs.rmSync(base, { recursive: true, force: true }));
+  const root = path.join(base, 'project');
+  const outside = path.join(base, 'elsewhere');
+  fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
+  fs.mkdirSync(outside);
+  fs.writeFileSync(path.join(root, '.env'), `API_KEY=${CANARY}\n`);
+  fs.writeFileSync(path.join(root, 'docs/plain.txt'), 'nothing to see\n');
+  const rg = engine === 'ripgrep' ? findOnPath('rg') : false;
+  assert.ok(rg !== undefined, 'these tests need ripgrep (rg) on PATH');
+  const ws = new NodeWorkspace(root, { ripgrep: rg, secrets: new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...extraSecrets]) });
+  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
+  let n = 0;
+  return { root, outside, call: async (toolName, params) => (await d.dispatch({ id: `r${++n}`, idKey: 'toolCallId', toolName, params })).data };
+}
+
+/**
+ * A child process that, until `ms` has passed, puts a hard link to `secret` at `target` and then
+ * a plain file there again, each by an atomic rename. Resolves with the number of swaps.
+ */
+function swapper(secret: string, target: string, ms: number): Promise<number> {
+  const script = `
+    const fs = require('node:fs');
+    const [secret, target, ms] = process.argv.slice(1);
+    const link = target + '.link', plain = target + '.plain';
+    const end = Date.now() + Number(ms);
+    let swaps = 0;
+    while (Date.now() < end) {
+      fs.linkSync(secret, link);
+      fs.renameSync(link, target);
+      fs.writeFileSync(plain, 'plain words\\n');
+      fs.renameSync(plain, target);
+      swaps++;
+    }
+    process.stdout.write(String(swaps));
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, secret, target, String(ms)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`the swapper exited with ${String(code)}`))));
+  });
+}
+
+test('a hard link to .env swapped in between the check and the open is never read', async () => {
+  const p = project('ripgrep');
+  const target = path.join(p.root, 'docs/readme.txt');
+  fs.writeFileSync(target, 'plain words\n');
+  const raceMs = 3000;
+  const swaps = swapper(path.join(p.root, '.env'), target, raceMs);
+  const end = Date.now() + raceMs;
+  let reads = 0;
+  let plain = 0;
+  const leaks: string[] = [];
+  while (Date.now() < end) {
+    const r = await p.call('read_file', { relativePath: 'docs/readme.txt' });
+    reads++;
+    const text = JSON.stringify(r);
+    if (text.includes(CANARY)) leaks.push(text.slice(0, 200));
+    if (r.success && text.includes('plain words')) plain++;
+    // the reads are synchronous for small files: let the host's other work (the swapper's exit) in
+    if (reads % 50 === 0) await new Promise(setImmediate);
+  }
+  const swapped = await swaps;
+  assert.ok(swapped > 100, `the swapper made only ${swapped} swaps`);
+  assert.ok(plain > 0, `none of ${reads} reads saw the plain file: the race was not run`);
+  assert.deepEqual(leaks, [], `${leaks.length} of ${reads} reads (${plain} of the plain file, ${swapped} swaps) leaked the secret`);
+});
