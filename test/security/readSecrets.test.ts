@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
@@ -45,6 +45,41 @@ function project(engine: Engine, extraSecrets: readonly string[] = []): Project 
   let n = 0;
   return { root, outside, call: async (toolName, params) => (await d.dispatch({ id: `r${++n}`, idKey: 'toolCallId', toolName, params })).data };
 }
+
+describe('a symbolic link out of the project does not tell whether its target exists', () => {
+  test('the same code and the same message for an existing and a missing outside target, for reads, searches and writes', async () => {
+    const p = project('ripgrep');
+    fs.writeFileSync(path.join(p.outside, 'there.txt'), 'outside\n');
+    fs.mkdirSync(path.join(p.outside, 'dir'));
+    fs.writeFileSync(path.join(p.outside, 'dir/there.txt'), 'outside\n');
+    const calls: [string, Record<string, unknown>][] = [
+      ['read_file', { relativePath: 'peek' }],
+      ['grep_file', { pattern: 'x', relativePath: 'peek' }],
+      ['read_file', { relativePath: 'peekdir/there.txt' }],
+      ['grep_file', { pattern: 'x', relativePath: 'peekdir' }],
+      ['Replace', { file_path: 'peek', content: 'planted\n' }],
+      ['Replace', { file_path: 'peekdir/there.txt', content: 'planted\n' }],
+    ];
+    const answers = async (file: string, dir: string): Promise<string[]> => {
+      for (const link of ['peek', 'peekdir']) fs.rmSync(path.join(p.root, link), { force: true });
+      fs.symlinkSync(path.join(p.outside, file), path.join(p.root, 'peek'));
+      fs.symlinkSync(path.join(p.outside, dir), path.join(p.root, 'peekdir'));
+      const out: string[] = [];
+      for (const [tool, params] of calls) {
+        const r = await p.call(tool, params);
+        assert.equal(r.success, false, `${tool} ${JSON.stringify(params)} answered`);
+        out.push(`${tool} ${JSON.stringify(params)} → ${String(r.code)}: ${String(r.error)}`);
+      }
+      return out;
+    };
+    const existing = await answers('there.txt', 'dir');
+    const missing = await answers('missing.txt', 'nodir');
+    assert.deepEqual(missing, existing);
+    for (const line of existing) assert.match(line, /→ PERMISSION_DENIED: /);
+    assert.deepEqual(fs.readdirSync(p.outside).sort(), ['dir', 'there.txt'], 'a write through a dangling link created a file outside the project');
+    assert.equal(fs.readFileSync(path.join(p.outside, 'there.txt'), 'utf8'), 'outside\n');
+  });
+});
 
 /**
  * A child process that, until `ms` has passed, puts a hard link to `secret` at `target` and then
