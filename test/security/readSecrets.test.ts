@@ -20,7 +20,8 @@ import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { findOnPath, NodeWorkspace } from '../../src/node/nodeWorkspace';
 
 const CANARY = 'CANARY-READ-SECRET-3e71';
-type Engine = 'ripgrep' | 'fallback';
+const ENGINES = ['ripgrep', 'fallback'] as const;
+type Engine = (typeof ENGINES)[number];
 
 interface Project {
   readonly root: string;
@@ -45,6 +46,57 @@ function project(engine: Engine, extraSecrets: readonly string[] = []): Project 
   let n = 0;
   return { root, outside, call: async (toolName, params) => (await d.dispatch({ id: `r${++n}`, idKey: 'toolCallId', toolName, params })).data };
 }
+
+/** Every search tool, for words of the secret's line (never the canary itself: the answer repeats the pattern): no answer may hold the canary. */
+async function searchesHide(p: Project, what: string): Promise<void> {
+  for (const tool of ['grep_file', 'text_search']) {
+    for (const [pattern, regex] of [['API_KEY', false], ['C.NARY-READ', true]] as const) {
+      const r = await p.call(tool, { pattern, regex, context_lines: 2 });
+      assert.equal(r.success, true, `${tool} ${pattern}: ${String(r.error)}`);
+      const text = JSON.stringify(r);
+      assert.ok(!text.includes(CANARY), `${what}: ${tool} ${pattern} leaked the secret: ${text.slice(0, 400)}`);
+    }
+  }
+}
+
+describe('a secret glob written in one Unicode form, the file named in the other', () => {
+  const NFC = 'geheim-\u00e4.txt';
+  const NFD = 'geheim-a\u0308.txt';
+  const cases = [
+    { glob: `**/${NFC}`, name: NFD, label: 'NFC glob, NFD name' },
+    { glob: `**/${NFD}`, name: NFC, label: 'NFD glob, NFC name' },
+  ];
+  for (const engine of ENGINES) {
+    for (const { glob, name, label } of cases) {
+      test(`[${engine}] ${label}: read, search and writes all treat it as secret`, async () => {
+        const p = project(engine, [glob]);
+        const files = [name, `docs/${name}`];
+        for (const rel of files) fs.writeFileSync(path.join(p.root, rel), `API_KEY=${CANARY}\n`);
+        const before = files.map((rel) => fs.readFileSync(path.join(p.root, rel)));
+        for (const rel of files) {
+          const r = await p.call('read_file', { relativePath: rel });
+          assert.equal(r.code, 'PERMISSION_DENIED', `read_file ${rel}: ${String(r.error)}`);
+        }
+        await searchesHide(p, label);
+        const r = await p.call('grep_file', { pattern: 'API_KEY', relativePath: 'docs' });
+        assert.ok(!JSON.stringify(r).includes(CANARY), `a search of the folder leaked: ${JSON.stringify(r).slice(0, 400)}`);
+        for (const rel of files) {
+          for (const [tool, params] of [
+            ['Replace', { file_path: rel, content: 'overwritten\n' }],
+            ['Edit', { file_path: rel, old_string: 'API_KEY', new_string: 'X' }],
+            ['apply_change', { relativePath: rel, searchContent: 'API_KEY', replaceContent: 'X' }],
+          ] as const) {
+            const w = await p.call(tool, params);
+            assert.equal(w.success, false, `${tool} ${rel} was written`);
+            assert.equal(w.code, 'PERMISSION_DENIED', `${tool} ${rel}: ${String(w.error)}`);
+            assert.ok(!JSON.stringify(w).includes(CANARY));
+          }
+        }
+        assert.deepEqual(files.map((rel) => fs.readFileSync(path.join(p.root, rel))), before);
+      });
+    }
+  }
+});
 
 describe('a symbolic link out of the project does not tell whether its target exists', () => {
   test('the same code and the same message for an existing and a missing outside target, for reads, searches and writes', async () => {
