@@ -59,6 +59,29 @@ async function searchesHide(p: Project, what: string): Promise<void> {
   }
 }
 
+describe('a hard link to a secret under a name the search engine reports differently', () => {
+  for (const engine of ENGINES) {
+    test(`[${engine}] a name with a backslash (a literal character on Linux) hard-linked to .env`, async () => {
+      const p = project(engine);
+      fs.linkSync(path.join(p.root, '.env'), path.join(p.root, 'docs\\readme.txt'));
+      fs.linkSync(path.join(p.root, '.env'), path.join(p.root, 'docs', 'a\\b.txt'));
+      await searchesHide(p, 'backslash name');
+      for (const rel of ['docs\\readme.txt', 'docs/a\\b.txt']) {
+        const r = await p.call('read_file', { relativePath: rel });
+        assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
+        assert.ok(!JSON.stringify(r).includes(CANARY));
+      }
+    });
+
+    test(`[${engine}] a name that is not valid UTF-8 hard-linked to .env`, async () => {
+      const p = project(engine);
+      const name = Buffer.concat([Buffer.from(`${p.root}/docs/notes-`), Buffer.from([0xff, 0xfe, 0xe9]), Buffer.from('.txt')]);
+      fs.linkSync(path.join(p.root, '.env'), name);
+      await searchesHide(p, 'non-UTF-8 name');
+    });
+  }
+});
+
 describe('a secret glob written in one Unicode form, the file named in the other', () => {
   const NFC = 'geheim-\u00e4.txt';
   const NFD = 'geheim-a\u0308.txt';
@@ -134,27 +157,33 @@ describe('a symbolic link out of the project does not tell whether its target ex
 });
 
 /**
- * A child process that, until `ms` has passed, puts a hard link to `secret` at `target` and then
- * a plain file there again, each by an atomic rename. Resolves with the number of swaps.
+ * A child process that, until `ms` has passed, puts a hard link to `secret` at each of `targets`
+ * and then a plain file there again, each by an atomic rename (the temporary names in another
+ * folder). Resolves with the number of rounds.
  */
-function swapper(secret: string, target: string, ms: number): Promise<number> {
+function swapper(secret: string, targets: readonly string[], ms: number): Promise<number> {
   const script = `
     const fs = require('node:fs');
-    const [secret, target, ms] = process.argv.slice(1);
-    const link = target + '.link', plain = target + '.plain';
+    const path = require('node:path');
+    const [secret, ms, ...targets] = process.argv.slice(1);
+    const work = path.join(path.dirname(secret), 'swap-work');
+    fs.mkdirSync(work, { recursive: true });
+    const link = path.join(work, 'link'), plain = path.join(work, 'plain');
     const end = Date.now() + Number(ms);
-    let swaps = 0;
+    let rounds = 0;
     while (Date.now() < end) {
-      fs.linkSync(secret, link);
-      fs.renameSync(link, target);
-      fs.writeFileSync(plain, 'plain words\\n');
-      fs.renameSync(plain, target);
-      swaps++;
+      for (const target of targets) {
+        fs.linkSync(secret, link);
+        fs.renameSync(link, target);
+        fs.writeFileSync(plain, 'plain words\\n');
+        fs.renameSync(plain, target);
+      }
+      rounds++;
     }
-    process.stdout.write(String(swaps));
+    process.stdout.write(String(rounds));
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, secret, target, String(ms)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', script, secret, String(ms), ...targets], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', reject);
@@ -162,27 +191,41 @@ function swapper(secret: string, target: string, ms: number): Promise<number> {
   });
 }
 
-test('a hard link to .env swapped in between the check and the open is never read', async () => {
-  const p = project('ripgrep');
-  const target = path.join(p.root, 'docs/readme.txt');
-  fs.writeFileSync(target, 'plain words\n');
+/**
+ * Runs `call` over and over while the swapper puts a hard link to .env at `files` files in docs/
+ * and a plain file there again: no answer may hold the canary, and some must show the plain file (else
+ * the race was not run).
+ */
+async function raceSwapper(p: Project, files: number, call: () => Promise<ToolResultMessage['data']>): Promise<void> {
+  const targets = Array.from({ length: files }, (_, i) => path.join(p.root, `docs/readme${i || ''}.txt`));
+  for (const target of targets) fs.writeFileSync(target, 'plain words\n');
   const raceMs = 3000;
-  const swaps = swapper(path.join(p.root, '.env'), target, raceMs);
+  const swaps = swapper(path.join(p.root, '.env'), targets, raceMs);
   const end = Date.now() + raceMs;
-  let reads = 0;
+  let calls = 0;
   let plain = 0;
   const leaks: string[] = [];
   while (Date.now() < end) {
-    const r = await p.call('read_file', { relativePath: 'docs/readme.txt' });
-    reads++;
+    const r = await call();
+    calls++;
     const text = JSON.stringify(r);
     if (text.includes(CANARY)) leaks.push(text.slice(0, 200));
     if (r.success && text.includes('plain words')) plain++;
-    // the reads are synchronous for small files: let the host's other work (the swapper's exit) in
-    if (reads % 50 === 0) await new Promise(setImmediate);
+    // small reads are synchronous: let the host's other work (the swapper's exit) in
+    if (calls % 50 === 0) await new Promise(setImmediate);
   }
   const swapped = await swaps;
-  assert.ok(swapped > 100, `the swapper made only ${swapped} swaps`);
-  assert.ok(plain > 0, `none of ${reads} reads saw the plain file: the race was not run`);
-  assert.deepEqual(leaks, [], `${leaks.length} of ${reads} reads (${plain} of the plain file, ${swapped} swaps) leaked the secret`);
+  assert.ok(swapped * files > 100, `the swapper made only ${swapped * files} swaps`);
+  assert.ok(plain > 0, `none of ${calls} calls saw the plain file: the race was not run`);
+  assert.deepEqual(leaks, [], `${leaks.length} of ${calls} calls (${plain} showing the plain file, ${swapped} rounds) leaked the secret`);
+}
+
+test('a hard link to .env swapped in between the check and the open is never read', async () => {
+  const p = project('ripgrep');
+  await raceSwapper(p, 1, () => p.call('read_file', { relativePath: 'docs/readme.txt' }));
+});
+
+test('[fallback] a hard link to .env swapped in while the in-process search reads is judged by the handle it read', async () => {
+  const p = project('fallback');
+  await raceSwapper(p, 32, () => p.call('grep_file', { pattern: 'API_KEY|plain words', regex: true, relativePath: 'docs', limit: 1000 }));
 });

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { readSmallText } from '../policy/safeRead';
+import { readSmallText, type OpenedFile } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import { NameMatcher } from './globs';
 import {
@@ -90,6 +90,10 @@ interface WorkerInit {
  * runner and from the esbuild bundle). It reads a file, decodes it the way ripgrep does (a UTF-8
  * BOM is dropped, UTF-16 with a BOM is transcoded, everything else is UTF-8), skips it when binary
  * (a NUL after decoding), splits it at '\n' and matches line by line.
+ *
+ * It opens the file as safeRead.ts does (no final link followed, no blocking, a regular file on the
+ * handle, on Linux the handle's path the one walked) and reports the handle's identity: the access
+ * policy judges what was read, not what the name shows afterwards (a hard link swapped in between).
  */
 const WORKER_SOURCE = String.raw`
 'use strict';
@@ -98,6 +102,29 @@ const fs = require('node:fs');
 const { source, flags, contextLines, perFileLimit, maxFileSize } = workerData;
 const re = new RegExp(source, flags);
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0) | (fs.constants.O_NONBLOCK || 0);
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ? '/proc/self/fd/' : undefined;
+
+/** The file's bytes and identity, or undefined when it is not a regular file where it was walked, or too large. */
+function open(job) {
+  const fd = fs.openSync(job.abs, FLAGS);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || (!job.explicit && st.size > maxFileSize)) return undefined;
+    if (PROC_FD) {
+      let at;
+      try {
+        at = fs.readlinkSync(PROC_FD + fd);
+      } catch {
+        at = undefined;
+      }
+      if (at !== undefined && at !== job.abs) return undefined;
+    }
+    return { buf: fs.readFileSync(fd), opened: { dev: st.dev, ino: st.ino, nlink: st.nlink } };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 const utf16le = new TextDecoder('utf-16le', { ignoreBOM: true });
 
 function decode(buf) {
@@ -116,13 +143,14 @@ function decode(buf) {
 
 function scan(job) {
   const none = { rel: job.rel, count: 0, matches: [] };
-  let buf;
+  let read;
   try {
-    if (!job.explicit && fs.statSync(job.abs).size > maxFileSize) return none;
-    buf = fs.readFileSync(job.abs);
+    read = open(job);
   } catch (err) {
     return none;
   }
+  if (read === undefined) return none;
+  const { buf, opened } = read;
   if (!job.explicit && buf.length > maxFileSize) return none;
   const text = decode(buf);
   if (text === undefined || text.indexOf('\u0000') !== -1) return none;
@@ -144,7 +172,7 @@ function scan(job) {
       });
     }
   }
-  return { rel: job.rel, count, matches };
+  return { rel: job.rel, count, matches, opened };
 }
 
 parentPort.on('message', (msg) => {
@@ -158,7 +186,7 @@ parentPort.on('message', (msg) => {
 
 interface WorkerReply {
   readonly id: number;
-  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[] }>;
+  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[]; opened?: OpenedFile }>;
   readonly error?: string;
 }
 
@@ -215,7 +243,7 @@ class ScanWorker {
     try {
       for (const r of msg.results ?? []) {
         if (r.count > 0) {
-          const file: FileResult = { path: r.rel, count: r.count, matches: r.matches };
+          const file: FileResult = { path: r.rel, count: r.count, matches: r.matches, ...(r.opened ? { opened: r.opened } : {}) };
           this.sink.addFile(file);
         }
       }

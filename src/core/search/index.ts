@@ -44,7 +44,7 @@ export class ResultCollector implements ResultSink {
   constructor(
     private readonly limit: number,
     /** Files no answer may show (the access policy's secret files), whatever an engine's globs let through. */
-    private readonly hidden: (rel: string) => boolean = () => false,
+    private readonly hidden: (file: FileResult) => boolean = () => false,
   ) {}
 
   wantDetails(path: string): boolean {
@@ -52,7 +52,7 @@ export class ResultCollector implements ResultSink {
   }
 
   addFile(file: FileResult): void {
-    if (this.hidden(file.path)) return;
+    if (this.hidden(file)) return;
     this.totalMatches += file.count;
     this.totalFiles += 1;
     if (file.matches.length === 0 || !this.wantDetails(file.path)) return;
@@ -191,7 +191,7 @@ export async function search(
   };
 
   // Both engines skip the secret globs themselves; this filter is the policy's own word on each file.
-  const hidden = (rel: string): boolean => policy.hides(rel) || policy.hidesLinked(rel);
+  const hidden = (file: FileResult): boolean => policy.hidesFound(file);
   let collector = new ResultCollector(limit, hidden);
   const rg = engine === 'fallback' ? undefined : ws.ripgrepPath();
   if (engine === 'ripgrep' && !rg) throw new Error('search: no ripgrep binary in this workspace');

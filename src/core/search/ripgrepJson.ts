@@ -1,3 +1,4 @@
+import { ripgrepRelative } from './ripgrepPath';
 import type { EngineRequest, ResultSink } from './types';
 
 /**
@@ -114,10 +115,17 @@ function dataText(v: unknown): { text: string; bytes?: Buffer } | undefined {
   return undefined;
 }
 
-function normalizePath(p: string): string {
-  let s = p.replace(/\\/g, '/');
-  while (s.startsWith('./')) s = s.slice(2);
-  return s;
+/**
+ * The project-relative path of rg's `path` field: shown with `/`, and, when the name is not valid
+ * UTF-8 (rg sends it as `bytes`), its bytes too, for the policy to find the file that was searched.
+ */
+function projectPath(v: unknown): { path: string; nameBytes?: Buffer } | undefined {
+  const o = asObject(v);
+  if (typeof o?.text === 'string') return { path: ripgrepRelative(o.text) };
+  if (typeof o?.bytes !== 'string') return undefined;
+  let bytes = Buffer.from(o.bytes, 'base64');
+  while (bytes.length >= 2 && bytes[0] === 0x2e && bytes[1] === 0x2f) bytes = bytes.subarray(2);
+  return { path: bytes.toString('utf8'), nameBytes: bytes };
 }
 
 /** Byte offset within a line → UTF-16 offset. */
@@ -138,6 +146,7 @@ interface PendingMatch {
 
 interface FileState {
   readonly path: string;
+  readonly nameBytes: Buffer | undefined;
   readonly detail: boolean;
   count: number;
   readonly matches: PendingMatch[];
@@ -177,12 +186,12 @@ export class RgJsonConsumer implements LineConsumer {
     const data = asObject(msg.data);
     switch (msg.type) {
       case 'begin': {
-        const p = dataText(data?.path);
+        const p = projectPath(data?.path);
         if (!p) return;
-        const filePath = normalizePath(p.text);
         this.file = {
-          path: filePath,
-          detail: this.sink.wantDetails(filePath),
+          path: p.path,
+          nameBytes: p.nameBytes,
+          detail: this.sink.wantDetails(p.path),
           count: 0,
           matches: [],
           pending: [],
@@ -200,7 +209,7 @@ export class RgJsonConsumer implements LineConsumer {
         if (!f || !data) return;
         const binary = data.binary_offset;
         if (binary !== null && binary !== undefined) return; // a binary file: dropped entirely
-        if (f.count > 0) this.sink.addFile({ path: f.path, count: f.count, matches: f.matches });
+        if (f.count > 0) this.sink.addFile({ path: f.path, ...(f.nameBytes ? { nameBytes: f.nameBytes } : {}), count: f.count, matches: f.matches });
         return;
       }
       case 'summary':
