@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readSmallText, type OpenedFile } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
+import { decodeForSearch } from './decode';
 import { NameMatcher } from './globs';
 import {
   excludeMatcher,
@@ -101,7 +102,6 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const { source, flags, contextLines, perFileLimit, maxFileSize } = workerData;
 const re = new RegExp(source, flags);
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0) | (fs.constants.O_NONBLOCK || 0);
 const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ? '/proc/self/fd/' : undefined;
 
@@ -125,21 +125,8 @@ function open(job) {
     fs.closeSync(fd);
   }
 }
-const utf16le = new TextDecoder('utf-16le', { ignoreBOM: true });
 
-function decode(buf) {
-  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return utf8.decode(buf.subarray(3));
-  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return utf16le.decode(buf.subarray(2));
-  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) {
-    const body = buf.subarray(2);
-    const even = body.length - (body.length % 2);
-    const swapped = Buffer.from(body.subarray(0, even));
-    swapped.swap16();
-    return utf16le.decode(swapped) + (even < body.length ? '\uFFFD' : '');
-  }
-  if (buf.indexOf(0) !== -1) return undefined;
-  return buf.toString('utf8');
-}
+const decode = ${decodeForSearch.toString()};
 
 function scan(job) {
   const none = { rel: job.rel, count: 0, matches: [] };
