@@ -150,6 +150,12 @@ describe('a symbolic link out of the project does not tell whether its target ex
     const existing = await answers('there.txt', 'dir');
     const missing = await answers('missing.txt', 'nodir');
     assert.deepEqual(missing, existing);
+    // a link out there that loops, or leads back into the project, answers the same too
+    fs.symlinkSync(path.join(p.outside, 'loop'), path.join(p.outside, 'loop'));
+    fs.symlinkSync(path.join(p.root, 'peekdir'), path.join(p.outside, 'back'));
+    assert.deepEqual(await answers('loop', 'loop'), existing);
+    assert.deepEqual(await answers('back', 'back'), existing);
+    for (const made of ['loop', 'back']) fs.rmSync(path.join(p.outside, made));
     for (const line of existing) assert.match(line, /→ PERMISSION_DENIED: /);
     assert.deepEqual(fs.readdirSync(p.outside).sort(), ['dir', 'there.txt'], 'a write through a dangling link created a file outside the project');
     assert.equal(fs.readFileSync(path.join(p.outside, 'there.txt'), 'utf8'), 'outside\n');

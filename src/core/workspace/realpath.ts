@@ -4,6 +4,17 @@ import * as path from 'node:path';
 /** Symbolic links followed by hand for a path that does not resolve, as many as the system follows before ELOOP. */
 const MAX_LINK_HOPS = 40;
 
+/** Too many links followed (a loop); `visited` are the places they led, for the caller to tell whether one is outside. */
+export class LinkLoopError extends Error {
+  readonly code = 'ELOOP';
+  constructor(
+    abs: string,
+    readonly visited: readonly string[],
+  ) {
+    super(`too many symbolic links: ${abs}`);
+  }
+}
+
 /**
  * `realpath` that also works for paths that do not exist yet (a file about to be created): the
  * nearest existing ancestor is resolved and the rest appended, so a symlinked parent is still seen.
@@ -13,10 +24,10 @@ const MAX_LINK_HOPS = 40;
  * `resolve` is the strict realpath to use (the Node adapter passes the synchronous one).
  */
 export async function realpathLenient(abs: string, resolve: (p: string) => string | Promise<string> = realpathNative): Promise<string> {
-  return lenient(abs, resolve, { left: MAX_LINK_HOPS });
+  return lenient(abs, resolve, { left: MAX_LINK_HOPS, visited: [] });
 }
 
-async function lenient(abs: string, resolve: (p: string) => string | Promise<string>, hops: { left: number }): Promise<string> {
+async function lenient(abs: string, resolve: (p: string) => string | Promise<string>, hops: { left: number; visited: string[] }): Promise<string> {
   const rest: string[] = [];
   let current = abs;
   for (;;) {
@@ -28,8 +39,9 @@ async function lenient(abs: string, resolve: (p: string) => string | Promise<str
       // what lies where a link points. A link is followed; anything else resolves its parent.
       const target = linkTarget(current);
       if (target !== undefined) {
-        if (--hops.left < 0) throw Object.assign(new Error(`too many symbolic links: ${abs}`), { code: 'ELOOP' });
+        if (--hops.left < 0) throw new LinkLoopError(abs, hops.visited);
         current = path.resolve(await lenient(path.dirname(current), resolve, hops), target);
+        hops.visited.push(current);
         continue;
       }
       const parent = path.dirname(current);
