@@ -30,7 +30,7 @@ interface Project {
   call(tool: string, params: Record<string, unknown>): Promise<ToolResultMessage['data']>;
 }
 
-function project(engine: Engine, extraSecrets: readonly string[] = []): Project {
+function project(engine: Engine, extraSecrets: readonly string[] = [], ripgrep?: (rg: string, base: string) => string): Project {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-readsecrets-')));
   after(() => fs.rmSync(base, { recursive: true, force: true }));
   const root = path.join(base, 'project');
@@ -39,8 +39,9 @@ function project(engine: Engine, extraSecrets: readonly string[] = []): Project 
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(root, '.env'), `API_KEY=${CANARY}\n`);
   fs.writeFileSync(path.join(root, 'docs/plain.txt'), 'nothing to see\n');
-  const rg = engine === 'ripgrep' ? findOnPath('rg') : false;
-  assert.ok(rg !== undefined, 'these tests need ripgrep (rg) on PATH');
+  const found = engine === 'ripgrep' ? findOnPath('rg') : false;
+  assert.ok(found !== undefined, 'these tests need ripgrep (rg) on PATH');
+  const rg = found && ripgrep ? ripgrep(found, base) : found;
   const ws = new NodeWorkspace(root, { ripgrep: rg, secrets: new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...extraSecrets]) });
   const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
   let n = 0;
@@ -160,6 +161,24 @@ describe('a symbolic link out of the project does not tell whether its target ex
     assert.deepEqual(fs.readdirSync(p.outside).sort(), ['dir', 'there.txt'], 'a write through a dangling link created a file outside the project');
     assert.equal(fs.readFileSync(path.join(p.outside, 'there.txt'), 'utf8'), 'outside\n');
   });
+});
+
+test('[ripgrep] a hard link to .env put back to a plain file right after ripgrep read it is not shown', async () => {
+  // ripgrep reads the hard link; its output reaches the host only after a plain file took the name back
+  const p = project('ripgrep', [], (rg, base) => {
+    const script = path.join(base, 'rg-then-swap.sh');
+    const held = path.join(base, 'rg-output');
+    fs.writeFileSync(script, `#!/bin/sh\n"${rg}" "$@" > "${held}"\ncode=$?\nprintf 'plain words\\n' > docs/readme.new && mv docs/readme.new docs/readme.txt\ncat "${held}"\nexit $code\n`, { mode: 0o755 });
+    return script;
+  });
+  fs.linkSync(path.join(p.root, '.env'), path.join(p.root, 'docs/readme.txt'));
+  const r = await p.call('grep_file', { pattern: 'API_KEY|plain', regex: true, context_lines: 1 });
+  assert.equal(r.success, true, String(r.error));
+  const text = JSON.stringify(r);
+  assert.ok(!text.includes(CANARY), `the secret's line was shown: ${text.slice(0, 400)}`);
+  const found = (r as { structured?: { totalMatches?: number; notes?: string[] } }).structured;
+  assert.equal(found?.totalMatches, 0, 'the left-out file still counts');
+  assert.match(String(found?.notes?.join(' ')), /1 file\(s\) were left out/);
 });
 
 /**

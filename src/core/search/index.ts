@@ -1,7 +1,7 @@
 import type { Logger } from '../log';
 import { toRelative } from '../workspace/paths';
 import { accessPolicy } from '../policy/accessPolicy';
-import { readHead } from '../policy/safeRead';
+import { MAX_FILE_BYTES, readHead } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace/workspace';
 import { confirmShown } from './confirm';
@@ -228,7 +228,7 @@ export async function search(
       files = confirmed;
       totalFiles -= dropped.length;
       totalMatches -= dropped.reduce((n, f) => n + f.totalMatches, 0);
-      if (dropped.length > 0) notes.push(`${dropped.length} file(s) changed while they were searched and were left out; search again.`);
+      if (dropped.length > 0) notes.push(`${dropped.length} file(s) were left out: their lines could not be read again as found (changed while searched, or over ${MAX_FILE_BYTES / (1024 * 1024)} MB).`);
     }
   } finally {
     budget.dispose();
