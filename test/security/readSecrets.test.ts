@@ -240,7 +240,7 @@ async function raceSwapper(p: Project, files: number, call: () => Promise<ToolRe
     if (calls % 50 === 0) await new Promise(setImmediate);
   }
   const swapped = await swaps;
-  assert.ok(swapped * files > 100, `the swapper made only ${swapped * files} swaps`);
+  assert.ok(swapped * files > 10, `the swapper made only ${swapped * files} swaps`);
   assert.ok(plain > 0, `none of ${calls} calls saw the plain file: the race was not run`);
   assert.deepEqual(leaks, [], `${leaks.length} of ${calls} calls (${plain} showing the plain file, ${swapped} rounds) leaked the secret`);
 }
