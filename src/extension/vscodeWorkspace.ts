@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { realpathLenient } from '../core/workspace/realpath';
-import { readRegularFile } from '../core/policy/safeRead';
+import { readRegularFile, type LinkedCheck } from '../core/policy/safeRead';
 import { withSecretExcludes, type GlobSet, type SecretGuard } from '../core/policy/secrets';
 import type { DiagnosticInfo, FileInfo, Workspace } from '../core/workspace/workspace';
 import { editorDiagnostics } from './diagnostics';
@@ -91,8 +91,8 @@ export class VscodeWorkspace implements Workspace {
    * this host's disk (file: scheme only), and only a handle can be checked for being a regular
    * file that is where the access policy looked (a FIFO would hang the extension host).
    */
-  async readBytes(absPath: string): Promise<Uint8Array> {
-    return readRegularFile(absPath);
+  async readBytes(absPath: string, _size?: number, linked?: LinkedCheck): Promise<Uint8Array> {
+    return readRegularFile(absPath, undefined, linked);
   }
 
   async stat(absPath: string): Promise<FileInfo | undefined> {

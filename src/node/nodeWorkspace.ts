@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { realpathLenient } from '../core/workspace/realpath';
-import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
+import { readRegularFile, readRegularFileSync, type LinkedCheck } from '../core/policy/safeRead';
 import { withSecretExcludes, type GlobSet, type SecretGuard } from '../core/policy/secrets';
 import type { FileInfo, Workspace } from '../core/workspace/workspace';
 
@@ -73,9 +73,9 @@ export class NodeWorkspace implements Workspace {
   // open, fstat, read and close of a read) costs several times that in hand-offs between threads,
   // and read_file runs thousands of times a minute. Larger or unknown sizes are read asynchronously.
   // Either way the file is judged on its open handle (safeRead.ts): no FIFO, no swapped path, bounded.
-  async readBytes(absPath: string, size?: number): Promise<Uint8Array> {
-    if (size !== undefined && size <= SYNC_READ_MAX_BYTES) return readRegularFileSync(absPath);
-    return readRegularFile(absPath);
+  async readBytes(absPath: string, size?: number, linked?: LinkedCheck): Promise<Uint8Array> {
+    if (size !== undefined && size <= SYNC_READ_MAX_BYTES) return readRegularFileSync(absPath, undefined, undefined, linked);
+    return readRegularFile(absPath, undefined, linked);
   }
 
   secretGuard(): SecretGuard | undefined {

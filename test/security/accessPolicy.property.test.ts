@@ -55,7 +55,10 @@ function layout(links: readonly (readonly [string, string])[]): { root: string; 
   return { root, base };
 }
 
-/** Where a path leads, computed here independently of the policy: the nearest existing ancestor's realpath plus the rest. */
+/**
+ * Where a path leads, computed here independently of the policy: the nearest existing ancestor's
+ * realpath plus the rest, a dangling link followed to where its target would be.
+ */
 function leadsTo(abs: string): string {
   const rest: string[] = [];
   let cur = abs;
@@ -63,11 +66,23 @@ function leadsTo(abs: string): string {
     try {
       return path.join(fs.realpathSync(cur), ...rest.reverse());
     } catch {
+      if (isLink(cur)) {
+        cur = path.resolve(leadsTo(path.dirname(cur)), fs.readlinkSync(cur));
+        continue;
+      }
       const parent = path.dirname(cur);
       if (parent === cur) return abs;
       rest.push(path.basename(cur));
       cur = parent;
     }
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

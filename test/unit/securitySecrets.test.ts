@@ -52,6 +52,15 @@ test('the default globs match secret paths and not ordinary ones', () => {
   assert.deepEqual(withSecretExcludes(['**/dist'], new SecretGuard(['**/*.key', 'a{b,c}'])), ['**/dist', '**/*.[kK][eE][yY]', 'a{b,c}']);
 });
 
+test('a secret glob matches a name in either Unicode form, and a backslash in a name as written and as a folder', () => {
+  const nfc = new SecretGuard(['**/geheim-\u00e4.txt', 'top-*.pem']);
+  for (const p of ['geheim-\u00e4.txt', 'docs/geheim-a\u0308.txt', 'top-x.pem', 'top-a\\x.pem']) assert.ok(nfc.isSecret(p), `${p} should be secret`);
+  assert.ok(!nfc.isSecret('geheim-a.txt'));
+  assert.ok(new SecretGuard(['**/geheim-a\u0308.txt']).isSecret('geheim-\u00e4.txt'));
+  assert.ok(new SecretGuard(['**/.env*']).isSecret('docs\\.env'), 'a backslash read as a folder separator');
+  assert.deepEqual(withSecretExcludes([], new SecretGuard(['**/\u00e4'])), ['**/\u00e4', '**/a\u0308']);
+});
+
 test('read_file of a secret file is PERMISSION_DENIED, naming the setting; through a symlink too', async () => {
   const d = dispatcherOver(false);
   for (const rel of ['.env', 'config/.env.local', 'keys/server.PEM', 'home/.ssh/id_rsa', '.git/config', './.env', 'src/../.env', 'src/innocent.txt']) {

@@ -24,9 +24,17 @@ import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace/workspace';
 import { gitDirectoryOf } from './gitDirectory';
 import { PROTECTED_GLOBS } from './protectedFiles';
+import type { LinkedCheck, OpenedFile } from './safeRead';
 import { EXCLUDE_GLOBS_SETTING, GlobSet, SecretGuard } from './secrets';
 
 export type AccessKind = 'normal' | 'protected' | 'secret';
+
+/** A file a search reported: its shown path, its name's bytes when not UTF-8, the handle the engine read if it says. */
+export interface FoundFile {
+  readonly path: string;
+  readonly nameBytes?: Buffer;
+  readonly opened?: OpenedFile;
+}
 
 /** A path inside the project, resolved and classified. */
 export interface Access extends ProjectPath {
@@ -57,7 +65,7 @@ interface LinkedNames {
   readonly complete: boolean;
 }
 
-const idOf = (st: fs.Stats): string => `${st.dev}:${st.ino}`;
+const idOf = (st: OpenedFile): string => `${st.dev}:${st.ino}`;
 
 /** The file's stat when it is a regular file with more than one name (a hard link); else undefined. */
 function multiNamed(abs: string): fs.Stats | undefined {
@@ -162,19 +170,45 @@ export class AccessPolicy {
     return (await this.linkedKind(abs)) === 'secret';
   }
 
-  /** Synchronous form for search results: a hard-linked file is hidden unless a fresh walk clears it (one is started). */
-  hidesLinked(rel: string): boolean {
-    const st = multiNamed(path.join(this.ws.root, rel));
-    if (!st) return false;
+  /**
+   * Whether a file a search found must stay out of its answer: a secret name; a file judged by the
+   * handle the engine read (`opened`) or else by its name on disk (`nameBytes` when not UTF-8), that
+   * is a hard link not cleared by a fresh walk (one is started); or one that cannot be judged at all
+   * (gone, no longer a regular file): a result is shown only when the policy could clear it.
+   */
+  hidesFound(found: FoundFile): boolean {
+    if (this.hides(found.path)) return true;
+    const st = found.opened ?? this.regularFileAt(found);
+    if (!st) return true;
+    if (st.nlink <= 1) return false;
+    return !this.mayReadLinked(st);
+  }
+
+  private regularFileAt(found: FoundFile): OpenedFile | undefined {
+    const abs = found.nameBytes ? Buffer.concat([Buffer.from(this.ws.root + path.sep), found.nameBytes]) : path.join(this.ws.root, found.path);
+    try {
+      const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      return st?.isFile() ? st : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The check on an open handle (safeRead's LinkedCheck): a file with more than one name is read
+   * only when a fresh walk found all its names and none is secret. The name checked before the open
+   * may have had one name: a hard link swapped in meanwhile is refused here (a walk is started).
+   */
+  readonly mayReadLinked: LinkedCheck = (opened) => {
     const known = this.linked;
     if (!known || known.guard !== this.secrets || Date.now() - known.at > INODES_FRESH_MS) {
       void this.linkedNames();
-      return true;
+      return false;
     }
-    return this.judgeLinked(known, st) === 'secret';
-  }
+    return this.judgeLinked(known, opened) !== 'secret';
+  };
 
-  private judgeLinked(known: LinkedNames, st: fs.Stats): AccessKind {
+  private judgeLinked(known: LinkedNames, st: OpenedFile): AccessKind {
     const names = known.byId.get(idOf(st));
     if (!known.complete || !names || names.names < st.nlink || names.secret) return 'secret';
     return names.protected ? 'protected' : 'normal';

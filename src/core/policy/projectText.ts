@@ -1,7 +1,7 @@
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { accessPolicy, type Access } from './accessPolicy';
-import { MAX_FILE_BYTES } from './safeRead';
+import { MAX_FILE_BYTES, type LinkedCheck } from './safeRead';
 import { decodeText, isBinary, type Encoding } from '../workspace/text';
 import type { Workspace } from '../workspace/workspace';
 
@@ -28,9 +28,7 @@ export async function readProjectText(ws: Workspace, relativePath: string, resol
   const policy = accessPolicy(ws);
   const path = resolved ?? (await policy.resolve(relativePath));
   if (path.kind === 'secret' && !allowSecret) throw policy.denial(path);
-  if (!allowSecret && (await policy.linksToSecret(path.abs))) {
-    throw new ToolError('PERMISSION_DENIED', t('{0} has other names (hard links), and one of them may be a secret file, so Agent Bridge does not show it to the agent.', path.rel));
-  }
+  if (!allowSecret && (await policy.linksToSecret(path.abs))) throw linkedDenial(ws, path.rel);
   const dirty = ws.dirtyText(path.abs);
   if (dirty !== undefined) {
     return { path, text: dirty, source: 'buffer', encoding: 'utf8' };
@@ -40,7 +38,9 @@ export async function readProjectText(ws: Workspace, relativePath: string, resol
   if (info.kind === 'directory') {
     throw new ToolError('BAD_REQUEST', t('{0} is a directory, not a file. Use grep_file with relativePath to search inside it.', path.rel));
   }
-  const bytes = await readChecked(ws, path, info.kind === 'file' ? info.size : undefined);
+  // Judged again on the open handle: a hard link may be swapped in after the check above. A secret
+  // target a person allowed is read whatever its other names.
+  const bytes = await readChecked(ws, path, info.kind === 'file' ? info.size : undefined, allowSecret ? () => true : policy.mayReadLinked);
   if (isBinary(bytes)) {
     throw new ToolError('BAD_REQUEST', t('{0} is a binary file ({1} bytes); only text files can be read.', path.rel, bytes.byteLength));
   }
@@ -48,11 +48,16 @@ export async function readProjectText(ws: Workspace, relativePath: string, resol
   return { path, text, source: 'disk', encoding, bytes };
 }
 
+function linkedDenial(ws: Workspace, rel: string): ToolError {
+  const t = translator(ws.locale);
+  return new ToolError('PERMISSION_DENIED', t('{0} has other names (hard links), and one of them may be a secret file, so Agent Bridge does not show it to the agent.', rel));
+}
+
 /** `ws.readBytes` with its refusals (safeRead.ts) turned into errors that name the project path. */
-async function readChecked(ws: Workspace, path: Access, size: number | undefined): Promise<Uint8Array> {
+async function readChecked(ws: Workspace, path: Access, size: number | undefined, linked: LinkedCheck): Promise<Uint8Array> {
   const t = translator(ws.locale);
   try {
-    return await ws.readBytes(path.abs, size);
+    return await ws.readBytes(path.abs, size, linked);
   } catch (e) {
     switch ((e as NodeJS.ErrnoException).code) {
       case 'ENOENT':
@@ -62,6 +67,8 @@ async function readChecked(ws: Workspace, path: Access, size: number | undefined
         throw new ToolError('BAD_REQUEST', t('{0} is not a regular file (a pipe, socket, device or link); only regular files are read.', path.rel));
       case 'EFBIG':
         throw new ToolError('BAD_REQUEST', t('{0} is larger than {1} MB; Agent Bridge does not load files that large. Search it with grep_file instead.', path.rel, MAX_FILE_BYTES / (1024 * 1024)));
+      case 'ELINKED':
+        throw linkedDenial(ws, path.rel);
       case 'ESWAPPED':
         throw new ToolError('PERMISSION_DENIED', t('{0} changed into a link to another place while it was being opened; nothing was read.', path.rel));
       default:

@@ -5,11 +5,14 @@
  *    hang the host), then judged on the open handle (`fstat`): only a regular file is read;
  *  - on Linux, the open handle's own path (`/proc/self/fd/N`) must be the path that was checked, so
  *    a folder swapped for a symbolic link between the check and the open cannot lead elsewhere;
+ *  - a file with more than one name (a hard link) is read only when the caller's LinkedCheck clears
+ *    the open handle: one of its other names may be a secret, and a check made by name before the
+ *    open cannot see a link swapped in after it;
  *  - bounded in bytes: nothing larger than `maxBytes` is loaded into memory.
  *
  * Failures are errors with a `code`: ENOENT, ENOTREG (not a regular file), EFBIG (too large),
  * ESWAPPED (the path led somewhere else once opened), ECHANGED (not the file that was checked),
- * or the system's own.
+ * ELINKED (a hard link not cleared), or the system's own.
  */
 import * as fs from 'node:fs';
 
@@ -21,7 +24,7 @@ const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ?
 
 export class ReadRefusal extends Error {
   constructor(
-    readonly code: 'ENOTREG' | 'EFBIG' | 'ESWAPPED' | 'ECHANGED',
+    readonly code: 'ENOTREG' | 'EFBIG' | 'ESWAPPED' | 'ECHANGED' | 'ELINKED',
     message: string,
     readonly size?: number,
   ) {
@@ -39,12 +42,28 @@ export interface CheckedFile {
   readonly mtimeMs: number;
 }
 
-function check(fd: number, abs: string, maxBytes: number, checked?: CheckedFile): number {
+/** What identifies an opened file with more than one name: enough to find all its names in the access policy's walk. */
+export interface OpenedFile {
+  readonly dev: number;
+  readonly ino: number;
+  readonly nlink: number;
+}
+
+/** Whether an opened file with more than one name (a hard link) may be read; asked on the open handle. */
+export type LinkedCheck = (opened: OpenedFile) => boolean;
+
+/** Refuses a handle with more than one name unless `linked` clears it: without a check, such a file is never read. */
+function refuseUnclearedLink(st: OpenedFile, abs: string, linked: LinkedCheck | undefined): void {
+  if (st.nlink > 1 && !linked?.(st)) throw new ReadRefusal('ELINKED', `the file has other names (hard links) that were not cleared: ${abs}`);
+}
+
+function check(fd: number, abs: string, maxBytes: number, checked?: CheckedFile, linked?: LinkedCheck): number {
   const st = fs.fstatSync(fd);
   if (!st.isFile()) throw new ReadRefusal('ENOTREG', `not a regular file: ${abs}`);
   if (checked && (st.size !== checked.size || Math.abs(st.mtimeMs - checked.mtimeMs) >= 1 || st.nlink > 1)) {
     throw new ReadRefusal('ECHANGED', `not the file that was checked: ${abs}`);
   }
+  refuseUnclearedLink(st, abs, linked);
   if (st.size > maxBytes) throw new ReadRefusal('EFBIG', `file of ${st.size} bytes is over the ${maxBytes}-byte limit: ${abs}`, st.size);
   if (PROC_FD) {
     let opened: string | undefined;
@@ -82,21 +101,21 @@ function readAll(fd: number, size: number, maxBytes: number, abs: string): Buffe
   }
 }
 
-/** Synchronous: for small files, where a thread-pool round trip costs more than the read. `checked`: see CheckedFile. */
-export function readRegularFileSync(abs: string, maxBytes = MAX_FILE_BYTES, checked?: CheckedFile): Buffer {
+/** Synchronous: for small files, where a thread-pool round trip costs more than the read. `checked`: see CheckedFile; `linked`: see LinkedCheck. */
+export function readRegularFileSync(abs: string, maxBytes = MAX_FILE_BYTES, checked?: CheckedFile, linked?: LinkedCheck): Buffer {
   const fd = fs.openSync(abs, FLAGS);
   try {
-    return readAll(fd, check(fd, abs, maxBytes, checked), maxBytes, abs);
+    return readAll(fd, check(fd, abs, maxBytes, checked, linked), maxBytes, abs);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-/** Asynchronous open and checks; the read itself is bounded by `maxBytes`. */
-export async function readRegularFile(abs: string, maxBytes = MAX_FILE_BYTES): Promise<Buffer> {
+/** Asynchronous open and checks; the read itself is bounded by `maxBytes`. `linked`: see LinkedCheck. */
+export async function readRegularFile(abs: string, maxBytes = MAX_FILE_BYTES, linked?: LinkedCheck): Promise<Buffer> {
   const handle = await fs.promises.open(abs, FLAGS);
   try {
-    const size = check(handle.fd, abs, maxBytes);
+    const size = check(handle.fd, abs, maxBytes, undefined, linked);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -116,7 +135,7 @@ export async function readRegularFile(abs: string, maxBytes = MAX_FILE_BYTES): P
 /**
  * A small text file that the walkers read for themselves (`.gitignore`, `.git/info/exclude`):
  * through the same checks, at most `maxBytes`; undefined when missing, not a regular file (a FIFO
- * in the repository must not pin a thread forever), too large or unreadable.
+ * in the repository must not pin a thread forever), a hard link, too large or unreadable.
  */
 export async function readSmallText(abs: string, maxBytes = 4 * 1024 * 1024): Promise<string | undefined> {
   try {
@@ -126,12 +145,14 @@ export async function readSmallText(abs: string, maxBytes = 4 * 1024 * 1024): Pr
   }
 }
 
-/** The first `bytes` of a regular file (undefined for anything else): enough to sniff its kind. */
-export async function readHead(abs: string, bytes: number): Promise<Buffer | undefined> {
+/** The first `bytes` of a regular file with one name (undefined for anything else, or a hard link not cleared by `linked`): enough to sniff its kind. */
+export async function readHead(abs: string, bytes: number, linked?: LinkedCheck): Promise<Buffer | undefined> {
   let handle: fs.promises.FileHandle | undefined;
   try {
     handle = await fs.promises.open(abs, FLAGS);
-    if (!(await handle.stat()).isFile()) return undefined;
+    const st = await handle.stat();
+    if (!st.isFile()) return undefined;
+    refuseUnclearedLink(st, abs, linked);
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buf, 0, bytes, 0);
     return buf.subarray(0, bytesRead);

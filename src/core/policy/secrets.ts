@@ -101,7 +101,10 @@ export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
 /**
  * A compiled list of globs over project-relative paths (forward slashes), matched the one way every
  * check here matches: minimatch, dotfiles included, without case (a case-insensitive disk opens
- * `.GIT/config` as `.git/config`). Answers are remembered: agents ask about the same files again
+ * `.GIT/config` as `.git/config`), and without regard to Unicode normalization (glob and path both
+ * in NFC: `ä` may be stored as `a` plus a combining mark, and macOS opens either spelling). On a
+ * system where `\` is a name character, a path with one is matched as written and with `/` in its
+ * place, the stricter answer winning. Answers are remembered: agents ask about the same files again
  * and again, and each path is matched twice (as itself and as a folder's contents).
  */
 export class GlobSet {
@@ -112,25 +115,32 @@ export class GlobSet {
 
   constructor(globs: readonly string[]) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
-    this.matchers = this.globs.map((glob) => ({ glob, needle: needleOf(glob), m: new Minimatch(glob, OPTIONS) }));
+    this.matchers = this.globs.map((glob) => {
+      const nfc = glob.normalize('NFC');
+      return { glob, needle: needleOf(nfc), m: new Minimatch(nfc, OPTIONS) };
+    });
   }
 
   /** The first glob that matches `rel`, or undefined. A folder matches when its contents would (`.git`). */
   match(rel: string): string | undefined {
     const known = this.seen.get(rel);
     if (known !== undefined) return known ?? undefined;
-    const clean = rel.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
+    const nfc = rel.normalize('NFC');
+    const slashed = nfc.replace(/\\/g, '/');
+    const glob = this.matchClean(slashed) ?? (BACKSLASH_IS_A_NAME_CHARACTER && slashed !== nfc ? this.matchClean(nfc) : undefined);
+    if (this.seen.size >= MATCH_MEMO_SIZE) this.seen.clear();
+    this.seen.set(rel, glob ?? null);
+    return glob;
+  }
+
+  private matchClean(rel: string): string | undefined {
+    const clean = rel.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    if (clean === '' || clean === '.') return undefined;
     const inside = `${clean}/x`;
     // A glob is tried only on a path that has its literal part: a search answer of 16,000 files was
     // otherwise matched against every glob, costing more than ripgrep's whole search.
     const lower = inside.toLowerCase();
-    const glob =
-      clean === '' || clean === '.'
-        ? undefined
-        : this.matchers.find(({ needle, m }) => (needle === undefined || lower.includes(needle)) && (m.match(clean) || m.match(inside)))?.glob;
-    if (this.seen.size >= MATCH_MEMO_SIZE) this.seen.clear();
-    this.seen.set(rel, glob ?? null);
-    return glob;
+    return this.matchers.find(({ needle, m }) => (needle === undefined || lower.includes(needle)) && (m.match(clean) || m.match(inside)))?.glob;
   }
 }
 
@@ -166,6 +176,7 @@ export function needleOf(glob: string): string | undefined {
 }
 
 const OPTIONS = { dot: true, nocase: true, nocomment: true } as const;
+const BACKSLASH_IS_A_NAME_CHARACTER = process.platform !== 'win32';
 /** Paths whose answer `GlobSet.match` remembers; the memo starts over when full. */
 const MATCH_MEMO_SIZE = 10_000;
 
@@ -186,7 +197,12 @@ export function caseless(glob: string): string {
   return glob.replace(/[a-z]/gi, (c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`));
 }
 
-/** Search exclusions plus the secret globs, without duplicates: what a Workspace's `searchExcludes()` returns. */
+/**
+ * Search exclusions plus the secret globs, without duplicates: what a Workspace's `searchExcludes()`
+ * returns. The search engines match names byte for byte, so each secret glob is given in both
+ * Unicode forms (composed and decomposed) for them to skip the file whichever way its name is stored.
+ */
 export function withSecretExcludes(excludes: readonly string[], guard: SecretGuard | undefined): readonly string[] {
-  return guard ? [...new Set([...excludes, ...guard.globs.map(caseless)])] : excludes;
+  const forms = (glob: string): string[] => [glob.normalize('NFC'), glob.normalize('NFD')];
+  return guard ? [...new Set([...excludes, ...guard.globs.flatMap((g) => forms(caseless(g)))])] : excludes;
 }

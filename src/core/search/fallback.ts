@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { readSmallText } from '../policy/safeRead';
+import { readSmallText, type OpenedFile } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import { WORKER_SOURCE, type WorkerInit } from './fallbackWorker';
 import { NameMatcher } from './globs';
@@ -87,7 +87,7 @@ interface ScanJob {
 
 interface WorkerReply {
   readonly id: number;
-  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[]; partlySearchedLines?: number }>;
+  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[]; partlySearchedLines?: number; opened?: OpenedFile }>;
   readonly error?: string;
 }
 
@@ -144,7 +144,13 @@ class ScanWorker {
     try {
       for (const r of msg.results ?? []) {
         if (r.count > 0) {
-          const file: FileResult = { path: r.rel, count: r.count, matches: r.matches, ...(r.partlySearchedLines ? { partlySearchedLines: r.partlySearchedLines } : {}) };
+          const file: FileResult = {
+            path: r.rel,
+            count: r.count,
+            matches: r.matches,
+            ...(r.partlySearchedLines ? { partlySearchedLines: r.partlySearchedLines } : {}),
+            ...(r.opened ? { opened: r.opened } : {}),
+          };
           this.sink.addFile(file);
         }
       }

@@ -18,6 +18,9 @@ export interface WorkerInit {
  * runner and from the esbuild bundle). It streams a file in bounded chunks, decodes it the way
  * ripgrep does (a UTF-8 BOM is dropped, UTF-16 with a BOM is transcoded, everything else is UTF-8),
  * skips it when binary (a NUL after decoding), splits it at '\n' and matches line by line.
+ *
+ * It opens the file as safeRead.ts does (no final link followed, no blocking, a regular file on the
+ * handle, on Linux the handle's path the one walked) and reports the handle's identity.
  */
 export const WORKER_SOURCE = String.raw`
 'use strict';
@@ -27,6 +30,7 @@ const { source, flags, contextLines, perFileLimit, maxFileSize, maxLine, maxShow
 const re = new RegExp(source, flags);
 // Opened without following a final link and without blocking (a FIFO swapped in must not hang the read).
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0) | (fs.constants.O_NONBLOCK || 0);
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ? '/proc/self/fd/' : undefined;
 
 function stripCr(line) {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
@@ -94,6 +98,16 @@ function scan(job) {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || (!job.explicit && st.size > maxFileSize)) return none;
+    // As safeRead.ts: on Linux the handle's path must be the one walked (no folder swapped on the way).
+    if (PROC_FD) {
+      let at;
+      try {
+        at = fs.readlinkSync(PROC_FD + fd);
+      } catch {
+        at = undefined;
+      }
+      if (at !== undefined && at !== job.abs) return none;
+    }
     const buf = Buffer.alloc(chunkBytes);
     let decoder;
     let line = '';
@@ -163,7 +177,8 @@ function scan(job) {
       if (end) break;
     }
     if (line.length > 0 || lineCut) onLine(line, lineCut);
-    const result = { rel: job.rel, count, matches };
+    // The identity of what was read: the access policy judges that file, not what the name shows afterwards (a hard link swapped in between).
+    const result = { rel: job.rel, count, matches, opened: { dev: st.dev, ino: st.ino, nlink: st.nlink } };
     if (partly > 0) result.partlySearchedLines = partly;
     return result;
   } catch (err) {

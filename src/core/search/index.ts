@@ -1,9 +1,10 @@
 import type { Logger } from '../log';
 import { toRelative } from '../workspace/paths';
 import { accessPolicy } from '../policy/accessPolicy';
-import { readHead } from '../policy/safeRead';
+import { MAX_FILE_BYTES, readHead } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace/workspace';
+import { confirmShown } from './confirm';
 import { isBinaryContent, runFallback } from './fallback';
 import { fileTypeGlobs } from './fileTypes';
 import { explicitIgnoreLines, normalizeExcludes } from './ignore';
@@ -45,7 +46,7 @@ export class ResultCollector implements ResultSink {
   constructor(
     private readonly limit: number,
     /** Files no answer may show (the access policy's secret files), whatever an engine's globs let through. */
-    private readonly hidden: (rel: string) => boolean = () => false,
+    private readonly hidden: (file: FileResult) => boolean = () => false,
   ) {}
 
   wantDetails(path: string): boolean {
@@ -53,7 +54,7 @@ export class ResultCollector implements ResultSink {
   }
 
   addFile(file: FileResult): void {
-    if (this.hidden(file.path)) return;
+    if (this.hidden(file)) return;
     this.totalMatches += file.count;
     this.totalFiles += 1;
     this.partlySearchedLines += file.partlySearchedLines ?? 0;
@@ -183,7 +184,7 @@ export async function search(
   };
 
   // Both engines skip the secret globs themselves; this filter is the policy's own word on each file.
-  const hidden = (rel: string): boolean => policy.hides(rel) || policy.hidesLinked(rel);
+  const hidden = (file: FileResult): boolean => policy.hidesFound(file);
   let collector = new ResultCollector(limit, hidden);
   const rg = engine === 'fallback' ? undefined : ws.ripgrepPath();
   if (engine === 'ripgrep' && !rg) throw new Error('search: no ripgrep binary in this workspace');
@@ -193,10 +194,15 @@ export async function search(
       ? ' (nested repetitions such as `(a+)+` can take exponential time in the in-process search).'
       : '.');
   const budget = withBudget(signal, options.timeoutMs ?? SEARCH_TIME_BUDGET_MS, hint);
+  let files: FileMatches[];
+  let totalMatches = 0;
+  let totalFiles = 0;
   try {
+    let readByRipgrep = false;
     if (rg) {
       try {
         await runRipgrep(rg, req, collector, budget.signal);
+        readByRipgrep = true;
       } catch (err) {
         if (!(err instanceof RipgrepUnavailableError) || engine === 'ripgrep') throw err;
         log?.warn(`${err.message}; searching in-process instead`);
@@ -206,16 +212,25 @@ export async function search(
     } else {
       await runFallback(req, collector, budget.signal);
     }
+    files = collector.files();
+    ({ totalMatches, totalFiles } = collector);
+    if (readByRipgrep) {
+      // The in-process engine judged each handle it read; ripgrep's reads are checked after the fact.
+      const { confirmed, dropped } = await confirmShown(ws.root, files, policy.mayReadLinked, budget.signal);
+      files = confirmed;
+      totalFiles -= dropped.length;
+      totalMatches -= dropped.reduce((n, f) => n + f.totalMatches, 0);
+      if (dropped.length > 0) notes.push(`${dropped.length} file(s) were left out: their lines could not be read again as found (changed while searched, or over ${MAX_FILE_BYTES / (1024 * 1024)} MB).`);
+    }
   } finally {
     budget.dispose();
   }
 
-  const files = collector.files();
   const returnedMatches = files.reduce((n, f) => n + f.matches.length, 0);
-  const binaryFile = isFile && collector.totalMatches === 0 && (await looksBinary(target.abs));
+  const binaryFile = isFile && totalMatches === 0 && (await looksBinary(target.abs));
   // Neither engine says which files it passed over for size: when nothing was found, the agent
   // must know that a very large file was not looked at, and how to search one.
-  if (!isFile && collector.totalMatches === 0) {
+  if (!isFile && totalMatches === 0) {
     notes.push(`files over ${MAX_FILE_SIZE / (1024 * 1024)} MB were not searched; name one in relativePath to search it.`);
   }
   const kb = MAX_LINE_BYTES / 1024;
@@ -235,10 +250,10 @@ export async function search(
     limit,
     path: target.rel,
     pathKind: isFile ? 'file' : 'directory',
-    totalMatches: collector.totalMatches,
-    totalFiles: collector.totalFiles,
+    totalMatches,
+    totalFiles,
     returnedMatches,
-    truncated: returnedMatches < collector.totalMatches,
+    truncated: returnedMatches < totalMatches,
     ...(binaryFile ? { binaryFile: true } : {}),
     notes,
     files,

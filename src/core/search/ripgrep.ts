@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ToolError } from '../protocol/errors';
 import { JsonLineReader, RgJsonConsumer } from './ripgrepJson';
+import { ripgrepRelative } from './ripgrepPath';
 import { cancelledError, type EngineRequest, type ResultSink } from './types';
 
 /**
@@ -174,11 +175,7 @@ export interface RipgrepTextOptions {
 }
 
 /** The paths ripgrep printed with `--null` (`--files`, `--files-with-matches`), project-relative with forward slashes. */
-export const ripgrepPaths = (out: string): string[] =>
-  out
-    .split('\0')
-    .filter(Boolean)
-    .map((p) => p.replace(/\\/g, '/').replace(/^\.\//, ''));
+export const ripgrepPaths = (out: string): string[] => out.split('\0').filter(Boolean).map(ripgrepRelative);
 
 /**
  * Runs ripgrep for a small text answer (a list of files, say): its stdout when it exits with 0

@@ -1,4 +1,5 @@
 import { JsonCompactor } from './jsonCompactor';
+import { ripgrepRelative } from './ripgrepPath';
 import { MAX_LINE_BYTES, shownLine, type EngineRequest, type ResultSink } from './types';
 
 /**
@@ -158,10 +159,17 @@ function dataText(v: unknown): { text: string; bytes?: Buffer } | undefined {
   return undefined;
 }
 
-function normalizePath(p: string): string {
-  let s = p.replace(/\\/g, '/');
-  while (s.startsWith('./')) s = s.slice(2);
-  return s;
+/**
+ * The project-relative path of rg's `path` field: shown with `/`, and, when the name is not valid
+ * UTF-8 (rg sends it as `bytes`), its bytes too, for the policy to find the file that was searched.
+ */
+function projectPath(v: unknown): { path: string; nameBytes?: Buffer } | undefined {
+  const o = asObject(v);
+  if (typeof o?.text === 'string') return { path: ripgrepRelative(o.text) };
+  if (typeof o?.bytes !== 'string') return undefined;
+  let bytes = Buffer.from(o.bytes, 'base64');
+  while (bytes.length >= 2 && bytes[0] === 0x2e && bytes[1] === 0x2f) bytes = bytes.subarray(2);
+  return { path: bytes.toString('utf8'), nameBytes: bytes };
 }
 
 /**
@@ -187,6 +195,7 @@ interface PendingMatch {
 
 interface FileState {
   readonly path: string;
+  readonly nameBytes: Buffer | undefined;
   readonly detail: boolean;
   count: number;
   readonly matches: PendingMatch[];
@@ -226,12 +235,12 @@ export class RgJsonConsumer implements LineConsumer {
     const data = asObject(msg.data);
     switch (msg.type) {
       case 'begin': {
-        const p = dataText(data?.path);
+        const p = projectPath(data?.path);
         if (!p) return;
-        const filePath = normalizePath(p.text);
         this.file = {
-          path: filePath,
-          detail: this.sink.wantDetails(filePath),
+          path: p.path,
+          nameBytes: p.nameBytes,
+          detail: this.sink.wantDetails(p.path),
           count: 0,
           matches: [],
           pending: [],
@@ -249,7 +258,10 @@ export class RgJsonConsumer implements LineConsumer {
         if (!f || !data) return;
         const binary = data.binary_offset;
         if (binary !== null && binary !== undefined) return; // a binary file: dropped entirely
-        if (f.count > 0) this.sink.addFile({ path: f.path, count: f.count, matches: f.matches.map(({ cut: lineCut, ...m }) => (lineCut ? { ...m, cut: true } : m)) });
+        if (f.count > 0) {
+          const matches = f.matches.map(({ cut: lineCut, ...m }) => (lineCut ? { ...m, cut: true as const } : m));
+          this.sink.addFile({ path: f.path, ...(f.nameBytes ? { nameBytes: f.nameBytes } : {}), count: f.count, matches });
+        }
         return;
       }
       case 'summary':

@@ -1,3 +1,4 @@
+import type { OpenedFile } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 
 /**
@@ -62,6 +63,10 @@ export interface LineMatch {
 export interface FileResult {
   /** Project-relative path with forward slashes. */
   readonly path: string;
+  /** The project-relative name as bytes, when it is not valid UTF-8 (`path` then shows it with U+FFFD): what names it on disk. */
+  readonly nameBytes?: Buffer;
+  /** The handle the engine read, when the engine opened the file itself: the file is judged by it, not by its name. */
+  readonly opened?: OpenedFile;
   /** Number of matching lines in the file (all of them, however many were kept). */
   readonly count: number;
   /** The first matching lines of the file in line order (at most `perFileLimit`); empty when details were not wanted. */

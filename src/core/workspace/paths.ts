@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
+import { LinkLoopError } from './realpath';
 import type { Workspace } from './workspace';
 
 export interface ProjectPath {
@@ -43,9 +44,15 @@ export async function resolveInProject(ws: Workspace, requested: string | undefi
   if (!isInside(ws.root, lexical)) {
     throw new ToolError('PERMISSION_DENIED', t('Path is outside the project: {0}', input));
   }
-  const real = await ws.realpath(lexical);
-  if (!isInside(ws.root, real)) {
-    throw new ToolError('PERMISSION_DENIED', t('Path leads outside the project through a symbolic link: {0}', input));
+  const outside = (): ToolError => new ToolError('PERMISSION_DENIED', t('Path leads outside the project through a symbolic link: {0}', input));
+  let real: string;
+  try {
+    real = await ws.realpath(lexical);
+  } catch (e) {
+    // A loop that passes outside answers as any link out does: else it tells what lies out there.
+    if (e instanceof LinkLoopError && e.visited.some((p) => !isInside(ws.root, p))) throw outside();
+    throw e;
   }
+  if (!isInside(ws.root, real)) throw outside();
   return { abs: real, rel: plain ? input : toRelative(ws.root, lexical) };
 }

@@ -4,6 +4,7 @@
  * All paths here are absolute, native paths that the caller has already contained in `root`.
  */
 import type { LanguageIntel } from './languageIntel';
+import type { LinkedCheck } from '../policy/safeRead';
 import type { GlobSet, SecretGuard } from '../policy/secrets';
 
 export interface FileInfo {
@@ -30,9 +31,10 @@ export interface Workspace {
    * Raw bytes on disk. Rejects with an error whose `code` is 'ENOENT' when the file does not exist,
    * and (security/safeRead.ts) 'ENOTREG' for anything but a regular file (a FIFO must never block
    * the host), 'EFBIG' past MAX_FILE_BYTES, 'ESWAPPED' when the path led elsewhere once opened.
-   * `size` is the file's size from a `stat` just made, when the caller has one.
+   * `size` is the file's size from a `stat` just made, when the caller has one. A file with more
+   * than one name (a hard link) is refused ('ELINKED') unless `linked` clears its open handle.
    */
-  readBytes(absPath: string, size?: number): Promise<Uint8Array>;
+  readBytes(absPath: string, size?: number, linked?: LinkedCheck): Promise<Uint8Array>;
   /**
    * True when `readBytes` is `readRegularFile` (safeRead.ts) on this host's disk, so another
    * thread may read a checked path itself with the same checks and get the same bytes (the code

@@ -147,7 +147,8 @@ export function currentText(uri: vscode.Uri): string | undefined {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (doc?.isDirty) return doc.getText();
   try {
-    return decodeText(readRegularFileSync(uri.fsPath)).text;
+    // A hard-linked target's names were judged when the change was planned; this read only compares.
+    return decodeText(readRegularFileSync(uri.fsPath, undefined, undefined, () => true)).text;
   } catch {
     return undefined;
   }

@@ -115,7 +115,7 @@ export class RecordStore {
   /** The file's text as a Job; gone (mtimeMs 0) when unreadable or binary. */
   private async readFromDisk(rel: string, abs: string, mtimeMs: number, size: number): Promise<Job> {
     try {
-      const bytes = await this.ws.readBytes(abs);
+      const bytes = await this.ws.readBytes(abs, undefined, accessPolicy(this.ws).mayReadLinked);
       if (isBinary(bytes)) return { rel, mtimeMs: 0, size: 0 };
       return { rel, text: decodeText(bytes).text, mtimeMs, size };
     } catch {
