@@ -12,7 +12,7 @@ import { formatProposal, type FormatMode } from './formatProposal';
 import { notifyPending } from './prompts';
 import { SecretQuestions } from './secretQuestions';
 import { ProposalStore } from './proposalFs';
-import { createText, currentText, refuseUnsavedNotebook, writeNotebookFile, writeText } from './writeChange';
+import { createText, currentText, refuseUnsavedNotebook, showWritten, writeNotebookFile, writeText } from './writeChange';
 
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
 const RELOAD_MS = 2000;
@@ -179,10 +179,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const overdue = setTimeout(() => this.pending.has(change.id) && this.refresh(), BACKEND_WAIT_MS);
     this.refresh();
     this.log.info(`${change.toolName} ${change.id}: waiting for approval of ${change.path.rel} (+${counts.added} -${counts.removed})`);
-    // Not awaited: a decision taken while the diff is still opening closes its tab, and the open
-    // command may then never settle.
-    // In the background: the developer may be typing in the chat or an editor, and their keys must
-    // stay there (the proposal is read-only until they choose Edit Proposal, too).
+    // Not awaited (a decision taken while the diff opens closes its tab, and the open may never
+    // settle); in the background, so keys the developer is typing elsewhere stay there.
     void this.showDiff(change.id, { background: true });
     notifyPending(view, decision);
     const outcome = await decision;
@@ -376,32 +374,15 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     }
     const r = change.original === undefined ? await createText(uri, finalProposal, change.encoding, change.judged) : await writeText(uri, finalProposal, change.original, change.judged);
     this.writeEmitter.fire({ change, finalText: r.finalText, notebook: false });
-    await this.showWritten(change.id, uri);
+    const viewColumn = this.diffColumn.get(change.id);
+    this.diffColumn.delete(change.id);
+    if (viewColumn !== undefined) await showWritten(uri, viewColumn).catch((e: unknown) => this.log.debug(`${change.id}: could not show ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`));
     this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
-    // The developer's own save actions (editor.formatOnSave, codeActionsOnSave, trimming) run as on
-    // any save of theirs, and new lines take the document's line ending. When the saved text differs
-    // from the approved one, the answer's patch and finalText say what was saved.
+    // The developer's own save actions run as on any save of theirs, and new lines take the document's
+    // line ending: when the saved text differs from the approved one, the answer says what was saved.
     const changedOnSave = r.saved && change.original !== undefined && r.finalText !== finalProposal;
     if (changedOnSave) this.log.info(`${change.id}: the saved text of ${change.path.rel} differs from the approved one (your save actions, or the file's line ending applied to new lines); the agent is told the saved text`);
     return { ...r, formatted: formatted || changedOnSave, modifiedByUser, ...(decided?.dropped ? { droppedHunks: decided.dropped } : {}) };
-  }
-
-  /**
-   * The approved file takes the place of its diff (a preview tab, the focus left where it is): the
-   * developer sees what landed, and the language services analyse it (they report problems only
-   * on files open in the editor), so the answer can say which problems the change brought.
-   */
-  private async showWritten(id: string, uri: vscode.Uri): Promise<void> {
-    const viewColumn = this.diffColumn.get(id);
-    this.diffColumn.delete(id);
-    if (viewColumn === undefined) return;
-    const open = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
-    if (open) return;
-    try {
-      await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn });
-    } catch (e) {
-      this.log.debug(`${id}: could not show ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
-    }
   }
 
   private refresh(): void {

@@ -138,6 +138,16 @@ function notebookChanged(notebook: vscode.NotebookDocument, ms: number): Promise
 }
 
 /**
+ * The approved file takes the place of its diff (a preview tab in its column, the focus left where
+ * it is): the developer sees what landed, and the language services analyse it (they report
+ * problems only on files open in the editor), so the answer can say which problems the change brought.
+ */
+export async function showWritten(uri: vscode.Uri, viewColumn: vscode.ViewColumn): Promise<void> {
+  const open = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
+  if (!open) await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn });
+}
+
+/**
  * The text the developer has now, read as the tools read it: an unsaved buffer wins; otherwise the
  * disk (a saved buffer may not have caught up with a change on disk yet, and normalizes mixed line
  * endings). Read on a checked handle: a file swapped for a FIFO while the diff was open cannot hang
