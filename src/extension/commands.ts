@@ -74,6 +74,8 @@ export function registerCommands(controller: BridgeController, channel: vscode.L
           ? { label: vscode.l10n.t('$(debug-disconnect) Disconnect'), run: () => controller.disconnect() }
           : { label: vscode.l10n.t('$(plug) Connect'), run: connect },
         { label: vscode.l10n.t('$(refresh) Reconnect'), run: connect },
+        { label: vscode.l10n.t('$(pulse) Test Connection'), run: () => void vscode.commands.executeCommand('agentBridge.testConnection') },
+        { label: vscode.l10n.t('$(settings-gear) Open Settings'), run: () => openServerUrlSetting() },
         { label: vscode.l10n.t('$(output) Show Log'), run: () => channel.show(true) },
         { label: vscode.l10n.t('$(key) Set Backend Token…'), run: () => void vscode.commands.executeCommand('agentBridge.setToken') },
         { label: vscode.l10n.t('$(comment-discussion) Open Chat'), run: () => void vscode.commands.executeCommand('agentBridge.openChat') },

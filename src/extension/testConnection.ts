@@ -104,12 +104,13 @@ async function offerNext(outcome: ProbeOutcome, message: string, linkActive: boo
   const connectButton = t('Connect');
   const logButton = t('Show Log');
   if (outcome.ok) {
-    const picked = await vscode.window.showInformationMessage(`Agent Bridge: ${message}`, ...(linkActive ? [] : [connectButton]));
+    // The verdict first: a long URL must not push it out of the toast.
+    const picked = await vscode.window.showInformationMessage(`Agent Bridge: ${t('Connection works.')} ${message}`, ...(linkActive ? [] : [connectButton]));
     if (picked === connectButton) await vscode.commands.executeCommand('agentBridge.connect');
     return;
   }
   const aboutToken = outcome.kind === 'unauthorized' || outcome.kind === 'forbidden';
-  const picked = await vscode.window.showErrorMessage(`Agent Bridge: ${message}`, aboutToken ? tokenButton : settingsButton, logButton);
+  const picked = await vscode.window.showErrorMessage(`Agent Bridge: ${t('Cannot connect.')} ${message}`, aboutToken ? tokenButton : settingsButton, logButton);
   if (picked === settingsButton) await openServerUrlSetting();
   else if (picked === tokenButton) await vscode.commands.executeCommand('agentBridge.setToken');
   else if (picked === logButton) await vscode.commands.executeCommand('agentBridge.showLog');

@@ -348,6 +348,7 @@ function zhChecks(bench: Workbench, backend: DevBackend, known: ReadonlySet<stri
         const queued = chat().locator('.entry.user', { hasText: '/read notes.txt' }).locator('.queued');
         await queued.waitFor({ timeout: TIMEOUT });
         assert.equal((await queued.textContent())?.trim(), zh('Waiting for the connection; sent when it is back'));
+        assert.equal(await chat().locator('.working').isVisible(), false, 'offline, the chat does not say the agent is working');
         await shot('queued');
         await chat().locator('button.retry').click();
         await queued.waitFor({ state: 'detached', timeout: TIMEOUT });

@@ -12,7 +12,7 @@ import { makeTree } from './helpers/fixtures';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
-import { byWorkspace } from '../../src/core/code/intel/state';
+import { byWorkspace, peekCodeIntel } from '../../src/core/code/intel/state';
 
 const files = [
   'src/main/java/com/acme/order/OrderService.java',
@@ -85,6 +85,31 @@ test('@ ranking of a monorepo-sized list: the event loop turns between slices, a
   const [first, second] = await Promise.all([mentions.suggest('name1'), mentions.suggest('name10499')]);
   assert.equal(first, undefined);
   assert.deepEqual(second?.slice(0, 1).map((m) => m.path), ['src/p49/Name10499.txt']);
+});
+
+test('the first @ starts the code index; once its declarations are in, @isBlan offers the method, an exact name first', async () => {
+  const root = makeTree(
+    {
+      'src/p/StringUtils.java': 'package p;\npublic class StringUtils { public static boolean isBlank(String s) { return s == null; } }\n',
+      'src/p/isBlankCheck.txt': 'notes\n',
+    },
+    'ab-mentions-',
+  );
+  const ws = new NodeWorkspace(root);
+  try {
+    const mentions = new Mentions(ws);
+    const symbols = async (q: string) => ((await mentions.suggest(q)) ?? []).filter((m) => m.kind === 'symbol').map((m) => m.label);
+    assert.deepEqual(await symbols('isBlan'), [], 'no index yet: files only, and the build starts');
+    const intel = peekCodeIntel(ws);
+    assert.ok(intel, 'the first @ started the code index');
+    await intel.index.declarationsReady();
+    assert.deepEqual(await symbols('isBlan'), ['StringUtils.isBlank']);
+    const exact = (await mentions.suggest('isBlank')) ?? [];
+    assert.deepEqual([exact[0]?.kind, exact[0]?.label], ['symbol', 'StringUtils.isBlank'], 'the exact name before the file that only contains it');
+  } finally {
+    await peekCodeIntel(ws)?.index.ready().catch(() => undefined);
+    dropCodeIntel(ws);
+  }
 });
 
 test('@ symbols follow the index: a class saved a moment ago is offered at the next keystroke', async () => {

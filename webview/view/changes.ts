@@ -22,7 +22,7 @@ export class Changes {
     return h('article', { class: 'card', attrs: { 'aria-label': `${c.relativePath}: ${c.description ?? c.toolName}`, 'data-change-id': c.id } }, [
       h('div', { class: 'card-title' }, [
         icon(c.created ? 'new-file' : 'diff'),
-        h('span', { class: 'path', text: c.relativePath, attrs: { title: c.relativePath } }),
+        pathLabel(c.relativePath),
         c.created ? h('span', { class: 'badge', text: s.created }) : undefined,
         h('span', { class: 'added', text: `+${c.added}`, attrs: { 'aria-label': `${c.added} added` } }),
         h('span', { class: 'removed', text: `−${c.removed}`, attrs: { 'aria-label': `${c.removed} removed` } }),
@@ -41,7 +41,7 @@ export class Changes {
   private consentCard(c: ChangeCard): HTMLElement {
     const s = this.s;
     return h('article', { class: 'card consent', attrs: { 'aria-label': `${c.relativePath}: ${s.consent}`, 'data-change-id': c.id } }, [
-      h('div', { class: 'card-title' }, [icon('key'), h('span', { class: 'path', text: c.relativePath, attrs: { title: c.relativePath } })]),
+      h('div', { class: 'card-title' }, [icon('key'), pathLabel(c.relativePath)]),
       h('p', { class: 'card-desc', text: s.consent }),
       c.description ? h('p', { class: 'card-desc', text: c.description }) : undefined,
       h('div', { class: 'card-actions' }, [
@@ -50,4 +50,11 @@ export class Changes {
       ]),
     ]);
   }
+}
+
+/** A path as `folders/…/name`: the folders are cut (by the style) before the file name is. */
+function pathLabel(rel: string): HTMLElement {
+  const slash = rel.lastIndexOf('/');
+  const dir = slash >= 0 ? rel.slice(0, slash + 1) : '';
+  return h('span', { class: 'path', attrs: { title: rel } }, [dir ? h('span', { class: 'dir', text: dir }) : undefined, h('span', { class: 'name', text: rel.slice(slash + 1) })]);
 }

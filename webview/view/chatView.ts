@@ -20,6 +20,8 @@ export class ChatView {
   private readonly working: HTMLElement;
   private readonly nodes = new Map<string, HTMLElement>();
   private readonly transcript: HTMLElement;
+  private busy = false;
+  private connected = false;
   /** Whether the view follows new output: true while the developer is at the bottom. */
   private stick = true;
   /** Shown when new output arrived below while the developer reads further up. */
@@ -65,6 +67,8 @@ export class ChatView {
 
   setConnection(c: ConnectionView): void {
     this.header.render(c);
+    this.connected = c.state === 'connected';
+    this.showWorking();
   }
 
   /** Shows or hides the notice that the workspace is untrusted, so the agent only reads. */
@@ -102,8 +106,14 @@ export class ChatView {
 
   setBusy(busy: boolean): void {
     this.composer.setBusy(busy);
-    this.working.hidden = !busy;
+    this.busy = busy;
+    this.showWorking();
     this.follow();
+  }
+
+  /** "The agent is working…" only while it can be: offline, a queued message says it waits instead. */
+  private showWorking(): void {
+    this.working.hidden = !(this.busy && this.connected);
   }
 
   setChanges(changes: readonly ChangeCard[]): void {

@@ -10,7 +10,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CodeIndex } from '../code/index/codeIndex';
 import type { FileSymbols } from '../code/model';
-import { peekCodeIntel } from '../code/intel/state';
+import { startCodeIndex } from '../code/intel/intel';
 import type { Workspace } from '../workspace/workspace';
 import { fuzzyFilterYielding } from './fuzzy';
 import { listProjectFiles, MAX_LISTED_FILES } from './projectFiles';
@@ -105,8 +105,9 @@ export class Mentions {
    * does not start it again), then kept until the index changes.
    */
   private symbols(): Promise<Mention[]> {
-    const intel = peekCodeIntel(this.ws);
-    if (!intel?.index.declarationsIn) return Promise.resolve([]);
+    // The first `@` starts the index (in the background): its symbols come with a later keystroke.
+    const intel = startCodeIndex(this.ws);
+    if (!intel.index.declarationsIn) return Promise.resolve([]);
     const known = this.symbolList;
     if (known && known.index === intel.index && known.generation === intel.index.generation) return Promise.resolve(known.list);
     this.symbolsMaking ??= this.makeSymbols(intel.index).finally(() => (this.symbolsMaking = undefined));

@@ -12,6 +12,7 @@ import { formatProposal, type FormatMode } from './formatProposal';
 import { notifyPending } from './prompts';
 import { SecretQuestions } from './secretQuestions';
 import { ProposalStore } from './proposalFs';
+import { reviewColumn } from './reviewGroup';
 import { createText, currentText, refuseUnsavedNotebook, showWritten, writeNotebookFile, writeText } from './writeChange';
 
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
@@ -198,11 +199,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (!p) return;
     const t = vscode.l10n.t;
     const title = p.view.created ? t('{0} ↔ Agent proposal (new file)', p.view.relativePath) : t('{0} ↔ Agent proposal', p.view.relativePath);
-    // From the chat tab (or, in the background, from any editor), the diff opens beside it so what
-    // the developer works in stays in view.
-    const active = vscode.window.tabGroups.activeTabGroup.activeTab;
-    const beside = active?.input instanceof vscode.TabInputWebview || (how.background === true && active !== undefined);
-    const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: how.background === true, ...(beside ? { viewColumn: vscode.ViewColumn.Beside } : {}) };
+    const viewColumn = reviewColumn(p.right.scheme, how.background === true);
+    const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: how.background === true, ...(viewColumn !== undefined ? { viewColumn } : {}) };
     await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
     // Opened because the developer asked: seen. Opened in the background, it counts only while
     // it is visible (onScreen), not after another proposal has covered it.

@@ -165,11 +165,17 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
     for (const c of plain) this.approvals.approveListed(c);
   }
 
+  /** Rejects every waiting change (and refuses every secret-file question), after a modal that lists them. */
   private async rejectAll(): Promise<void> {
-    // The changes listed when the developer chose Reject All; one arriving while they type the reason waits.
+    const t = vscode.l10n.t;
+    // The changes listed when the developer chose Reject All; one arriving meanwhile waits.
     const listed = this.approvals.list();
-    if (!listed.length) return;
-    const reason = await askReason();
+    if (!listed.length) return void vscode.window.showInformationMessage(t('Agent Bridge: no change is waiting for approval.'));
+    const lines = listed.map((c) => (c.consent ? `${c.relativePath} (${t('asks to change a secret file')})` : `${c.relativePath} (+${c.added} −${c.removed})`)).join('\n');
+    const reject = t('Reject {0}', listed.length);
+    const picked = await vscode.window.showWarningMessage(t('Reject these {0} changes?', listed.length), { modal: true, detail: lines }, reject);
+    if (picked !== reject) return;
+    const reason = await askReason(t('Reject {0} changes', listed.length));
     if (reason === undefined) return;
     for (const c of listed) await this.approvals.reject(c.id, reason);
   }
@@ -222,6 +228,6 @@ async function backToList(): Promise<void> {
   await vscode.commands.executeCommand('agentBridge.pendingChanges.focus');
 }
 
-export async function askReason(): Promise<string | undefined> {
-  return vscode.window.showInputBox({ title: vscode.l10n.t('Reject change'), prompt: vscode.l10n.t('Tell the agent why (optional)'), ignoreFocusOut: true });
+export async function askReason(title = vscode.l10n.t('Reject change')): Promise<string | undefined> {
+  return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Tell the agent why (optional)'), ignoreFocusOut: true });
 }

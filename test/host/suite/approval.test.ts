@@ -69,6 +69,25 @@ describe('Approval of agent changes', () => {
     assert.deepEqual(fs.readFileSync(file('reject/b.txt')), bytes);
   });
 
+  it('four proposals open their diffs in one review group: at most two editor groups', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
+    write('group/main.txt', 'main\n');
+    await vscode.window.showTextDocument(vscode.Uri.file(file('group/main.txt')));
+    const waiting = [];
+    for (const n of [1, 2, 3, 4]) {
+      write(`group/f${n}.txt`, `line ${n}\n`);
+      waiting.push(await propose({ relativePath: `group/f${n}.txt`, searchContent: `line ${n}`, replaceContent: `LINE ${n}` }, 'apply_change', false));
+    }
+    assert.ok(vscode.window.tabGroups.all.length <= 2, `${vscode.window.tabGroups.all.length} editor groups`);
+    const columns = new Set(proposalTabs().map((t) => t.group.viewColumn));
+    assert.equal(columns.size, 1, 'every diff in the same group');
+    for (const w of waiting) {
+      await vscode.commands.executeCommand('agentBridge.rejectChange', w.id, '');
+      assert.equal(data(await w.answer).code, 'USER_REJECTED');
+    }
+  });
+
   it('several proposals queue and are decided one by one', async () => {
     write('queue/one.txt', 'one\n');
     write('queue/two.txt', 'two\n');

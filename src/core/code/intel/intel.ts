@@ -86,6 +86,26 @@ export function* tablesFirst<T>(index: CodeIndex, ask: () => Sliced<T>): Sliced<
 
 const announced = new WeakSet<CodeIndex>();
 
+/** The workspace's code intelligence, its build announced to the host (which shows its progress) the first time. */
+function announcedCodeIntel(ws: Workspace): CodeIntel {
+  const intel = codeIntelFor(ws);
+  if (!announced.has(intel.index)) {
+    announced.add(intel.index);
+    codeIndexSettings().onBuildStart?.(ws, intel.index);
+  }
+  return intel;
+}
+
+/**
+ * Starts building the index in the background, if it is not built or building (the chat's `@`
+ * list offers the index's symbols once its declarations are in).
+ */
+export function startCodeIndex(ws: Workspace): CodeIntel {
+  const intel = announcedCodeIntel(ws);
+  intel.index.declarationsReady().catch(() => undefined);
+  return intel;
+}
+
 /**
  * The index, built: every file's declarations, and with `calls` every file's call sites too. The
  * first call starts the build; a call that would wait longer than `waitMs` gets a TIMEOUT saying
@@ -96,13 +116,8 @@ export async function readyCodeIntel(
   need: 'declarations' | 'calls' = 'declarations',
   waitMs = codeIndexSettings().waitMs ?? 20_000,
 ): Promise<CodeIntel> {
-  const intel = codeIntelFor(ctx.workspace);
+  const intel = announcedCodeIntel(ctx.workspace);
   if (need === 'calls' ? intel.index.isReady : intel.index.declarationsIn) return intel;
-  const settings = codeIndexSettings();
-  if (!announced.has(intel.index)) {
-    announced.add(intel.index);
-    settings.onBuildStart?.(ctx.workspace, intel.index);
-  }
   const built = need === 'calls' ? intel.index.ready() : intel.index.declarationsReady();
   const outcome = await withinDeadline(built, waitMs, ctx.signal);
   if (outcome.kind === 'aborted') throw new ToolError('CANCELLED', 'Cancelled while the code index was being built.');
