@@ -47,7 +47,8 @@ interface FileValues {
   readonly stamp: string;
   readonly bytes: number;
   /** Over MAX_SECRET_FILE_BYTES of text: its values cannot be looked for. */
-  readonly tooLarge: boolean;
+  /** Its values could not all be read (too large, or refused): every quoted literal is cut instead. */
+  readonly unread: boolean;
   readonly values: readonly string[];
 }
 
@@ -82,7 +83,7 @@ async function collect(ws: Workspace): Promise<SecretValues> {
     if (!read) continue;
     now.set(abs, read);
     bytes += read.bytes;
-    if (read.tooLarge || bytes > MAX_SECRET_BYTES) return FAIL_CLOSED;
+    if (read.unread || bytes > MAX_SECRET_BYTES) return FAIL_CLOSED;
   }
   state.files.clear();
   for (const [abs, read] of now) state.files.set(abs, read);
@@ -122,13 +123,13 @@ async function valuesOf(abs: string, last: FileValues | undefined): Promise<File
   if (last?.stamp === stamp && Date.now() - st.mtimeMs > RACY_MS) return last;
   const read = await secretText(abs);
   if (read.kind === 'skipped') return undefined;
-  if (read.kind === 'too large') return { stamp, bytes: st.size, tooLarge: true, values: [] };
-  return { stamp, bytes: read.text.length, tooLarge: false, values: [...valuesIn(read.text)] };
+  if (read.kind === 'unread') return { stamp, bytes: st.size, unread: true, values: [] };
+  return { stamp, bytes: read.text.length, unread: false, values: [...valuesIn(read.text)] };
 }
 
-type SecretRead = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'skipped' } | { readonly kind: 'too large' };
+type SecretRead = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'skipped' } | { readonly kind: 'unread' };
 
-/** A secret file's text (a link's target, wherever it is: a language service follows it too); skipped when gone, not a file, or binary. */
+/** A secret file's text (a link's target, wherever it is: a language service follows it too); skipped when gone, not a file, or binary; unread when its values cannot be known. */
 async function secretText(abs: string): Promise<SecretRead> {
   let real: string;
   try {
@@ -137,12 +138,19 @@ async function secretText(abs: string): Promise<SecretRead> {
     return { kind: 'skipped' };
   }
   let bytes: Buffer;
+  // Read only to cut its values out of messages: a secret with other names (hard links) is read
+  // all the same; refusing it, as reads for an answer do, would let its values through.
+  const anyNames = (): boolean => true;
   try {
-    bytes = await readRegularFile(real, MAX_SECRET_FILE_BYTES);
+    bytes = await readRegularFile(real, MAX_SECRET_FILE_BYTES, anyNames);
   } catch (e) {
-    if ((e as { code?: string }).code !== 'EFBIG') return { kind: 'skipped' };
-    const head = await readHead(real, 8192);
-    return head && !head.includes(0) ? { kind: 'too large' } : { kind: 'skipped' };
+    const code = (e as { code?: string }).code;
+    // Gone or not a file: nothing a language service could read either.
+    if (code === 'ENOENT' || code === 'ENOTREG') return { kind: 'skipped' };
+    // Too large, or refused for another reason (permissions, swapped while read): its values are unknown.
+    if (code !== 'EFBIG') return { kind: 'unread' };
+    const head = await readHead(real, 8192, anyNames);
+    return head && !head.includes(0) ? { kind: 'unread' } : { kind: 'skipped' };
   }
   return bytes.includes(0) ? { kind: 'skipped' } : { kind: 'text', text: bytes.toString('utf8') };
 }
