@@ -202,6 +202,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const viewColumn = reviewColumn(p.right.scheme, how.background === true);
     const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: how.background === true, ...(viewColumn !== undefined ? { viewColumn } : {}) };
     await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
+    // Decided while the diff was opening: its closing came before the tab did.
+    if (!this.pending.has(id)) return void this.closeDiff(p);
     // Opened because the developer asked: seen. Opened in the background, it counts only while
     // it is visible (onScreen), not after another proposal has covered it.
     const shownNow = this.pending.get(id);
