@@ -41,8 +41,9 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
         const quickOpen = page.locator('.quick-input-widget input');
         await quickOpen.waitFor({ timeout: TIMEOUT });
         await quickOpen.fill('Greeter.java');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Greeter.java' }).first().waitFor({ timeout: TIMEOUT });
-        await quickOpen.press('Enter');
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Greeter.java' }).first();
+        await row.waitFor({ timeout: TIMEOUT });
+        await row.click();
         // Its tab clicked: the editor has the keyboard; then everything selected.
         await page.locator('.tabs-container .tab', { hasText: 'Greeter.java' }).first().click();
         await page.locator('.monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
