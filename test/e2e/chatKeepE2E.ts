@@ -106,6 +106,44 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
       },
     },
     {
+      name: `[${theme}] by keyboard only: Ctrl+Alt+Enter from the chat brings the diff in front, again approves; Ctrl+Alt+Backspace rejects`,
+      run: async () => {
+        const diffTab = page.locator('.tabs-container .tab', { hasText: 'Agent proposal' });
+        // Approve: the first press shows the diff (with the focus), the second approves what it shows.
+        const before = fs.readFileSync(greeter, 'utf8');
+        await focusChatTab(page);
+        await idle();
+        await send(page, '/edit src/app/Greeter.java');
+        const card = chat().locator('.card', { hasText: 'src/app/Greeter.java' });
+        await card.waitFor({ timeout: TIMEOUT });
+        await box().click();
+        await page.keyboard.press('Control+Alt+Enter');
+        await page.locator('.tabs-container .tab.active', { hasText: 'Agent proposal' }).waitFor({ timeout: TIMEOUT });
+        assert.equal(fs.readFileSync(greeter, 'utf8'), before, 'the first press only shows the change');
+        await shot('keyboard-review');
+        await page.keyboard.press('Control+Alt+Enter');
+        await card.waitFor({ state: 'detached', timeout: TIMEOUT });
+        await diffTab.first().waitFor({ state: 'detached', timeout: TIMEOUT });
+        assert.notEqual(fs.readFileSync(greeter, 'utf8'), before, 'the second press approved it');
+        // Reject: the diff in front, then Ctrl+Alt+Backspace and Enter in the reason box.
+        const approved = fs.readFileSync(greeter, 'utf8');
+        await focusChatTab(page);
+        await idle();
+        await send(page, '/edit src/app/Greeter.java');
+        await card.waitFor({ timeout: TIMEOUT });
+        await box().click();
+        await page.keyboard.press('Control+Alt+Enter');
+        await page.locator('.tabs-container .tab.active', { hasText: 'Agent proposal' }).waitFor({ timeout: TIMEOUT });
+        await page.keyboard.press('Control+Alt+Backspace');
+        const reason = page.locator('.quick-input-widget input');
+        await reason.waitFor({ timeout: TIMEOUT });
+        await page.keyboard.type('not this one');
+        await page.keyboard.press('Enter');
+        await card.waitFor({ state: 'detached', timeout: TIMEOUT });
+        assert.equal(fs.readFileSync(greeter, 'utf8'), approved, 'rejected: nothing written');
+      },
+    },
+    {
       name: `[${theme}] a half-typed message and its attachment survive the Explorer and back, a collapsed view and a reload`,
       run: async () => {
         await focusChatTab(page);

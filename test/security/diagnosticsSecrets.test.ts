@@ -100,6 +100,26 @@ test('get_diagnostics quotes no value of a secret file, whichever way it reached
   assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Type 'string' is not assignable to type 'number'."), answer);
 });
 
+test('a value the type checker rebuilds from a secret source file (one character at a time, upper-cased, in another base) is not quoted either', async () => {
+  const ws = project();
+  fs.writeFileSync(path.join(ws.root, '.env.numbers.ts'), 'export const BIG = 1_234_567_890;\nexport const HEX = 0xDEADBEEF1;\n');
+  fs.writeFileSync(
+    path.join(ws.root, 'transform.ts'),
+    "import { API_KEY } from './.env';\nimport { BIG, HEX } from './.env.numbers';\n" +
+      'type Sp<S extends string> = S extends `${infer H}${infer T}` ? `${H}_${Sp<T>}` : \'\';\n' +
+      'export const a: 1 = null! as Sp<typeof API_KEY>;\nexport const b: 1 = null! as Uppercase<typeof API_KEY>;\nexport const c: 1 = BIG;\nexport const d: 1 = HEX;\n',
+  );
+  const spaced = [...SECRET].join('_');
+  const all = await ws.diagnostics(undefined);
+  // The checker does print each of them: what follows is a real leak to stop.
+  for (const shown of [spaced, SECRET.toUpperCase(), '1234567890', '59774856945']) assert.ok(all.some((d) => d.message.includes(shown)), `the checker prints ${shown}`);
+  const r = await dispatcher(ws).dispatch({ id: 't1', idKey: 'toolCallId', toolName: 'get_diagnostics', params: { relativePath: 'transform.ts', severity: 'all' } });
+  assert.equal(r.data.success, true, r.data.error);
+  const answer = JSON.stringify(r);
+  for (const v of [spaced.slice(0, 12), 'SK-LIVE', 'E0C71', '1234567890', '59774856945']) assert.ok(!answer.includes(v), `the answer shows ${v}: ${answer}`);
+  assert.equal((r.data.structured as { problems: unknown[] }).problems.length, 4, answer);
+});
+
 test("the diagnostics of an agent's write quote no value of a secret file, though the value came through a normal module", async () => {
   const ws = project();
   const r = await dispatcher(ws).dispatch({

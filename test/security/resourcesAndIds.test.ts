@@ -138,8 +138,8 @@ test('root fields win: a root callId beats data.toolCallId', () => {
 });
 
 test('a token never goes over plain ws:// to another machine; loopback is fine', async () => {
-  for (const host of ['localhost', '127.0.0.1', '127.4.5.6', '[::1]', 'app.localhost']) assert.ok(isLoopbackHost(new URL(`ws://${host}:1/`).hostname), host);
-  for (const host of ['example.com', '10.0.0.1', '127.0.0.1.nip.io', 'localhost.evil.example', '[::2]']) assert.ok(!isLoopbackHost(new URL(`ws://${host}:1/`).hostname), host);
+  for (const host of ['localhost', '127.0.0.1', '127.4.5.6', '[::1]']) assert.ok(isLoopbackHost(new URL(`ws://${host}:1/`).hostname), host);
+  for (const host of ['example.com', '10.0.0.1', '127.0.0.1.nip.io', 'localhost.evil.example', '[::2]', 'app.localhost']) assert.ok(!isLoopbackHost(new URL(`ws://${host}:1/`).hostname), host);
   // TEST-NET-3 (RFC 5737): never routed; the connection must refuse before opening any socket.
   const c = new BridgeConnection({
     serverUrl: 'ws://203.0.113.7:9/ws/agent/chat',

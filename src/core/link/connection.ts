@@ -53,10 +53,13 @@ export interface ConnectionOptions {
 }
 
 
-/** localhost, 127.0.0.0/8 or ::1: the only hosts a token may go to over plain ws://. */
+/**
+ * localhost, 127.0.0.0/8 or ::1: the only hosts a token may go to over plain ws://. Not
+ * `*.localhost`: Node asks the ordinary resolver for those names, which may answer any address.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
 
 /** Whether the handshake headers carry a token (an Authorization header). */

@@ -107,6 +107,13 @@ export const PROTECTED_GLOBS: readonly string[] = [
   '**/.devcontainer/**',
   '**/.devcontainer.json',
   '**/.envrc',
+  // shells and linters that run a file's code when the folder is entered or linted
+  '**/.autoenv',
+  '**/.autoenv.zsh',
+  '**/.autoenv_leave.zsh',
+  '**/.rvmrc',
+  '**/.pylintrc',
+  '**/pylintrc',
 ];
 
 /**

@@ -42,6 +42,13 @@ export interface SecretValues {
 
 const FAIL_CLOSED: SecretValues = { complete: false, grams: new Set(), short: new Set() };
 
+/**
+ * Secret files a type checker computes on: TypeScript's types can rebuild a value character by
+ * character (`Sp<typeof KEY>` printing `"s_k_-_…"`), upper-case it or print it in another base, so no
+ * matching of its values can be trusted; while such a file exists every quoted literal is cut.
+ */
+const COMPUTED_ON = /\.(?:[cm]?[jt]sx?)$/i;
+
 /** One secret file's values as last read, with what its stat said then. */
 interface FileValues {
   readonly stamp: string;
@@ -79,6 +86,7 @@ async function collect(ws: Workspace): Promise<SecretValues> {
   const now = new Map<string, FileValues>();
   let bytes = 0;
   for (const abs of files) {
+    if (COMPUTED_ON.test(abs)) return FAIL_CLOSED;
     const read = await valuesOf(abs, state.files.get(abs));
     if (!read) continue;
     now.set(abs, read);

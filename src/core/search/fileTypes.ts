@@ -72,6 +72,7 @@ const LANGUAGES: Readonly<Record<string, readonly string[]>> = {
 };
 
 const ALL = new Set(['', 'all', '*', '*.*', 'any']);
+export const MAX_FILE_TYPES = 32;
 const SAFE_EXTENSION = /^[A-Za-z0-9_+#-]+(\.[A-Za-z0-9_+#-]+)*$/;
 
 /** File-name globs for a `file_type`, or undefined for "every file". Throws VALIDATION_FAILED for a name that is no extension. */
@@ -81,6 +82,8 @@ export function fileTypeGlobs(fileType: string): readonly string[] | undefined {
     .map((n) => n.trim())
     .filter((n) => n !== '');
   if (names.length === 0 || names.some((n) => ALL.has(n.toLowerCase()))) return undefined;
+  // Each name becomes globs every file is matched against: a list of thousands held the in-process search.
+  if (names.length > MAX_FILE_TYPES) throw new ToolError('VALIDATION_FAILED', `file_type: at most ${MAX_FILE_TYPES} languages or extensions`);
   const globs = new Set<string>();
   for (const raw of names) {
     const known = LANGUAGES[raw.toLowerCase()];

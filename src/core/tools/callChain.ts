@@ -3,7 +3,7 @@ import { translator } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
-import { boolParam, intParam } from './params';
+import { boolParam, intParam, nameParam } from './params';
 import { defineTool, type ToolContext } from './tool';
 import type { Workspace } from '../workspace/workspace';
 import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTree, type CallTreeNode, type PossibleCaller } from '../code/index/callGraph';
@@ -31,7 +31,7 @@ import { onDemandIntel } from '../code/intel/onDemand';
  */
 
 const params = z.object({
-  method: z.string().trim().min(1, 'must not be empty'),
+  method: nameParam(),
   direction: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['callers', 'callees', 'both'])).default('both'),
   depth: intParam().pipe(z.number().min(1).max(5)).default(1),
   includeSource: boolParam().default(false),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_PATH_CHARS } from '../workspace/paths';
 import { translator } from '../l10n';
 import { ToolError } from '../protocol/errors';
 
@@ -7,8 +8,8 @@ import { ToolError } from '../protocol/errors';
  * them does); `relativePath`, as the other tools say, is accepted too. Containment applies either way.
  */
 export const filePathFields = {
-  file_path: z.string().min(1).optional(),
-  relativePath: z.string().min(1).optional(),
+  file_path: z.string().min(1).max(MAX_PATH_CHARS).optional(),
+  relativePath: z.string().min(1).max(MAX_PATH_CHARS).optional(),
 };
 
 export function targetOf(p: { file_path?: string; relativePath?: string }, locale?: string): string {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_PATH_CHARS } from '../workspace/paths';
 import { translator } from '../l10n';
 import type { DiagnosticInfo } from '../workspace/workspace';
 import { MAX_DIAGNOSTICS, viewOf } from '../write/problems';
@@ -6,7 +7,7 @@ import { defineTool } from './tool';
 
 const params = z.object({
   /** A file or folder of the project; the whole project when absent. */
-  relativePath: z.preprocess((v) => (v === null || v === '' ? undefined : v), z.string().optional()),
+  relativePath: z.preprocess((v) => (v === null || v === '' ? undefined : v), z.string().max(MAX_PATH_CHARS).optional()),
   /** `error`: errors only; `warning` (default): errors and warnings; `all`: also information and hints. */
   severity: z.preprocess((v) => (v === null ? undefined : v), z.enum(['error', 'warning', 'all']).default('warning')),
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_PATH_CHARS } from '../workspace/paths';
 import { formatMarkdown, search, toStructured } from '../search';
 import { boolParam, intParam } from './params';
 import { defineTool, type ToolContext, type ToolOutput } from './tool';
@@ -12,12 +13,12 @@ const orDefault = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v ===
  */
 export const searchParams = z.object({
   pattern: z.string().min(1, 'must not be empty'),
-  relativePath: orDefault(z.string().optional()),
+  relativePath: orDefault(z.string().max(MAX_PATH_CHARS).optional()),
   regex: orDefault(boolParam().default(false)),
   case_sensitive: orDefault(boolParam().default(false)),
   context_lines: orDefault(intParam().pipe(z.number().min(0)).default(0)),
   limit: orDefault(intParam().pipe(z.number().min(1)).default(20)),
-  file_type: orDefault(z.string().default('all')),
+  file_type: orDefault(z.string().max(1000).default('all')),
 });
 
 export type SearchParams = z.output<typeof searchParams>;

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import * as z from 'zod';
+import { nameParam } from './params';
+import { MAX_PATH_CHARS } from '../workspace/paths';
 import { translator, type Translate } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { resolveInProject } from '../workspace/paths';
@@ -25,9 +27,9 @@ import { codeIntelFor, pinnedAnswer, readyCodeIntel, tablesInSlices } from '../c
  */
 
 const params = z.object({
-  className: z.string().trim().min(1, 'must not be empty'),
+  className: nameParam(),
   mode: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['structure', 'full'])).default('structure'),
-  relativePath: z.string().trim().optional(),
+  relativePath: z.string().trim().max(MAX_PATH_CHARS).optional(),
 });
 
 /** Types matching `className`, narrowed to `relativePath` (a file or a folder) when given. */

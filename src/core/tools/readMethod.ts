@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { nameParam } from './params';
+import { MAX_PATH_CHARS } from '../workspace/paths';
 import { translator } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
@@ -21,9 +23,9 @@ import { isConstructorName, paramsMatch, parseMethodSpec } from '../code/index/c
  */
 
 const params = z.object({
-  className: z.string().trim().min(1, 'must not be empty'),
-  methodName: z.string().trim().min(1, 'must not be empty'),
-  relativePath: z.string().trim().optional(),
+  className: nameParam(),
+  methodName: nameParam(),
+  relativePath: z.string().trim().max(MAX_PATH_CHARS).optional(),
 });
 
 /** At most this many lines per overload; longer bodies are cut with a note. */

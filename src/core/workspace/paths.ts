@@ -32,11 +32,19 @@ export function toRelative(root: string, abs: string): string {
  * paths and symlinks are all followed to where they really lead; anything outside the root is
  * refused with PERMISSION_DENIED before a single byte is read or written (docs/protocol.md §6.1).
  */
+/** Longer or deeper paths are refused before anything is resolved (PATH_MAX on Linux is 4,096 bytes). */
+export const MAX_PATH_CHARS = 4096;
+export const MAX_PATH_DEPTH = 256;
+
 export async function resolveInProject(ws: Workspace, requested: string | undefined): Promise<ProjectPath> {
   const t = translator(ws.locale);
   const input = (requested ?? '').trim();
   if (input.includes('\0')) {
     throw new ToolError('VALIDATION_FAILED', 'relativePath: must not contain a NUL character');
+  }
+  // Resolving walks a path a folder at a time: an unbounded one held the host for seconds.
+  if (input.length > MAX_PATH_CHARS || input.split(/[\\/]/).length > MAX_PATH_DEPTH) {
+    throw new ToolError('VALIDATION_FAILED', `relativePath: at most ${MAX_PATH_CHARS} characters and ${MAX_PATH_DEPTH} folders deep`);
   }
   // The usual request, `a/b/C.java`, needs no path.resolve: no `.`/`..` segment, no backslash, not absolute.
   const plain = path.sep === '/' && PLAIN_RELATIVE.test(input);
