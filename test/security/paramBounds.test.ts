@@ -16,7 +16,7 @@ import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from '../unit/helpers/fixtures';
 
 const root = makeTree({ 'src/p/Greeter.java': 'package p;\npublic class Greeter { void greet() {} }\n', 'notes.txt': 'hello\n' }, 'ab-bounds-');
-const d = new Dispatcher({ workspace: new NodeWorkspace(root), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate({ autoApprove: true }) });
+const d = new Dispatcher({ workspace: new NodeWorkspace(root), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
 let n = 0;
 const call = (toolName: string, params: Record<string, unknown>) => d.dispatch({ id: `b${n++}`, idKey: 'toolCallId', toolName, params });
 
@@ -66,4 +66,17 @@ test('a file_type of more than 32 languages or extensions is refused', async () 
   await refused('text_search', { pattern: 'hello', file_type: many }, /file_type/);
   const fine = await call('grep_file', { pattern: 'hello', file_type: 'txt,java' });
   assert.equal(fine.data.success, true, String(fine.data.error));
+});
+
+test("a repository's ignore line of many wildcards does not hold the in-process search (regexes backtrack)", async () => {
+  const repo = makeTree({ '.gitignore': '*a*a*a*a*a*a*a*a*a*a*b\n*.log\n', [`${'a'.repeat(60)}.txt`]: 'needle\n', 'x.log': 'needle\n', 'y.txt': 'needle\n' }, 'ab-globs-');
+  const inProcess = new Dispatcher({ workspace: new NodeWorkspace(repo, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger });
+  const started = performance.now();
+  const r = await inProcess.dispatch({ id: 'g1', idKey: 'toolCallId', toolName: 'grep_file', params: { pattern: 'needle' } });
+  const ms = performance.now() - started;
+  assert.equal(r.data.success, true, String(r.data.error));
+  assert.ok(ms < 2000, `the search took ${Math.round(ms)} ms`);
+  const files = (r.data.structured as { files: { path: string }[] }).files.map((f) => f.path).sort();
+  // The line past the bound is left out (as an invalid one is); the others still apply.
+  assert.deepEqual(files, [`${'a'.repeat(60)}.txt`, 'y.txt']);
 });

@@ -114,6 +114,14 @@ export const PROTECTED_GLOBS: readonly string[] = [
   '**/.rvmrc',
   '**/.pylintrc',
   '**/pylintrc',
+  // code an editor extension loads by itself when it lints, formats or discovers tests
+  '**/eslint.config.{js,cjs,mjs,ts,cts,mts}',
+  '**/.eslintrc.{js,cjs}',
+  '**/prettier.config.{js,cjs,mjs,ts}',
+  '**/.prettierrc.{js,cjs,mjs,ts}',
+  '**/conftest.py',
+  '**/.config/mise/**',
+  '**/.rtx.toml',
 ];
 
 /**

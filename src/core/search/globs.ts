@@ -164,7 +164,7 @@ function escapeChar(c: string): string {
 
 function tokensToRegex(tokens: readonly Token[]): string {
   let re = '';
-  for (const t of tokens) {
+  tokens.forEach((t, i) => {
     switch (t.k) {
       case 'lit':
         re += escapeChar(t.c);
@@ -173,7 +173,8 @@ function tokensToRegex(tokens: readonly Token[]): string {
         re += '[^/]';
         break;
       case 'star':
-        re += '[^/]*';
+        // `**` inside a name is one `*`: two in a row would only backtrack more.
+        if (tokens[i - 1]?.k !== 'star') re += '[^/]*';
         break;
       case 'rprefix':
         re += '(?:/?|[^\\n]*/)';
@@ -195,13 +196,31 @@ function tokensToRegex(tokens: readonly Token[]): string {
         break;
       }
     }
-  }
+  });
   return re;
+}
+
+/**
+ * Wildcards a glob may hold. Each `*` becomes `[^/]*`, and JavaScript's regexes backtrack: a
+ * repository's ignore line `*a*a*a*a*a*a*a*a*b` held the host for good on a long file name. Three
+ * keep the worst path name to milliseconds; ordinary globs (`*.min.*`) need fewer.
+ */
+export const MAX_GLOB_STARS = 3;
+
+function starsIn(tokens: readonly Token[]): number {
+  let n = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.k === 'star' && tokens[i - 1]?.k !== 'star') n++;
+    else if (t.k === 'alt') n += Math.max(0, ...t.branches.map(starsIn));
+  }
+  return n;
 }
 
 /** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
 export function globToRegExp(glob: string): RegExp {
   const tokens = parseGlob(glob);
+  if (starsIn(tokens) > MAX_GLOB_STARS) throw new GlobError(`glob '${glob}' has more than ${MAX_GLOB_STARS} wildcards`);
   const body = tokens.length === 1 && tokens[0]?.k === 'rprefix' ? '[^\\n]*' : tokensToRegex(tokens);
   return new RegExp(`^${body}$`, 'u');
 }
