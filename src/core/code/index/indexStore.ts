@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../../log';
 import type { Workspace } from '../../workspace/workspace';
@@ -44,8 +46,10 @@ interface Phases {
 
 const YIELD_EVERY_MS = 25;
 const READ_AHEAD = 16;
-/** Fewer files to parse than this: the main thread does it (starting a worker costs more). */
+/** Fewer files to parse than this: the main thread does it (starting a worker costs more)... */
 const MIN_FILES_FOR_WORKERS = 64;
+/** ...unless they are this large in all: a hostile file can cost the parser seconds per megabyte, and the host's thread must stay free. */
+const MIN_BYTES_FOR_WORKERS = 128 * 1024;
 /** How often the call-site pass lets lookups made meanwhile drop the records it replaced. */
 const RELEASE_EVERY_MS = 5000;
 
@@ -176,8 +180,9 @@ export class IndexStore extends RecordStore {
     // One pool for both passes, started once there is enough to parse to pay for it (each worker
     // loads the wasm and the grammars).
     let pool: ParsePool | undefined;
+    const heavy = list.length < MIN_FILES_FOR_WORKERS && (await bytesOf(this.ws.root, list)) >= MIN_BYTES_FOR_WORKERS;
     const poolFor = (toParse: number): ParsePool | undefined => {
-      if (!pool && toParse >= MIN_FILES_FOR_WORKERS) pool = ParsePool.start(this.workerCount, this.options.workerScript ?? workerScript());
+      if (!pool && (toParse >= MIN_FILES_FOR_WORKERS || (heavy && toParse > 0))) pool = ParsePool.start(this.workerCount, this.options.workerScript ?? workerScript());
       return pool;
     };
     this.bulk = true;
@@ -332,4 +337,10 @@ export class IndexStore extends RecordStore {
     }
     return parsed;
   }
+}
+
+/** The files' sizes added up (a file that cannot be looked at counts nothing). */
+async function bytesOf(root: string, rels: readonly string[]): Promise<number> {
+  const sizes = await Promise.all(rels.map((rel) => fs.promises.lstat(path.join(root, rel)).then((st) => st.size, () => 0)));
+  return sizes.reduce((a, b) => a + b, 0);
 }

@@ -1,0 +1,36 @@
+/**
+ * A project of few files is parsed on the host's thread (starting parse workers costs more than a
+ * few small files); a hostile repository of a few large ones must not get that: nested source can
+ * cost the parser seconds per megabyte. Here two files of 300 KB each: while read_class waits for
+ * the index, a timer every 20 ms is never held 2 s.
+ */
+import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { test } from 'node:test';
+import { Dispatcher } from '../../src/core/link/dispatcher';
+import { silentLogger } from '../../src/core/log';
+import { dropCodeIntel } from '../../src/core/code/intel/intel';
+import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { makeTree } from '../unit/helpers/fixtures';
+
+test('a few large hostile source files are parsed off the host thread: the event loop is never held 2 s', async () => {
+  const N = 150_000;
+  const deep = (name: string) => `class ${name}:\n    def m(self):\n        return ${'f('.repeat(N)}1${')'.repeat(N)}\n`;
+  const root = makeTree({ 'src/Deep.py': deep('Deep'), 'src/Other.py': deep('Other'), 'src/ok.py': 'class Ok:\n    def m(self):\n        return 1\n' }, 'ab-smallparse-');
+  const ws = new NodeWorkspace(root);
+  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger });
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
+  try {
+    const r = await d.dispatch({ id: 'c1', idKey: 'toolCallId', toolName: 'read_class', params: { className: 'Ok' } });
+    delay.disable();
+    const worstMs = delay.max / 1e6;
+    assert.ok(worstMs < 2000, `the event loop was held ${Math.round(worstMs)} ms`);
+    // Answered, or told the index is still being built: either way, an answer.
+    assert.ok(r.data.success || r.data.code === 'TIMEOUT', `${r.data.code}: ${r.data.error}`);
+  } finally {
+    delay.disable();
+    dropCodeIntel(ws);
+  }
+});
