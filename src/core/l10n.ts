@@ -119,6 +119,7 @@ const ZH_CN: Record<string, string> = {
   '{0} is not valid notebook JSON.': '{0} 不是有效的 Notebook JSON。',
   '{0} is not valid notebook JSON (at character {1}).': '{0} 不是有效的 Notebook JSON（第 {1} 个字符处）。',
   '{0} is not a Jupyter notebook (no "cells" array).': '{0} 不是 Jupyter Notebook（没有 "cells" 数组）。',
+  '{0} is an nbformat 3 notebook; NotebookEditCell edits nbformat 4 notebooks only. Nothing was written.': '{0} 是 nbformat 3 格式的 Notebook；NotebookEditCell 只编辑 nbformat 4 格式的 Notebook。未写入任何内容。',
   'cell_number: {0} is out of bounds. Notebook has {1} cells.': 'cell_number：{0} 超出范围。该 Notebook 共有 {1} 个单元格。',
   '{0} has the same key twice in one JSON object (line {1}). Readers disagree on which one counts, so Agent Bridge does not edit it. Nothing was written.': '{0} 的同一个 JSON 对象中有重复的键（第 {1} 行）。各读取方对以哪一个为准并不一致，因此 Agent Bridge 不编辑它。未写入任何内容。',
   '{0} is {1} MB; NotebookEditCell edits notebooks of at most {2} MB. Nothing was written. Clearing its outputs (e.g. jupyter nbconvert --clear-output) makes it smaller.': '{0} 有 {1} MB；NotebookEditCell 只编辑不超过 {2} MB 的 Notebook。未写入任何内容。清除其输出（例如 jupyter nbconvert --clear-output）可以减小它。',

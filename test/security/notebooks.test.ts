@@ -59,6 +59,16 @@ test('a notebook with two "cells" keys is refused and nothing is written (JSON.p
   }
 });
 
+test('an nbformat 3 notebook (cells under "worksheets", a decoy top-level "cells") is refused and nothing is written', async () => {
+  const p = project();
+  const raw = `{\n "cells": [${cell('decoy = 1')}],\n "worksheets": [{"cells": [{"cell_type": "code", "input": ["real = 1"], "language": "python", "outputs": []}]}],\n "metadata": {},\n "nbformat": 3,\n "nbformat_minor": 0\n}\n`;
+  fs.writeFileSync(path.join(p.root, 'v3.ipynb'), raw);
+  const r = await p.call('NotebookEditCell', { notebook_path: 'v3.ipynb', cell_number: 0, new_source: 'planted = 1' });
+  assert.equal(r.code, 'BAD_REQUEST', String(r.error));
+  assert.match(String(r.error), /nbformat 3/);
+  assert.equal(fs.readFileSync(path.join(p.root, 'v3.ipynb'), 'utf8'), raw);
+});
+
 test('a notebook with a key twice inside a cell ("source", "cell_type") or deeper is refused and nothing is written', async () => {
   const p = project();
   const notebooks = {

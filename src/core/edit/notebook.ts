@@ -88,6 +88,11 @@ function parse(text: string, path: string, t: Translate): Notebook {
   if (typeof nb !== 'object' || nb === null || !Array.isArray((nb as Notebook).cells)) {
     throw new ToolError('BAD_REQUEST', t('{0} is not a Jupyter notebook (no "cells" array).', path));
   }
+  // nbformat 3 keeps its cells under "worksheets": a top-level "cells" there is a decoy Jupyter never reads.
+  const format = (nb as { nbformat?: unknown }).nbformat;
+  if ((typeof format === 'number' && format < 4) || 'worksheets' in nb) {
+    throw new ToolError('BAD_REQUEST', t('{0} is an nbformat 3 notebook; NotebookEditCell edits nbformat 4 notebooks only. Nothing was written.', path));
+  }
   refuseDuplicateKeys(text, path, t);
   return nb as Notebook;
 }
