@@ -34,3 +34,9 @@ test('invalid notebook JSON is refused saying where, never quoting the text (the
     );
   }
 });
+
+test('a notebook on one line keeps every byte but the edited cell, written compact like the rest', () => {
+  const minified = '{"cells":[{"cell_type":"code","execution_count":null,"metadata":{"scale":1.0},"outputs":[],"source":["a"]},{"cell_type":"code","execution_count":12345678901234567890,"metadata":{},"outputs":[],"source":["b"]}],"metadata":{"x":1.0},"nbformat":4,"nbformat_minor":4}';
+  const out = editNotebookText(minified, { mode: 'replace', index: 1, source: 'b2' }, 'nb.ipynb').text;
+  assert.equal(out, minified.replace('"execution_count":12345678901234567890,"metadata":{},"outputs":[],"source":["b"]', '"execution_count":null,"metadata":{},"outputs":[],"source":["b2"]'));
+});

@@ -103,10 +103,15 @@ export function tooLarge(path: string, bytes: number, t: Translate): ToolError {
   return new ToolError('BAD_REQUEST', t('{0} is {1} MB; NotebookEditCell edits notebooks of at most {2} MB. Nothing was written. Clearing its outputs (e.g. jupyter nbconvert --clear-output) makes it smaller.', path, mb(bytes), mb(MAX_NOTEBOOK_BYTES)));
 }
 
-/** The file's own layout, so a new or changed cell is written as the rest (Jupyter writes one space, LF). */
-function formatting(text: string): FormattingOptions {
+/**
+ * The file's own layout, so a new or changed cell is written as the rest (Jupyter writes one space,
+ * LF); undefined for a notebook on one line, whose edit is then written compact too (formatting it
+ * would lay out the rest of the line anew).
+ */
+function formatting(text: string): FormattingOptions | undefined {
   const m = /^\{\r?\n([ \t]+)"/.exec(text);
-  const indent = m ? m[1] : ' ';
+  if (!m) return undefined;
+  const indent = m[1];
   return { insertSpaces: !indent.includes('\t'), tabSize: indent.includes('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
 }
 
@@ -157,7 +162,7 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
   const at = ['cells', req.index];
   let out = text;
   const set = (path: (string | number)[], value: unknown, isArrayInsertion = false): void => {
-    out = applyEdits(out, modify(out, path, value, { formattingOptions, isArrayInsertion }));
+    out = applyEdits(out, modify(out, path, value, { ...(formattingOptions ? { formattingOptions } : {}), isArrayInsertion }));
   };
   if (req.mode === 'delete') {
     set(at, undefined);
