@@ -57,7 +57,8 @@ describe('Diagnostics never quote a secret file', () => {
     for (const rel of ['direct.ts', 'viaConfig.ts', 'checked.js']) {
       assert.match(text, new RegExp(`leak/${rel.replace('.', '\\.')}:\\d+:\\d+\` \\*\\*error\\*\\* Type '"\\[secret\\]"' is not assignable to type '1'`), text);
     }
-    assert.match(text, /leak\/typeLevel\.ts:\d+:\d+` \*\*error\*\* Type '"guess"' is not assignable to type '"\[secret\]"'/, text);
+    // The secret file is TypeScript, whose types can rebuild its values in any shape: every quoted literal is cut, "guess" too.
+    assert.match(text, /leak\/typeLevel\.ts:\d+:\d+` \*\*error\*\* Type '"\[secret\]"' is not assignable to type '"\[secret\]"'/, text);
     assert.match(text, /leak\/plain\.ts:1:\d+` \*\*error\*\* Cannot find name 'foo'\./, 'an ordinary problem stays whole');
     assert.ok(!text.includes('leak/.env.ts'), 'a secret file has no problems to show');
   });
