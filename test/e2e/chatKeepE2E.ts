@@ -124,6 +124,8 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
         await page.keyboard.press('Control+Alt+Enter');
         await card.waitFor({ state: 'detached', timeout: TIMEOUT });
         await diffTab.first().waitFor({ state: 'detached', timeout: TIMEOUT });
+        // The write follows the decision by a moment.
+        for (const until = Date.now() + TIMEOUT; fs.readFileSync(greeter, 'utf8') === before && Date.now() < until; ) await page.waitForTimeout(100);
         assert.notEqual(fs.readFileSync(greeter, 'utf8'), before, 'the second press approved it');
         // Reject: the diff in front, then Ctrl+Alt+Backspace and Enter in the reason box.
         const approved = fs.readFileSync(greeter, 'utf8');
