@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../support/codeServer';
-import { chatFrame, focusChatTab, openFromActivityBar, send, TIMEOUT, waitForComposer } from './chatPage';
+import { chatFrame, focusChatTab, openFromActivityBar, quickOpen, send, TIMEOUT, waitForComposer } from './chatPage';
 
 interface Check {
   readonly name: string;
@@ -37,13 +37,7 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
       run: async () => {
         const before = fs.readFileSync(greeter, 'utf8');
         // The developer had the file open with everything selected: stray keys there would replace it.
-        await page.keyboard.press('Control+P');
-        const quickOpen = page.locator('.quick-input-widget input');
-        await quickOpen.waitFor({ timeout: TIMEOUT });
-        await quickOpen.fill('Greeter.java');
-        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Greeter.java' }).first();
-        await row.waitFor({ timeout: TIMEOUT });
-        await row.click();
+        await quickOpen(page, 'Greeter.java');
         // Its tab clicked: the editor has the keyboard; then everything selected.
         await page.locator('.tabs-container .tab', { hasText: 'Greeter.java' }).first().click();
         await page.locator('.monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });

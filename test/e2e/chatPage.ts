@@ -38,6 +38,24 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/** Opens a file with Quick Open (Ctrl+P), clicking its row; again if the box hid before it could be typed into. */
+export async function quickOpen(page: Page, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    try {
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(name, { timeout: 10_000 });
+      await row.click({ timeout: 10_000 });
+      return;
+    } catch (e) {
+      await page.keyboard.press('Escape');
+      if (attempt >= 3) throw e;
+    }
+  }
+}
+
 /** Opens the chat from the command palette. */
 export async function openFromPalette(page: Page): Promise<void> {
   await runFromPalette(page, 'Agent Bridge: Open Chat');
