@@ -113,6 +113,9 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
         await box().click();
         await page.keyboard.press('Control+Alt+Enter');
         await page.locator('.tabs-container .tab.active', { hasText: 'Agent proposal' }).waitFor({ timeout: TIMEOUT });
+        // The keys are in the diff now: the next press is read there.
+        await page.locator('.monaco-diff-editor .monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
+        await page.waitForTimeout(300);
         assert.equal(fs.readFileSync(greeter, 'utf8'), before, 'the first press only shows the change');
         await shot('keyboard-review');
         await page.keyboard.press('Control+Alt+Enter');
@@ -130,6 +133,8 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
         await box().click();
         await page.keyboard.press('Control+Alt+Enter');
         await page.locator('.tabs-container .tab.active', { hasText: 'Agent proposal' }).waitFor({ timeout: TIMEOUT });
+        await page.locator('.monaco-diff-editor .monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
+        await page.waitForTimeout(300);
         await page.keyboard.press('Control+Alt+Backspace');
         const reason = page.locator('.quick-input-widget input');
         await reason.waitFor({ timeout: TIMEOUT });
