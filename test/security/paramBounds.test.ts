@@ -80,3 +80,48 @@ test("a repository's ignore line of many wildcards does not hold the in-process 
   // The line past the bound is left out (as an invalid one is); the others still apply.
   assert.deepEqual(files, [`${'a'.repeat(60)}.txt`, 'y.txt']);
 });
+
+test('a loop of symbolic links inside the project is a clear refusal, not a crash quoting absolute paths', async () => {
+  const repo = makeTree({ 'ok.txt': 'x\n' }, 'ab-loop-');
+  fs.symlinkSync('loop2', path.join(repo, 'loop1'));
+  fs.symlinkSync('loop1', path.join(repo, 'loop2'));
+  const inRepo = new Dispatcher({ workspace: new NodeWorkspace(repo), tools: ALL_TOOLS, log: silentLogger });
+  for (const [tool, params] of [['read_file', { relativePath: 'loop1' }], ['grep_file', { pattern: 'x', relativePath: 'loop1' }]] as const) {
+    const r = await inRepo.dispatch({ id: `l-${tool}`, idKey: 'toolCallId', toolName: tool, params });
+    assert.equal(r.data.code, 'BAD_REQUEST', `${tool}: ${r.data.code} ${String(r.data.error)}`);
+    assert.match(String(r.data.error), /loop1 leads into a loop of symbolic links/);
+    assert.ok(!String(r.data.error).includes(repo), 'no absolute path');
+  }
+});
+
+test('a source file larger than the index parses is left out of answers made before the index too (never parsed on the host thread)', async () => {
+  const big = `package p;\npublic class Huge {\n${'  int f(int a) { return a; }\n'.repeat(90_000)}}\n`;
+  const repo = makeTree({ 'src/p/Huge.java': big, 'src/p/Small.java': 'package p;\npublic class Small { void m() {} }\n' }, 'ab-huge-');
+  const inRepo = new Dispatcher({ workspace: new NodeWorkspace(repo), tools: ALL_TOOLS, log: silentLogger });
+  const started = performance.now();
+  const r = await inRepo.dispatch({ id: 'h1', idKey: 'toolCallId', toolName: 'read_class', params: { className: 'p.Huge' } });
+  assert.ok(performance.now() - started < 5000, `took ${Math.round(performance.now() - started)} ms`);
+  assert.equal(r.data.code, 'NOT_FOUND', `${r.data.code}: ${String(r.data.error ?? r.data.result).slice(0, 200)}`);
+  const small = await inRepo.dispatch({ id: 'h2', idKey: 'toolCallId', toolName: 'read_class', params: { className: 'p.Small' } });
+  assert.equal(small.data.success, true, String(small.data.error));
+});
+
+test('an edit by matching on a file of millions of lines is refused before the matcher builds its per-line tables', async () => {
+  const repo = makeTree({ 'many.txt': 'x\n'.repeat(1_500_000), 'empty-lines.txt': '\n'.repeat(17_000_000) }, 'ab-lines-');
+  const inRepo = new Dispatcher({ workspace: new NodeWorkspace(repo), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
+  for (const file of ['many.txt', 'empty-lines.txt']) {
+    const before = fs.statSync(path.join(repo, file)).mtimeMs;
+    const heap = process.memoryUsage().heapUsed;
+    for (const [tool, params] of [
+      ['Edit', { file_path: file, old_string: 'nope', new_string: 'yes' }],
+      ['MultiEdit', { file_path: file, edits: [{ old_string: 'nope', new_string: 'yes' }] }],
+      ['apply_change', { relativePath: file, searchContent: 'nope', replaceContent: 'yes' }],
+    ] as const) {
+      const r = await inRepo.dispatch({ id: `m-${tool}-${file}`, idKey: 'toolCallId', toolName: tool, params });
+      assert.equal(r.data.code, 'BAD_REQUEST', `${tool} on ${file}: ${r.data.code} ${String(r.data.error).slice(0, 200)}`);
+      assert.match(String(r.data.error), /too large to edit by matching text/);
+    }
+    assert.ok(process.memoryUsage().heapUsed - heap < 400 * 1024 * 1024, 'no per-line tables were built');
+    assert.equal(fs.statSync(path.join(repo, file)).mtimeMs, before, `${file} unchanged`);
+  }
+});

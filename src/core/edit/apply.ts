@@ -6,7 +6,7 @@ import type { Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { Sliced } from '../code/index/slices';
 import { MAX_FILE_BYTES } from '../policy/safeRead';
-import { EDIT_LIMITS, runEditWhole } from './budget';
+import { EDIT_LIMITS, refuseUnmatchable, runEditWhole } from './budget';
 import { textOccurrences } from './linearSearch';
 import { findMatchSliced } from './match';
 import { reindent } from './indent';
@@ -70,6 +70,7 @@ export function* applySearchReplaceSliced(original: string, search: string, repl
   if (search === replace) {
     throw new ToolError('VALIDATION_FAILED', identical(names, t));
   }
+  refuseUnmatchable(original, names.path, t);
   const outcome = yield* findMatchSliced(original, search, replace);
   if (outcome.kind === 'already-applied') {
     return { kind: 'already-applied', newText: original, strategy: outcome.strategy, range: outcome.range };
@@ -150,6 +151,7 @@ export function* applyEditsSliced(original: string, edits: readonly EditSpec[], 
     throw new ToolError('VALIDATION_FAILED', t('edits: {0} edits in one call; at most {1} are accepted. Split the change into several calls. Nothing was changed.', edits.length, EDIT_LIMITS.maxEdits));
   }
   const names = editNames(path);
+  refuseUnmatchable(original, path, t);
   let text = original;
   const reports: EditReport[] = [];
   for (let i = 0; i < edits.length; i++) {

@@ -15,7 +15,22 @@ import { ENGLISH } from './errors';
  * Matching time one call may use, and the most edits one MultiEdit may carry. Real agents send a
  * handful of edits (dozens at most); a thousand leaves ample room. Tests lower `matchMs`.
  */
-export const EDIT_LIMITS = { matchMs: 10_000, maxEdits: 1000 };
+export const EDIT_LIMITS = { matchMs: 10_000, maxEdits: 1000, maxLines: 1_000_000, maxChars: 16_000_000 };
+
+/**
+ * Matching keeps a string, a key and a table entry per line: a 64 MB file of empty lines took 4 GB
+ * and could end the process. A file past the bounds is refused before any of that is built.
+ */
+export function refuseUnmatchable(text: string, path: string, t: Translate = ENGLISH): void {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && lines <= EDIT_LIMITS.maxLines; at = text.indexOf('\n', at + 1)) lines++;
+  if (text.length > EDIT_LIMITS.maxChars || lines > EDIT_LIMITS.maxLines) {
+    throw new ToolError(
+      'BAD_REQUEST',
+      t('{0} is too large to edit by matching text (at most {1} lines and {2} MB). Nothing was changed. Write the whole file with Replace instead.', path, EDIT_LIMITS.maxLines, EDIT_LIMITS.maxChars / 1_000_000),
+    );
+  }
+}
 
 /** `work`, stopped with TIMEOUT at the first yield after `EDIT_LIMITS.matchMs` from its start. */
 export function* withinDeadline<T>(work: Sliced<T>, t: Translate = ENGLISH): Sliced<T> {

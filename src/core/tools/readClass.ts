@@ -89,7 +89,11 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SO
   if (ty.doc) out.push('', ty.doc);
   if (ty.outer) out.push('', t('Nested in {0}.', `${e.file.package ? `${e.file.package}.` : ''}${ty.outer}`));
   const section = (title: string, items: string[]) => {
-    if (items.length) out.push('', `### ${t(title)} (${items.length})`, ...items);
+    // One push per item: spreading 100,000 members into one call overflows the stack.
+    if (items.length) {
+      out.push('', `### ${t(title)} (${items.length})`);
+      for (const item of items) out.push(item);
+    }
   };
   section('Enum constants', ty.enumConstants.map((c) => `- L${c.line} \`${c.name}\`${doc(c.doc)}`));
   section('Record components', ty.components.map((c) => `- L${c.line} \`${c.type} ${c.name}\``));

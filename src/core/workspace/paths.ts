@@ -59,6 +59,8 @@ export async function resolveInProject(ws: Workspace, requested: string | undefi
   } catch (e) {
     // A loop that passes outside answers as any link out does: else it tells what lies out there.
     if (e instanceof LinkLoopError && e.visited.some((p) => !isInside(ws.root, p))) throw outside();
+    // A loop inside the project: a clear refusal naming the path as sent, not a crash quoting absolute paths.
+    if (e instanceof LinkLoopError) throw new ToolError('BAD_REQUEST', t('{0} leads into a loop of symbolic links.', input));
     throw e;
   }
   if (!isInside(ws.root, real)) throw outside();

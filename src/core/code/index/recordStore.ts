@@ -55,6 +55,13 @@ export const declBytes = (r: FileRecord): Buffer => r.packed.subarray(0, r.declL
 /** A record's call sites, deflated; undefined when it has none. */
 export const callBytes = (r: FileRecord): Buffer | undefined => (r.declLength < r.packed.length ? r.packed.subarray(r.declLength) : undefined);
 
+/**
+ * Source files larger than this are not parsed (left out of the index and of answers made before
+ * it): generated files are rarely larger, and a hostile one costs the parser about a second per
+ * megabyte (tree-sitter itself fails past some 56 MB).
+ */
+export const MAX_PARSED_BYTES = 2_000_000;
+
 export class RecordStore {
   protected readonly files = new Map<string, FileRecord>();
   /** Every name any file calls or declares a method of, once: records hold their ids. */
@@ -86,7 +93,7 @@ export class RecordStore {
   ) {}
 
   protected get maxFileBytes(): number {
-    return this.limits.maxFileBytes ?? 2_000_000;
+    return this.limits.maxFileBytes ?? MAX_PARSED_BYTES;
   }
 
   /**

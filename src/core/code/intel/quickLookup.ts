@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { MAX_PARSED_BYTES } from '../index/recordStore';
 import { readProjectText } from '../../policy/projectText';
 import { accessPolicy } from '../../policy/accessPolicy';
 import { ToolError } from '../../protocol/errors';
@@ -110,6 +111,8 @@ async function parse(ws: Workspace, rel: string): Promise<FileSymbols | undefine
     if (e instanceof ToolError && (e.code === 'NOT_FOUND' || e.code === 'PERMISSION_DENIED')) return undefined;
     throw e;
   }
+  // As the index leaves it out: it would be parsed here, on the host's thread.
+  if (Buffer.byteLength(text, 'utf8') > MAX_PARSED_BYTES) return undefined;
   return extractFile(normal(rel), text);
 }
 
