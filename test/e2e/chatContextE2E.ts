@@ -77,6 +77,8 @@ export function contextChecks(theme: string, bench: Workbench, shot: (state: str
       run: async () => {
         // Main.java is open from the file-link check, with the cursor on line 12.
         await page.locator('.tabs-container .tab', { hasText: 'Main.java' }).first().click();
+        // The selection is made with the keys: the editor must have them first (a loaded machine lags).
+        await page.locator('.monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
         await page.keyboard.press('Shift+ArrowDown');
         await page.keyboard.press('Shift+ArrowDown');
         await runFromPalette(page, 'Agent Bridge: Add Selection to Chat');
