@@ -119,6 +119,7 @@ const ZH_CN: Record<string, string> = {
   '{0} is not valid notebook JSON.': '{0} 不是有效的 Notebook JSON。',
   '{0} is not valid notebook JSON (at character {1}).': '{0} 不是有效的 Notebook JSON（第 {1} 个字符处）。',
   '{0} is too large to edit by matching text (at most {1} lines and {2} MB). Nothing was changed. Write the whole file with Replace instead.': '{0} 太大，无法通过匹配文本来编辑（最多 {1} 行、{2} MB）。未做任何修改。请改用 Replace 写入整个文件。',
+  'The new text holds half of a UTF-16 surrogate pair, which UTF-8 cannot store. Nothing was written. Send the character whole.': '新文本包含半个 UTF-16 代理对，UTF-8 无法存储。未写入任何内容。请发送完整的字符。',
   '{0} leads into a loop of symbolic links.': '{0} 指向一个符号链接循环。',
   '{0} is not a Jupyter notebook (no "cells" array).': '{0} 不是 Jupyter Notebook（没有 "cells" 数组）。',
   '{0} is an nbformat 3 notebook; NotebookEditCell edits nbformat 4 notebooks only. Nothing was written.': '{0} 是 nbformat 3 格式的 Notebook；NotebookEditCell 只编辑 nbformat 4 格式的 Notebook。未写入任何内容。',

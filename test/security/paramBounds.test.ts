@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
@@ -124,4 +125,28 @@ test('an edit by matching on a file of millions of lines is refused before the m
     assert.ok(process.memoryUsage().heapUsed - heap < 400 * 1024 * 1024, 'no per-line tables were built');
     assert.equal(fs.statSync(path.join(repo, file)).mtimeMs, before, `${file} unchanged`);
   }
+});
+
+test("a repository's .gitignore of thousands of lines does not hold the in-process search's walk", async () => {
+  const files: Record<string, string> = { '.gitignore': Array.from({ length: 6000 }, (_, i) => `*x*y*z${i}`).join('\n') + '\n' };
+  for (let i = 0; i < 300; i++) files[`src/f${i}.txt`] = 'needle\n';
+  const repo = makeTree(files, 'ab-bigignore-');
+  const inProcess = new Dispatcher({ workspace: new NodeWorkspace(repo, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const r = await inProcess.dispatch({ id: 'gi1', idKey: 'toolCallId', toolName: 'grep_file', params: { pattern: 'needle', limit: 5 } });
+  delay.disable();
+  assert.equal(r.data.success, true, String(r.data.error));
+  assert.ok(delay.max / 1e6 < 500, `the event loop was held ${Math.round(delay.max / 1e6)} ms`);
+});
+
+test('a writing tool refuses half a surrogate pair for a UTF-8 file instead of writing U+FFFD as if it were what was asked', async () => {
+  const repo = makeTree({ 'a.txt': 'prefix\n' }, 'ab-surrogate-');
+  const inRepo = new Dispatcher({ workspace: new NodeWorkspace(repo), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
+  const r = await inRepo.dispatch({ id: 's1', idKey: 'toolCallId', toolName: 'Edit', params: { file_path: 'a.txt', old_string: 'prefix', new_string: 'pre\uD800fix' } });
+  assert.equal(r.data.code, 'BAD_REQUEST', `${r.data.code} ${String(r.data.error)}`);
+  assert.equal(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8'), 'prefix\n');
+  const whole = await inRepo.dispatch({ id: 's2', idKey: 'toolCallId', toolName: 'Edit', params: { file_path: 'a.txt', old_string: 'prefix', new_string: 'pre\uD83D\uDE00fix' } });
+  assert.equal(whole.data.success, true, String(whole.data.error));
+  assert.equal(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8'), 'pre😀fix\n');
 });

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readSmallText, type OpenedFile } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import { WORKER_SOURCE, type WorkerInit } from './fallbackWorker';
@@ -236,11 +237,17 @@ async function readIgnoreFiles(dirAbs: string, entries: readonly Dirent[]): Prom
   return matchers;
 }
 
+/** How long the walk holds the event loop at most before it gives it back. */
+const WALK_SLICE_MS = 8;
+
 /** Walks the target folder depth-first in sorted order (so files come in result order) and queues every file to search. */
 async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, signal: AbortSignal): Promise<void> {
   const excludes = excludeMatcher(req.excludeGlobs);
   const explicit = new GitignoreMatcher(req.explicitIgnore);
   const types = req.typeGlobs ? new NameMatcher(req.typeGlobs) : undefined;
+  // Matching every entry against a repository's ignore rules runs here: a .gitignore of 20,000
+  // lines held the host for seconds. The walk gives the event loop back every few milliseconds.
+  let turned = performance.now();
 
   const visit = async (dirAbs: string, dirRel: string, parent: DirNode | undefined): Promise<void> => {
     if (signal.aborted) throw cancelledError(signal);
@@ -253,6 +260,11 @@ async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, sign
     const node: DirNode = { rel: dirRel, parent, matchers: await readIgnoreFiles(dirAbs, entries) };
     entries.sort((a, b) => compareNames(a.name, b.name));
     for (const entry of entries) {
+      if (performance.now() - turned > WALK_SLICE_MS) {
+        await nextTurn();
+        turned = performance.now();
+        if (signal.aborted) throw cancelledError(signal);
+      }
       const rel = dirRel === '.' ? entry.name : `${dirRel}/${entry.name}`;
       const isDir = entry.isDirectory();
       if (excludes.match(rel, isDir) === 'ignore') continue;

@@ -80,6 +80,8 @@ async function refuseUnwritable(ctx: WriteContext, current: ProjectText): Promis
   }
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * The one path every writing tool takes: the path through the access policy (the dispatcher's
  * resolution, when it made one), a person's consent first when the file is secret, then lock the
@@ -118,6 +120,10 @@ export async function planAndWrite<X>(
     const original = current?.text;
     if (decided.kind === 'unchanged') {
       return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, extra: decided.extra };
+    }
+    // UTF-8 cannot hold half a surrogate pair: it would be written as U+FFFD, not what was approved.
+    if ((current?.encoding ?? 'utf8').startsWith('utf8') && LONE_SURROGATE.test(decided.proposed)) {
+      throw new ToolError('BAD_REQUEST', translator(ctx.workspace.locale)('The new text holds half of a UTF-16 surrogate pair, which UTF-8 cannot store. Nothing was written. Send the character whole.'));
     }
     if (!ctx.changes) {
       throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
