@@ -180,7 +180,6 @@ export class AccessPolicy {
     if (this.hides(found.path)) return true;
     const st = found.opened ?? this.regularFileAt(found);
     if (!st) return true;
-    if (st.nlink <= 1) return false;
     return !this.mayReadLinked(st);
   }
 
@@ -201,6 +200,9 @@ export class AccessPolicy {
    */
   readonly mayReadLinked: LinkedCheck = (opened) => {
     const known = this.linked;
+    // One name now, but the inode of a secret (a link swapped away between the open and the
+    // check): the last walk's secret inodes stand, however old it is.
+    if (opened.nlink <= 1) return known?.byId.get(idOf(opened))?.secret !== true;
     if (!known || known.guard !== this.secrets || Date.now() - known.at > INODES_FRESH_MS) {
       void this.linkedNames();
       return false;
@@ -262,10 +264,13 @@ export class AccessPolicy {
         } catch {
           continue; // gone meanwhile
         }
-        if (st.nlink <= 1) continue;
+        // A secret is recorded by inode even with one name: a walk during a swap race may see it
+        // alone while its other names (a link being moved into place) are counted elsewhere.
+        const secret = guard.isSecret(rel);
+        if (st.nlink <= 1 && !secret) continue;
         const id = idOf(st);
         const seen = byId.get(id) ?? { names: 0, secret: false, protected: false };
-        byId.set(id, { names: seen.names + 1, secret: seen.secret || guard.isSecret(rel), protected: seen.protected || this.protectedRule(rel) !== undefined });
+        byId.set(id, { names: seen.names + 1, secret: seen.secret || secret, protected: seen.protected || this.protectedRule(rel) !== undefined });
       }
     }
     return { guard, at: Date.now(), byId, complete: true };

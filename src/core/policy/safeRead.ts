@@ -49,12 +49,15 @@ export interface OpenedFile {
   readonly nlink: number;
 }
 
-/** Whether an opened file with more than one name (a hard link) may be read; asked on the open handle. */
+/** Whether an opened file may be read, judged on the open handle: one with more than one name (a hard link) only when cleared. */
 export type LinkedCheck = (opened: OpenedFile) => boolean;
 
-/** Refuses a handle with more than one name unless `linked` clears it: without a check, such a file is never read. */
+/**
+ * Refuses a handle `linked` does not clear; without a check, one with more than one name is never
+ * read. The check sees every handle: one name now may still be a secret's inode.
+ */
 function refuseUnclearedLink(st: OpenedFile, abs: string, linked: LinkedCheck | undefined): void {
-  if (st.nlink > 1 && !linked?.(st)) throw new ReadRefusal('ELINKED', `the file has other names (hard links) that were not cleared: ${abs}`);
+  if (linked ? !linked(st) : st.nlink > 1) throw new ReadRefusal('ELINKED', `the file has other names (hard links) that were not cleared: ${abs}`);
 }
 
 function check(fd: number, abs: string, maxBytes: number, checked?: CheckedFile, linked?: LinkedCheck): number {
