@@ -60,7 +60,7 @@ const INODES_SCAN_ENTRIES = 200_000;
 interface LinkedNames {
   readonly guard: SecretGuard;
   readonly at: number;
-  readonly byId: ReadonlyMap<string, { names: number; secret: boolean; protected: boolean }>;
+  readonly byId: ReadonlyMap<string, { names: number; secret: boolean; protected: boolean; secretAt?: string }>;
   /** False when the walk ran out of time or entries: no hard-linked file can be cleared then. */
   readonly complete: boolean;
 }
@@ -201,8 +201,13 @@ export class AccessPolicy {
   readonly mayReadLinked: LinkedCheck = (opened) => {
     const known = this.linked;
     // One name now, but the inode of a secret (a link swapped away between the open and the
-    // check): the last walk's secret inodes stand, however old it is.
-    if (opened.nlink <= 1) return known?.byId.get(idOf(opened))?.secret !== true;
+    // check): refused while that secret's own name still leads to this inode (inodes are reused).
+    if (opened.nlink <= 1) {
+      const seen = known?.byId.get(idOf(opened));
+      if (!seen?.secretAt) return true;
+      const now = fs.lstatSync(path.join(this.ws.root, seen.secretAt), { throwIfNoEntry: false });
+      return !(now && idOf(now) === idOf(opened));
+    }
     if (!known || known.guard !== this.secrets || Date.now() - known.at > INODES_FRESH_MS) {
       void this.linkedNames();
       return false;
@@ -237,7 +242,7 @@ export class AccessPolicy {
   /** Walks the project (not node_modules, not through links), noting every file with more than one name. */
   private async walkLinkedNames(guard: SecretGuard): Promise<LinkedNames> {
     const root = this.ws.root;
-    const byId = new Map<string, { names: number; secret: boolean; protected: boolean }>();
+    const byId = new Map<string, { names: number; secret: boolean; protected: boolean; secretAt?: string }>();
     const deadline = Date.now() + INODES_SCAN_MS;
     let entries = 0;
     const pending: string[] = [''];
@@ -270,7 +275,8 @@ export class AccessPolicy {
         if (st.nlink <= 1 && !secret) continue;
         const id = idOf(st);
         const seen = byId.get(id) ?? { names: 0, secret: false, protected: false };
-        byId.set(id, { names: seen.names + 1, secret: seen.secret || secret, protected: seen.protected || this.protectedRule(rel) !== undefined });
+        const secretAt = seen.secretAt ?? (secret ? rel : undefined);
+        byId.set(id, { names: seen.names + 1, secret: seen.secret || secret, protected: seen.protected || this.protectedRule(rel) !== undefined, ...(secretAt ? { secretAt } : {}) });
       }
     }
     return { guard, at: Date.now(), byId, complete: true };
