@@ -104,18 +104,22 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
       run: async () => {
         const diffTab = page.locator('.tabs-container .tab', { hasText: 'Agent proposal' });
         // Approve: the first press shows the diff (with the focus), the second approves what it shows.
-        const before = fs.readFileSync(greeter, 'utf8');
-        await focusChatTab(page);
-        await idle();
-        await send(page, '/edit src/app/Greeter.java');
         const card = chat().locator('.card', { hasText: 'src/app/Greeter.java' });
-        await card.waitFor({ timeout: TIMEOUT });
-        await box().click();
-        await page.keyboard.press('Control+Alt+Enter');
-        await page.locator('.tabs-container .tab.active', { hasText: 'Agent proposal' }).waitFor({ timeout: TIMEOUT });
-        // The keys are in the diff now: the next press is read there.
-        await page.locator('.monaco-diff-editor .monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
-        await page.waitForTimeout(300);
+        /** A change proposed from the chat, then Ctrl+Alt+Enter typed in the message box: its diff in front, with the keys. */
+        const proposeAndReview = async (): Promise<void> => {
+          await focusChatTab(page);
+          await idle();
+          await send(page, '/edit src/app/Greeter.java');
+          await card.waitFor({ timeout: TIMEOUT });
+          await box().click();
+          await page.keyboard.press('Control+Alt+Enter');
+          await page.locator('.tabs-container .tab.active', { hasText: 'Agent proposal' }).waitFor({ timeout: TIMEOUT });
+          // The keys are in the diff now: the next press is read there.
+          await page.locator('.monaco-diff-editor .monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
+          await page.waitForTimeout(300);
+        };
+        const before = fs.readFileSync(greeter, 'utf8');
+        await proposeAndReview();
         assert.equal(fs.readFileSync(greeter, 'utf8'), before, 'the first press only shows the change');
         await shot('keyboard-review');
         await page.keyboard.press('Control+Alt+Enter');
@@ -126,15 +130,7 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
         assert.notEqual(fs.readFileSync(greeter, 'utf8'), before, 'the second press approved it');
         // Reject: the diff in front, then Ctrl+Alt+Backspace and Enter in the reason box.
         const approved = fs.readFileSync(greeter, 'utf8');
-        await focusChatTab(page);
-        await idle();
-        await send(page, '/edit src/app/Greeter.java');
-        await card.waitFor({ timeout: TIMEOUT });
-        await box().click();
-        await page.keyboard.press('Control+Alt+Enter');
-        await page.locator('.tabs-container .tab.active', { hasText: 'Agent proposal' }).waitFor({ timeout: TIMEOUT });
-        await page.locator('.monaco-diff-editor .monaco-editor.focused').first().waitFor({ timeout: TIMEOUT });
-        await page.waitForTimeout(300);
+        await proposeAndReview();
         await page.keyboard.press('Control+Alt+Backspace');
         const reason = page.locator('.quick-input-widget input');
         await reason.waitFor({ timeout: TIMEOUT });
