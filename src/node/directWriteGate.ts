@@ -86,9 +86,10 @@ async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, n
 }
 
 /**
- * The headless host's gate, used only with --auto-approve: nobody is asked, so a change to a
- * protected file (`.git`, `.vscode`, CI configuration, …) is refused, and a secret one never gets
- * here (this gate has no `allowSecretChange`).
+ * The headless host's gate, used only with --auto-approve: nobody is asked, so it writes only what
+ * autoApprove writes without asking (source code and prose, see unaskedWrites.ts); a change to a
+ * protected file (`.git`, `.vscode`, CI configuration, …) or a tool's configuration is refused,
+ * and a secret one never gets here (this gate has no `allowSecretChange`).
  *
  * The path is judged again right before the write, its folder opened level by level and every
  * name reached through that open folder (see PinnedFolder). The write is atomic and loses nobody's
@@ -108,6 +109,10 @@ export class DirectWriteGate implements ChangeGate {
         'PERMISSION_DENIED',
         `${rel} is a ${change.path.kind} file (it matches "${change.path.rule}"${change.path.matched !== rel ? ` as ${change.path.matched}` : ''}): a change to it always needs a person's decision, and this host has nobody to ask. Nothing was written.`,
       );
+    }
+    const unasked = change.judged.unaskedWrite();
+    if (!unasked.unasked) {
+      throw new ToolError('PERMISSION_DENIED', `${unasked.why}: with --auto-approve this host writes only source files and prose, and has nobody to ask about other files. Nothing was written. Open the project in VS Code to review such a change.`);
     }
     const conflict = () => new ToolError('CONFLICT', `${rel} changed while the change was being prepared; nothing was written. Read it again and retry.`);
     // Judged again, and the folder opened level by level without following a link: every name

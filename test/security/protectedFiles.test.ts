@@ -50,21 +50,24 @@ describe('a hostile agent building a git directory one write at a time (headless
       const folder = `docs-${name.replace(/ /g, '-')}`;
       const marker = path.join(link.tree.root, `${folder}-PWNED`);
       const all = pieces(folder, marker);
-      const refused: string[] = [];
+      const refused = new Map<string, string>();
       for (const i of order) {
         const [rel, content] = all[i];
         const r = await link.call('Replace', { file_path: rel, content });
         if (r.success !== true) {
           assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
-          refused.push(rel);
+          refused.set(rel, String(r.error));
         }
       }
       const dir = path.join(link.tree.root, folder);
       fs.mkdirSync(dir, { recursive: true });
       const found = gitFindsRepository(dir, path.dirname(link.tree.root));
       assert.ok(!fs.existsSync(marker), 'core.fsmonitor ran');
-      assert.equal(found, false, `git found a repository in ${folder}/ (refused: ${refused.join(', ') || 'none'})`);
-      assert.deepEqual(refused, [`${folder}/HEAD`], 'HEAD, and only HEAD, is refused while no HEAD is there');
+      assert.equal(found, false, `git found a repository in ${folder}/ (refused: ${[...refused.keys()].join(', ') || 'none'})`);
+      // None of the pieces is source code, so none is written unasked; HEAD is refused as protected
+      // (the policy's own judgement of each order is the property test below).
+      assert.deepEqual([...refused.keys()].sort(), all.map(([rel]) => rel).sort(), 'every piece is refused');
+      assert.match(refused.get(`${folder}/HEAD`) ?? '', /protected file/);
     });
   }
 
@@ -213,12 +216,21 @@ describe('files that run code, at any depth (headless host, --auto-approve)', ()
       else assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
     }
     assert.deepEqual(written, [], 'written without a question');
+    // Refused as protected, not only as configuration: in VS Code they ask in every mode, with the warning.
+    const policy = accessPolicy(new NodeWorkspace(link.tree.root, { ripgrep: false }));
+    for (const rel of RUNS_CODE.flatMap((f) => [f, `services/api/${f}`])) {
+      assert.notEqual((await policy.forWrite(await policy.resolve(rel))).kind, 'normal', rel); // .yarnrc.yml is secret too
+    }
   });
 
-  test('package.json and a Makefile stay ordinary files (the developer runs them as the project\'s own code)', async () => {
+  test('package.json and a Makefile are not protected, but not source either: this host refuses them', async () => {
+    const policy = accessPolicy(new NodeWorkspace(link.tree.root, { ripgrep: false }));
     for (const rel of ['package.json', 'Makefile', 'services/api/package.json']) {
+      // Not protected: in VS Code they ask without the warning (and join Approve All).
+      assert.equal((await policy.resolve(rel)).kind, 'normal', rel);
       const r = await link.call('Replace', { file_path: rel, content: '{}\n' });
-      assert.equal(r.success, true, `${rel}: ${String(r.error)}`);
+      assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
+      assert.match(String(r.error), /not a source file/);
     }
   });
 });

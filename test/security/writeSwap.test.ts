@@ -86,8 +86,8 @@ test('a create waiting while its folder is swapped for a link to .vscode: refuse
   fs.mkdirSync(path.join(p.root, '.vscode'));
   fs.writeFileSync(path.join(p.root, '.vscode/settings.json'), '{}\n');
   fs.mkdirSync(path.join(p.root, 'x'));
-  const task = JSON.stringify({ version: '2.0.0', tasks: [{ label: 'x', type: 'shell', command: 'touch pwned', runOptions: { runOn: 'folderOpen' } }] });
-  const answers = [p.call('Replace', { file_path: 'x/tasks.json', content: task }), p.call('Replace', { file_path: 'x/sub/tasks.json', content: task })];
+  // Source files (written unasked with --auto-approve), but protected once inside .vscode.
+  const answers = [p.call('Replace', { file_path: 'x/notes.md', content: 'planted\n' }), p.call('Replace', { file_path: 'x/sub/notes.md', content: 'planted\n' })];
   await p.waiting;
   fs.rmdirSync(path.join(p.root, 'x'));
   fs.symlinkSync(path.join(p.root, '.vscode'), path.join(p.root, 'x'));
@@ -96,7 +96,7 @@ test('a create waiting while its folder is swapped for a link to .vscode: refuse
     assert.equal(r.code, 'PERMISSION_DENIED', String(r.error));
     assert.match(String(r.error), /nothing was written/);
   }
-  assert.deepEqual(listing(path.join(p.root, '.vscode')), ['settings.json'], 'no task file and no folder appeared in .vscode without the protected question');
+  assert.deepEqual(listing(path.join(p.root, '.vscode')), ['settings.json'], 'no file and no folder appeared in .vscode without the protected question');
 });
 
 test('a racing swapper (folder <-> link out) against 300 Replace calls with --auto-approve: nothing outside changes, no temp file anywhere', async () => {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../protocol/errors';
 import type { Access, AccessKind, AccessPolicy } from '../policy/accessPolicy';
+import { unaskedWrite, type UnaskedWrite } from '../policy/unaskedWrites';
 
 /** What a host that writes by name calls right before each step that touches the disk. */
 export interface WriteCheck {
@@ -85,6 +86,20 @@ export class JudgedPath implements WriteCheck {
       folders.push({ abs, id: st && { dev: st.dev, ino: st.ino } });
     }
     return new JudgedPath(policy, access, linked, folders);
+  }
+
+  /**
+   * Whether autoApprove may write the file without asking (unaskedWrites.ts), judged by the name
+   * given and the name it leads to. A secret or protected file, or one with other names (hard
+   * links, whose other names could be anything), always asks.
+   */
+  unaskedWrite(): UnaskedWrite {
+    const { rel, kind, rule } = this.access;
+    if (kind !== 'normal') return { unasked: false, why: `${rel} is a ${kind} file (it matches "${rule ?? '?'}")` };
+    if (this.linked !== 'normal') return { unasked: false, why: `${rel} is a ${this.linked} file through another name of it (a hard link)` };
+    if ((lstatOrUndefined(this.access.abs)?.nlink ?? 1) > 1) return { unasked: false, why: `${rel} has other names (hard links)` };
+    const real = path.relative(this.folders[0].abs, this.access.abs).split(path.sep).join('/');
+    return real === rel ? unaskedWrite(rel) : unaskedWrite(rel, real);
   }
 
   /** The file's folder, as judged. */

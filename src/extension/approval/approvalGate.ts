@@ -136,12 +136,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     const formatMode = vscode.workspace.getConfiguration(SECTION, uri).get<FormatMode>(Setting.format, 'changedRange');
     const shown = await formatProposal(this.store, change, formatMode, this.log, signal);
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was withdrawn while its proposal was being prepared; nothing was written.');
-    // A secret or protected file (.git, .vscode, CI configuration) is never written without asking,
-    // whatever the mode; the mode itself comes from the user's own settings only.
-    if (readApprovalMode() !== 'autoApprove' || change.path.kind !== 'normal') {
+    // autoApprove (a user setting only) writes source code and prose unasked; anything else asks.
+    const autoApprove = readApprovalMode() === 'autoApprove';
+    if (!(autoApprove && change.judged.unaskedWrite().unasked)) {
       const asked = performance.now();
       try {
-        await this.ask(change, shown, signal);
+        await this.ask(change, shown, signal, autoApprove);
       } finally {
         hooks?.approvalWait?.(performance.now() - asked);
       }
@@ -156,7 +156,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return this.questions.ask(request, signal);
   }
 
-  private async ask(change: ProposedChange, shown: string, signal: AbortSignal): Promise<void> {
+  private async ask(change: ProposedChange, shown: string, signal: AbortSignal, autoApprove: boolean): Promise<void> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was shown.');
     const counts = patchCounts(structuredPatchOf(change.original ?? '', shown));
     const runs = editRuns(change.original ?? '', shown);
@@ -166,7 +166,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       relativePath: change.path.rel,
       description: change.description,
       created: change.original === undefined,
-      ...(change.path.kind !== 'normal' ? { guarded: { kind: change.path.kind, rule: change.path.rule ?? '?' } } : {}),
+      ...(change.path.kind !== 'normal' ? { guarded: { kind: change.path.kind, rule: change.path.rule ?? '?' } } : autoApprove ? { notSource: true as const } : {}),
       ...counts,
       askedAt: Date.now(),
     };

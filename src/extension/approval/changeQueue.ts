@@ -12,6 +12,8 @@ export interface PendingChangeView {
   readonly created: boolean;
   /** Set for a secret or protected file: asked about whatever the approval mode, with a warning. */
   readonly guarded?: { readonly kind: 'secret' | 'protected'; readonly rule: string };
+  /** Set in autoApprove mode for a file that is not source code (a tool's configuration): asked, as autoApprove writes only source code unasked. */
+  readonly notSource?: true;
   readonly added: number;
   readonly removed: number;
   /**

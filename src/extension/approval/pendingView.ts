@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalGate } from './approvalGate';
-import { guardedWarning, lateWarning } from './prompts';
+import { guardedWarning, lateWarning, notSourceNote } from './prompts';
 import { callerMayHaveGivenUp, type PendingChangeView } from './changeQueue';
 import type { EditRun } from '../../core/edit/editRuns';
 
@@ -105,6 +105,7 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
     tip.appendText(c.created ? t('New file {0} (+{1})', c.relativePath, c.added) : t('{0} (+{1} −{2})', c.relativePath, c.added, c.removed));
     if (c.description) tip.appendMarkdown('\n\n').appendText(t('The agent says: “{0}”', c.description));
     if (c.guarded) tip.appendMarkdown('\n\n').appendText(guardedWarning(c.guarded));
+    if (c.notSource) tip.appendMarkdown('\n\n').appendText(notSourceNote());
     if (overdue) tip.appendMarkdown('\n\n').appendText(lateWarning());
     item.tooltip = tip;
     item.contextValue = c.guarded ? 'pendingChange.guarded' : 'pendingChange';

@@ -19,6 +19,11 @@ export function guardedWarning(guarded: NonNullable<PendingChangeView['guarded']
     : t('⚠ This file configures your tools (it matches "{0}"): a change to it can make git, the editor or CI run commands. Review it carefully.', guarded.rule);
 }
 
+/** Why a change waits in autoApprove mode although it is neither secret nor protected. */
+export function notSourceNote(): string {
+  return vscode.l10n.t('autoApprove writes only source code and prose without asking; this file is not source code (tools may load it by themselves), so it waits for your review in its diff.');
+}
+
 /** A change whose backend has probably stopped waiting: approving it still writes it, and the late answer says so. */
 export function lateWarning(): string {
   return vscode.l10n.t('The agent may have stopped waiting for this answer (backends give up after {0} s). Approving still writes the change; the late answer tells the agent what landed.', BACKEND_WAIT_MS / 1000);
@@ -51,7 +56,11 @@ export function notifyPending(view: PendingChangeView, decided: Promise<unknown>
   // The description is the agent's text: quoted and named as such, never as Agent Bridge's own words.
   const full = view.description ? t('{0}. The agent says: “{1}”', message, inert(clip(view.description, 300))) : message;
   // Protected files configure tools that run code (git hooks, fsmonitor, editor settings): say so.
-  const title = view.guarded ? `${full} ${guardedWarning(view.guarded)}` : `${full} ${t('Review it in its diff.')}`;
+  const title = view.guarded
+    ? `${full} ${guardedWarning(view.guarded)}`
+    : view.notSource
+      ? `${full} ${notSourceNote()}`
+      : `${full} ${t('Review it in its diff.')}`;
   void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => decided.catch(() => undefined));
 }
 

@@ -433,6 +433,25 @@ describe('Approval of agent changes', () => {
     }
   });
 
+  it('autoApprove asks for a file that is not source code (a test runner\'s config, pyproject.toml), without the protected warning', async () => {
+    const config = vscode.workspace.getConfiguration('agentBridge');
+    await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Global);
+    try {
+      for (const rel of ['auto/jest.config.js', 'auto/pyproject.toml']) {
+        const { id, answer } = await propose({ file_path: rel, content: 'x = 1\n' }, 'Replace');
+        const view = live.api.pendingChanges.list().find((c) => c.id === id)!;
+        assert.equal(view.notSource, true, rel);
+        assert.equal(view.guarded, undefined, rel);
+        assert.ok(!fs.existsSync(file(rel)), `${rel}: nothing written without a decision`);
+        await vscode.commands.executeCommand('agentBridge.rejectChange', id, '');
+        assert.equal(data(await answer).code, 'USER_REJECTED');
+        assert.ok(!fs.existsSync(file(rel)));
+      }
+    } finally {
+      await config.update('approvalMode', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a secret file (excludeGlobs) is not even read in autoApprove mode until the developer allows it', async () => {
     const config = vscode.workspace.getConfiguration('agentBridge');
     await config.update('approvalMode', 'autoApprove', vscode.ConfigurationTarget.Global);

@@ -1,0 +1,112 @@
+/**
+ * The hostile-agent suite: configuration that editor extensions and language servers load or run
+ * by themselves (a test runner's config, pyproject's addopts, a Gradle build, a build script).
+ * With --auto-approve the headless host writes only source code and prose; everything else is
+ * refused, whatever name or link leads to it. In VS Code the same judgement makes autoApprove ask.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { unaskedWrite } from '../../src/core/policy/unaskedWrites';
+import { hostileLink, type HostileLink } from './helpers/hostile';
+
+/** Files a tool loads by itself: each would run the agent's text without anyone choosing to run the project. */
+const TOOL_FILES: readonly string[] = [
+  'jest.config.js',
+  'vitest.config.ts',
+  'vitest.workspace.mjs',
+  'playwright.config.ts',
+  'babel.config.cjs',
+  'postcss.config.js',
+  'vite.config.mts',
+  '.babelrc',
+  '.mocharc.js',
+  '.storybook/main.ts',
+  'pyproject.toml',
+  'pytest.ini',
+  'setup.cfg',
+  'tox.ini',
+  'mypy.ini',
+  'package.json',
+  'tsconfig.json',
+  'build.gradle',
+  'build.gradle.kts',
+  'settings.gradle.kts',
+  'buildSrc/src/main/kotlin/Plugin.kt',
+  'pom.xml',
+  'build.sbt',
+  'project/Deps.scala',
+  'build.rs',
+  'Cargo.toml',
+  'CMakeLists.txt',
+  'Package.swift',
+  'mix.exs',
+  'Gemfile',
+  'gulpfile.js',
+  'sitecustomize.py',
+  'App.csproj',
+  'Makefile',
+  'Dockerfile',
+  'flake.nix',
+];
+
+/** Source code and prose: what autoApprove writes without asking. */
+const SOURCE_FILES: readonly string[] = ['src/App.java', 'src/app.ts', 'src/view.tsx', 'lib/util.py', 'tests/test_util.py', 'README.md', 'docs/guide.rst', 'main.go', 'src/lib.rs', 'docs/todo.txt'];
+
+describe('tool configuration (headless host, --auto-approve)', () => {
+  let link: HostileLink;
+  before(async () => {
+    link = await hostileLink();
+  });
+  after(() => link.close());
+
+  const read = (rel: string): string | undefined => {
+    const abs = path.join(link.tree.root, rel);
+    return fs.existsSync(abs) ? fs.readFileSync(abs, 'utf8') : undefined;
+  };
+
+  test('creating or changing a tool\'s configuration or a build script is refused, at the root and deep down', async () => {
+    const written: string[] = [];
+    for (const rel of TOOL_FILES.flatMap((f) => [f, `services/api/${f}`])) {
+      const before = read(rel);
+      const r = await link.call('Replace', { file_path: rel, content: 'require("child_process").execSync("touch PWNED")\n' });
+      if (r.success === true || read(rel) !== before) written.push(rel);
+      else assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
+    }
+    assert.deepEqual(written, [], 'written without a question');
+  });
+
+  test('source code and prose are still written', async () => {
+    for (const rel of SOURCE_FILES) {
+      const r = await link.call('Replace', { file_path: rel, content: 'ok\n' });
+      assert.equal(r.success, true, `${rel}: ${String(r.error)}`);
+      assert.equal(read(rel), 'ok\n', rel);
+    }
+  });
+
+  test('a source name that leads to a tool\'s configuration (a symbolic or a hard link) is refused', async () => {
+    const root = link.tree.root;
+    fs.writeFileSync(path.join(root, 'jest.config.js'), 'module.exports = {};\n');
+    fs.symlinkSync('jest.config.js', path.join(root, 'config-link.js'));
+    fs.writeFileSync(path.join(root, 'vitest.config.ts'), 'export default {};\n');
+    fs.linkSync(path.join(root, 'vitest.config.ts'), path.join(root, 'shared.ts'));
+    for (const rel of ['config-link.js', 'shared.ts']) {
+      const r = await link.call('Replace', { file_path: rel, content: 'require("child_process").execSync("touch PWNED")\n' });
+      assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
+    }
+    assert.equal(read('jest.config.js'), 'module.exports = {};\n');
+    assert.equal(read('vitest.config.ts'), 'export default {};\n');
+  });
+});
+
+describe('which files autoApprove writes unasked', () => {
+  test('by extension and name, case-insensitively, every name of the file counted', () => {
+    assert.equal(unaskedWrite('src/Main.JAVA').unasked, true);
+    assert.equal(unaskedWrite('JEST.CONFIG.JS').unasked, false);
+    assert.equal(unaskedWrite('src/a.ts', 'jest.config.js').unasked, false);
+    assert.equal(unaskedWrite('.github/x.md').unasked, false);
+    assert.equal(unaskedWrite('noextension').unasked, false);
+    assert.equal(unaskedWrite('.ts').unasked, false);
+  });
+});
