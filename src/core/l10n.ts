@@ -6,6 +6,7 @@
 export type Translate = (english: string, ...args: (string | number)[]) => string;
 
 const ZH_CN: Record<string, string> = {
+  'Changes waiting for a decision already hold {0} MB of text; this one ({1} MB) would pass the limit. Nothing was written: try again once some are decided.': '等待决定的更改已占用 {0} MB 文本；这一项（{1} MB）会超出上限。未写入任何内容：请在部分更改被决定后重试。',
   // read_file
   '## File: {0}': '## 文件：{0}',
   'Lines {0}–{1} of {2}': '第 {0}–{1} 行，共 {2} 行',

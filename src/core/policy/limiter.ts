@@ -85,7 +85,6 @@ export class Limiter {
   }
 }
 
-/** True for the answer `acquire` gives when the queue is full (such answers are not kept for replay). */
 /** The answer to a call beyond the queue: retryable, so never replayed from the answered-id cache. */
 export class BusyError extends ToolError {
   constructor(
@@ -100,6 +99,7 @@ export class BusyError extends ToolError {
 export const busyMessage = (t: Translate, running: number, waiting: number, max: number): string =>
   t('Agent Bridge is busy: {0} tool calls are running and {1} are waiting (at most {2} run at once). Nothing was done; try again in a moment.', running, waiting, max);
 
+/** True for the answer `acquire` gives when the queue is full (such answers are not kept for replay). */
 export function isBusyError(e: unknown): e is BusyError {
   return e instanceof BusyError;
 }

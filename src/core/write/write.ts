@@ -10,6 +10,7 @@ import type { ChangeGate, CommittedChange } from './gate';
 import type { NotebookCellEdit } from '../edit/types';
 import { problemsBefore, reportAfterWrite, type DiagnosticsReport } from './diagnostics';
 import { withFileLock } from './lock';
+import { holdProposal, preparingSlot } from './writeLoad';
 import { patchCounts, structuredPatchOf } from '../edit/patch';
 import type { Hunk, LineRange } from '../edit/types';
 
@@ -114,55 +115,69 @@ export async function planAndWrite<X>(
     }
   }
   return withFileLock(target.abs, async () => {
-    const current = await currentText(ctx, target);
-    if (current) await refuseUnwritable(ctx, current);
-    const decided = await plan(current);
-    const original = current?.text;
-    if (decided.kind === 'unchanged') {
-      return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, extra: decided.extra };
+    const prepared = await preparingSlot(ctx.signal);
+    let releaseHeld: (() => void) | undefined;
+    try {
+      return await readPlanCommit();
+    } finally {
+      prepared();
+      releaseHeld?.();
     }
-    // UTF-8 cannot hold half a surrogate pair: it would be written as U+FFFD, not what was approved.
-    if ((current?.encoding ?? 'utf8').startsWith('utf8') && LONE_SURROGATE.test(decided.proposed)) {
-      throw new ToolError('BAD_REQUEST', translator(ctx.workspace.locale)('The new text holds half of a UTF-16 surrogate pair, which UTF-8 cannot store. Nothing was written. Send the character whole.'));
-    }
-    if (!ctx.changes) {
-      throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
-    }
-    // Judged again now: a HEAD may have landed beside the file while this call waited for the consent or the lock.
-    const judged = await JudgedPath.judge(policy, ctx.workspace.root, target.rel, target);
-    // The file's problems now, to tell the agent after the write which ones its change brought.
-    const problems = await problemsBefore(ctx.workspace, target.abs, target.kind === 'secret');
-    const committed = await ctx.changes.commit(
-      {
-        id: ctx.callId,
-        toolName,
-        path: judged.access,
-        judged,
+
+    async function readPlanCommit(): Promise<WriteOutcome<X>> {
+      const current = await currentText(ctx, target);
+      if (current) await refuseUnwritable(ctx, current);
+      const decided = await plan(current);
+      const original = current?.text;
+      if (decided.kind === 'unchanged') {
+        return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, extra: decided.extra };
+      }
+      // UTF-8 cannot hold half a surrogate pair: it would be written as U+FFFD, not what was approved.
+      if ((current?.encoding ?? 'utf8').startsWith('utf8') && LONE_SURROGATE.test(decided.proposed)) {
+        throw new ToolError('BAD_REQUEST', translator(ctx.workspace.locale)('The new text holds half of a UTF-16 surrogate pair, which UTF-8 cannot store. Nothing was written. Send the character whole.'));
+      }
+      if (!ctx.changes) {
+        throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
+      }
+      // Judged again now: a HEAD may have landed beside the file while this call waited for the consent or the lock.
+      const judged = await JudgedPath.judge(policy, ctx.workspace.root, target.rel, target);
+      // The file's problems now, to tell the agent after the write which ones its change brought.
+      const problems = await problemsBefore(ctx.workspace, target.abs, target.kind === 'secret');
+      // From here the proposal waits on a person: it gives up its slot but its text stays counted.
+      releaseHeld = holdProposal((original?.length ?? 0) + decided.proposed.length, ctx.workspace.locale);
+      prepared();
+      const committed = await ctx.changes.commit(
+        {
+          id: ctx.callId,
+          toolName,
+          path: judged.access,
+          judged,
+          original,
+          proposed: decided.proposed,
+          encoding: current?.encoding ?? 'utf8',
+          description,
+          changedLines: decided.changedLines,
+          notebookEdit: decided.notebookEdit,
+        },
+        ctx.signal,
+        ctx.onApprovalWait ? { approvalWait: ctx.onApprovalWait } : undefined,
+      );
+      const structuredPatch = structuredPatchOf(original ?? '', committed.finalText);
+      // A secret file's problems are never quoted (their messages can show its lines).
+      const diagnostics = target.kind === 'secret' ? undefined : await reportAfterWrite(ctx.workspace, target.abs, problems, ctx.signal);
+      return {
+        ...(diagnostics ? { diagnostics } : {}),
+        path: target,
         original,
-        proposed: decided.proposed,
-        encoding: current?.encoding ?? 'utf8',
-        description,
-        changedLines: decided.changedLines,
-        notebookEdit: decided.notebookEdit,
-      },
-      ctx.signal,
-      ctx.onApprovalWait ? { approvalWait: ctx.onApprovalWait } : undefined,
-    );
-    const structuredPatch = structuredPatchOf(original ?? '', committed.finalText);
-    // A secret file's problems are never quoted (their messages can show its lines).
-    const diagnostics = target.kind === 'secret' ? undefined : await reportAfterWrite(ctx.workspace, target.abs, problems, ctx.signal);
-    return {
-      ...(diagnostics ? { diagnostics } : {}),
-      path: target,
-      original,
-      created: current === undefined,
-      written: true,
-      committed,
-      finalText: committed.finalText,
-      structuredPatch,
-      ...patchCounts(structuredPatch),
-      extra: decided.extra,
-    };
+        created: current === undefined,
+        written: true,
+        committed,
+        finalText: committed.finalText,
+        structuredPatch,
+        ...patchCounts(structuredPatch),
+        extra: decided.extra,
+      };
+    }
   });
 }
 

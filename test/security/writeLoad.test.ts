@@ -1,0 +1,98 @@
+/**
+ * The hostile-agent suite: many large writes at once. A write reads and plans in one of a few
+ * slots, and the text of proposals waiting for a decision is bounded in total; a proposal that
+ * waits on a person gives its slot up, so a batch of changes still reaches review.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { Dispatcher } from '../../src/core/link/dispatcher';
+import { silentLogger } from '../../src/core/log';
+import { ALL_TOOLS } from '../../src/core/tools/registry';
+import type { ChangeGate, ProposedChange } from '../../src/core/write/gate';
+import { heldChars, holdProposal, MAX_HELD_CHARS } from '../../src/core/write/writeLoad';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+
+function project(files: number, size: number) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-writeload-')));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  for (let i = 0; i < files; i++) fs.writeFileSync(path.join(root, `f${i}.txt`), `${'x'.repeat(size)}\nend ${i}\n`);
+  return root;
+}
+
+/** A gate that keeps every proposal waiting until the test decides (rejecting all). */
+function waitingGate() {
+  const waiting: { change: ProposedChange; reject: (e: Error) => void }[] = [];
+  let arrived!: () => void;
+  let want = 0;
+  let reached = new Promise<void>((r) => (arrived = r));
+  const gate: ChangeGate = {
+    commit: (change) =>
+      new Promise((_, reject) => {
+        waiting.push({ change, reject });
+        if (waiting.length === want) arrived();
+      }),
+  };
+  return {
+    gate,
+    waiting,
+    until(n: number) {
+      want = n;
+      if (waiting.length >= n) return Promise.resolve();
+      reached = new Promise<void>((r) => (arrived = r));
+      return reached;
+    },
+    rejectAll() {
+      for (const w of waiting.splice(0)) w.reject(Object.assign(new Error('no'), { code: 'USER_REJECTED' }));
+    },
+  };
+}
+
+test('70 changes sent at once all reach review: a proposal waiting on a person holds no slot', async () => {
+  const root = project(70, 10);
+  const g = waitingGate();
+  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger, changes: g.gate });
+  const answers = Array.from({ length: 70 }, (_, i) =>
+    d.dispatch({ id: `w${i}`, idKey: 'toolCallId', toolName: 'Replace', params: { file_path: `f${i}.txt`, content: `new ${i}\n` } }),
+  );
+  await g.until(70);
+  assert.equal(g.waiting.length, 70);
+  g.rejectAll();
+  await Promise.all(answers);
+  assert.equal(heldChars(), 0, 'every decided proposal gave its text back');
+});
+
+test('proposals waiting together hold a bounded amount of text; past it a change is refused, and room comes back', async () => {
+  const big = 64 * 1024 * 1024;
+  const releases: (() => void)[] = [];
+  // A single proposal always fits, whatever its size.
+  releases.push(holdProposal(MAX_HELD_CHARS + 1, undefined));
+  assert.throws(() => holdProposal(1, undefined), /already hold .* MB/);
+  releases.pop()!();
+  for (let held = 0; held + big <= MAX_HELD_CHARS; held += big) releases.push(holdProposal(big, undefined));
+  assert.throws(() => holdProposal(big, undefined), /Nothing was written/);
+  releases.pop()!();
+  releases.push(holdProposal(big, undefined));
+  for (const r of releases.splice(0)) r();
+  assert.equal(heldChars(), 0);
+});
+
+test('the budget is enforced through the write path: a large change beyond it is refused while others wait', async () => {
+  // Replacing a 60M-character file holds about 60M characters: two such proposals fit, a third does not.
+  const size = 60 * 1024 * 1024;
+  const root = project(3, size);
+  const g = waitingGate();
+  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger, changes: g.gate });
+  const replace = (i: number) => d.dispatch({ id: `b${i}`, idKey: 'toolCallId', toolName: 'Replace', params: { file_path: `f${i}.txt`, content: `short ${i}\n` } });
+  const first = [replace(0), replace(1)];
+  await g.until(2);
+  const refused = await replace(2);
+  assert.equal(refused.data.success, false);
+  assert.match(String(refused.data.error), /already hold .*Nothing was written/);
+  assert.ok(fs.readFileSync(path.join(root, 'f2.txt'), 'utf8').endsWith('end 2\n'), 'nothing written');
+  g.rejectAll();
+  await Promise.all(first);
+  assert.equal(heldChars(), 0);
+});
