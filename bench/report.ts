@@ -64,14 +64,19 @@ printed and ratios count more than milliseconds. A miss is a finding, not a fail
 only when a section cannot run. Every sample of the latest run is in \`bench/results/latest.json\`
 (not committed).
 
-The tree rows are TOOL_CALL → TOOL_RESULT round trips over loopback to a headless host in its own
-process: one started with no cache (its first build, its event-loop delay sampled every 10 ms
-until the build ended, while a read_class and a call_chain were answered), a second over the same
+The java.base rows run each tool's handler in the build's own process, on the index restored from
+its cache (\`bench/indexChild.ts\`). The tree rows are TOOL_CALL → TOOL_RESULT round trips over
+loopback to a headless host in its own process: one started with no cache (its first build, which
+it reports when asked once the build ended, and its event-loop delay sampled every 10 ms until
+then, while a read_class and a call_chain were answered), a second over the same
 cache (like VS Code reopened), and a third with none, asked for a fully qualified name. The cold
 call_chain answer is checked against the built index's. The soaks run a mix of grep_file,
 read_class, read_file, text_search and hostile calls at a steady rate after a warm-up that waits
 for the whole index, through the headless host and through the VSIX in code-server (memory there
 is the extension host's own: RSS from \`/proc\`, heap after a full GC through the Node inspector).
+The real-host rows install the VSIX, packaged from a copy of the working tree, into VS Code
+(code-server) and read the activation time VS Code itself shows in *Developer: Show Running
+Extensions*.
 `;
 
 const blockStart = (name: string): string => `<!-- bench section: ${name} -->`;
