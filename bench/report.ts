@@ -92,7 +92,7 @@ export function table(rows: readonly Row[]): string {
   return out.join('\n');
 }
 
-export function machineLine(m: MachineInfo): string {
+function machineLine(m: MachineInfo): string {
   return (
     `Measured ${m.date} on ${m.cores} × ${m.cpu}, ${m.memory} of memory; Node ${m.node}; ${m.rg}; ` +
     `commit ${m.commit}; load average ${m.loadAverageAtStart} at the start of the run, ${m.loadAverageAtEnd} at its end.`
@@ -100,7 +100,7 @@ export function machineLine(m: MachineInfo): string {
 }
 
 /** One section's block: heading, machine, table, the rows' notes and any error. */
-export function renderSection(section: SectionResult, machine: MachineInfo): string {
+function renderSection(section: SectionResult, machine: MachineInfo): string {
   const notes = section.rows.filter((r) => r.note).map((r) => `- ${r.figure}: ${r.note as string}`);
   const errors = section.errors.map((e) => `- ${e.split('\n')[0] as string}`);
   return [
@@ -128,7 +128,7 @@ function existingBlocks(text: string): Map<string, string> {
  * that failed without a single figure keeps its previous block, so a missing tool does not wipe
  * figures measured before.
  */
-export function benchmarksDocument(previous: string, sections: readonly SectionResult[], machine: MachineInfo): string {
+function benchmarksDocument(previous: string, sections: readonly SectionResult[], machine: MachineInfo): string {
   const blocks = existingBlocks(previous);
   for (const s of sections) if (s.rows.length > 0 || !blocks.has(s.name)) blocks.set(s.name, renderSection(s, machine));
   const order = Object.keys(TITLES);
