@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { ApprovalGate } from './approval/approvalGate';
-import { askReason } from './approval/pendingView';
-import { registerSetToken, type TokenStore } from './auth';
-import type { BridgeController } from './controller';
-import { openServerUrlSetting } from './settings';
-import { stateText } from './statusBar';
+import type { ApprovalGate } from './review/approvalGate';
+import { askReason } from './review/pendingView';
+import { registerSetToken, type TokenStore } from './connection/auth';
+import type { BridgeController } from './connection/controller';
+import { openServerUrlSetting } from './adapter/settings';
+import { stateText } from './connection/statusBar';
 
 /** The commands of package.json, plus the status bar's menu. Each is a few lines over the controller. */
 export function registerCommands(controller: BridgeController, channel: vscode.LogOutputChannel, approvals: ApprovalGate, tokens: TokenStore): vscode.Disposable[] {

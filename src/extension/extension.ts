@@ -1,22 +1,22 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/link/connection';
-import type { ChangeQueue } from './approval/changeQueue';
-import { AgentChanges } from './approval/agentChanges';
-import { AgentChangesView } from './approval/agentChangesView';
-import { ApprovalGate } from './approval/approvalGate';
-import { PendingChangesView } from './approval/pendingView';
-import { TokenStore } from './auth';
-import { registerCodeIntel } from './codeIntel';
+import type { ChangeQueue } from './review/changeQueue';
+import { AgentChanges } from './changes/agentChanges';
+import { AgentChangesView } from './changes/agentChangesView';
+import { ApprovalGate } from './review/approvalGate';
+import { PendingChangesView } from './review/pendingView';
+import { TokenStore } from './connection/auth';
+import { registerCodeIntel } from './adapter/codeIntel';
 import { registerCommands } from './commands';
 import { registerChat } from './chat/register';
 import type { ChatApi } from './chat/feature';
-import { BridgeController } from './controller';
-import { ServedFolder } from './folders';
-import { channelLogger } from './logger';
-import { SessionStore } from './session';
-import { affectsConnection, readSettings, watchSecretSettings } from './settings';
-import { StatusBar } from './statusBar';
-import { registerTestConnection } from './testConnection';
+import { BridgeController } from './connection/controller';
+import { ServedFolder } from './adapter/folders';
+import { channelLogger } from './adapter/logger';
+import { SessionStore } from './connection/session';
+import { affectsConnection, readSettings, watchSecretSettings } from './adapter/settings';
+import { StatusBar } from './connection/statusBar';
+import { registerTestConnection } from './connection/testConnection';
 import { redactingLogger } from '../core/log';
 
 /** What the extension exports to other extensions and to its own integration tests. */
@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     }),
   );
   if (readSettings(folders.current).autoConnect && folders.current) {
-    // Right after activation rather than in it: connecting loads the tools and their schemas (see link.ts).
+    // Right after activation rather than in it: connecting loads the tools and their schemas (see connection/link.ts).
     const timer = setTimeout(() => controller.connect(), 0);
     context.subscriptions.push({ dispose: () => clearTimeout(timer) });
   }

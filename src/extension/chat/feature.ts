@@ -3,12 +3,12 @@
  * link's events flowing between them. Commands and the serializer are registered in register.ts.
  */
 import * as vscode from 'vscode';
-import { callerMayHaveGivenUp, type ChangeQueue } from '../approval/changeQueue';
-import { inert } from '../approval/inert';
-import { askReason } from '../approval/pendingView';
-import type { BridgeController } from '../controller';
-import type { SessionStore } from '../session';
-import { openServerUrlSetting, readSettings } from '../settings';
+import { callerMayHaveGivenUp, type ChangeQueue } from '../review/changeQueue';
+import { inert } from '../review/inert';
+import { askReason } from '../review/pendingView';
+import type { BridgeController } from '../connection/controller';
+import type { SessionStore } from '../connection/session';
+import { openServerUrlSetting, readSettings } from '../adapter/settings';
 import { Mentions } from '../../core/chat/mentions';
 import type { Logger } from '../../core/log';
 import { accessPolicy } from '../../core/policy/accessPolicy';

@@ -3,11 +3,11 @@
  * serializer that brings the editor tab back after a reload.
  */
 import * as vscode from 'vscode';
-import type { ChangeQueue } from '../approval/changeQueue';
+import type { ChangeQueue } from '../review/changeQueue';
 import type { ChangeGate } from '../../core/write/gate';
-import type { BridgeController } from '../controller';
-import { channelLogger } from '../logger';
-import type { SessionStore } from '../session';
+import type { BridgeController } from '../connection/controller';
+import { channelLogger } from '../adapter/logger';
+import type { SessionStore } from '../connection/session';
 import { ChatFeature, type ChatApi } from './feature';
 import { CHAT_SIDEBAR_VIEW_ID, CHAT_VIEW_TYPE } from './panel';
 

@@ -6,7 +6,7 @@ import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
 import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
-import { readApprovalMode, SECTION, Setting } from '../settings';
+import { readApprovalMode, SECTION, Setting } from '../adapter/settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
 import { notifyPending } from './prompts';

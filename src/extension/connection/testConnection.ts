@@ -4,11 +4,11 @@
  * the display language, with the one action that helps. The live link is left alone.
  */
 import * as vscode from 'vscode';
-import type { ProbeOutcome } from '../core/link/probe';
-import type { Logger } from '../core/log';
+import type { ProbeOutcome } from '../../core/link/probe';
+import type { Logger } from '../../core/log';
 import type { TokenStore } from './auth';
-import type { ServedFolder } from './folders';
-import { openServerUrlSetting, readSettings } from './settings';
+import type { ServedFolder } from '../adapter/folders';
+import { openServerUrlSetting, readSettings } from '../adapter/settings';
 
 /** What the command returns (for the walkthrough's tests and other callers): the outcome and the sentence shown. */
 export interface TestConnectionResult {
