@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { callerMayHaveGivenUp, type ChangeQueue } from '../review/changeQueue';
 import { inert } from '../review/inert';
-import { askReason } from '../review/pendingView';
+import { askReason } from '../review/prompts';
 import type { BridgeController } from '../connection/controller';
 import type { SessionStore } from '../connection/session';
 import { openServerUrlSetting, readSettings } from '../adapter/settings';
