@@ -30,6 +30,39 @@ module.exports = {
       from: { path: '^src/(node|devBackend)/' },
       to: { path: '^src/extension/' },
     },
+    // src/extension's folders, lowest first: adapter (the core's interfaces over VS Code, settings),
+    // connection, review, changes, chat; extension.ts and the command registrar at the top wire them.
+    // A folder imports only from the folders below it.
+    {
+      name: 'extension-adapter-is-lowest',
+      severity: 'error',
+      from: { path: '^src/extension/adapter/' },
+      to: { path: '^src/extension/', pathNot: '^src/extension/adapter/' },
+    },
+    {
+      name: 'extension-connection-below-review',
+      severity: 'error',
+      from: { path: '^src/extension/connection/' },
+      to: { path: '^src/extension/', pathNot: '^src/extension/(adapter|connection)/' },
+    },
+    {
+      name: 'extension-review-below-changes',
+      severity: 'error',
+      from: { path: '^src/extension/review/' },
+      to: { path: '^src/extension/', pathNot: '^src/extension/(adapter|connection|review)/' },
+    },
+    {
+      name: 'extension-changes-below-chat',
+      severity: 'error',
+      from: { path: '^src/extension/changes/' },
+      to: { path: '^src/extension/', pathNot: '^src/extension/(adapter|connection|review|changes)/' },
+    },
+    {
+      name: 'extension-chat-below-the-entry',
+      severity: 'error',
+      from: { path: '^src/extension/chat/' },
+      to: { path: '^src/extension/', pathNot: '^src/extension/(adapter|connection|review|changes|chat)/' },
+    },
     {
       name: 'source-never-imports-tests',
       severity: 'error',

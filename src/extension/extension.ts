@@ -1,23 +1,26 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/link/connection';
-import type { ChangeQueue } from './approval/changeQueue';
-import { AgentChanges } from './approval/agentChanges';
-import { AgentChangesView } from './approval/agentChangesView';
-import { ApprovalGate } from './approval/approvalGate';
-import { PendingChangesView } from './approval/pendingView';
-import { TokenStore } from './auth';
-import { registerCodeIntel } from './codeIntel';
-import { registerCommands } from './commands';
-import { registerChat } from './chat/register';
-import type { ChatApi } from './chat/feature';
-import { BridgeController } from './controller';
-import { ServedFolder } from './folders';
-import { channelLogger } from './logger';
-import { SessionStore } from './session';
-import { affectsConnection, readSettings, watchSecretSettings } from './settings';
-import { StatusBar } from './statusBar';
-import { registerTestConnection } from './testConnection';
 import { redactingLogger } from '../core/log';
+import { registerCodeIntel } from './adapter/codeIntel';
+import { ServedFolder } from './adapter/folders';
+import { channelLogger } from './adapter/logger';
+import { affectsConnection, readSettings, watchSecretSettings } from './adapter/settings';
+import { TokenStore } from './connection/auth';
+import { connectionCommands } from './connection/commands';
+import { BridgeController } from './connection/controller';
+import { SessionStore } from './connection/session';
+import { StatusBar } from './connection/statusBar';
+import { ApprovalGate } from './review/approvalGate';
+import type { ChangeQueue } from './review/changeQueue';
+import { reviewCommands } from './review/commands';
+import { PendingChangesView } from './review/pendingView';
+import { AgentChanges } from './changes/agentChanges';
+import { AgentChangesView } from './changes/agentChangesView';
+import { changesCommands } from './changes/commands';
+import { chatCommands } from './chat/commands';
+import type { ChatApi } from './chat/feature';
+import { registerChat } from './chat/register';
+import { registerCommands } from './commands';
 
 /** What the extension exports to other extensions and to its own integration tests. */
 export interface AgentBridgeApi {
@@ -45,22 +48,30 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
   const folders = new ServedFolder(context.workspaceState);
   const controller = new BridgeController(sessions, log, approvals, folders, tokens, context.globalStorageUri.fsPath);
   const chat = registerChat(context, controller, sessions, channel, approvals);
+  const statusBar = new StatusBar(controller);
+  const pendingView = new PendingChangesView(approvals);
+  const agentChangesView = new AgentChangesView(agentChanges);
+  const probe = { folders, tokens, log: redactingLogger(log, () => [tokens.known()]), sessionId: () => sessions.id, linkActive: () => controller.isActive };
   context.subscriptions.push(
     watchSecretSettings(),
     channel,
     approvals,
     tokens,
     controller,
-    new StatusBar(controller),
-    new PendingChangesView(approvals),
+    statusBar,
+    pendingView,
     agentChanges,
     approvals.onDidWrite((w) => agentChanges.record(w.change, w.finalText, w.notebook)),
-    new AgentChangesView(agentChanges),
+    agentChangesView,
     sessions.onDidRenew(() => agentChanges.sessionChanged()),
     registerCodeIntel(context, log, () => controller.workspace),
-    ...registerCommands(controller, channel, approvals, tokens),
-    registerTestConnection({ folders, tokens, log: redactingLogger(log, () => [tokens.known()]), sessionId: () => sessions.id, linkActive: () => controller.isActive }),
     ...chat.disposables,
+    ...registerCommands(
+      connectionCommands(controller, channel, tokens, probe),
+      reviewCommands(approvals, pendingView),
+      changesCommands(agentChangesView),
+      chatCommands(chat.chat),
+    ),
     // The served folder was closed (or another became the first): follow it.
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       if (controller.isActive && controller.workspace?.folderUri !== folders.current?.uri.toString()) controller.connect();
@@ -70,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
     }),
   );
   if (readSettings(folders.current).autoConnect && folders.current) {
-    // Right after activation rather than in it: connecting loads the tools and their schemas (see link.ts).
+    // Right after activation rather than in it: connecting loads the tools and their schemas (see connection/link.ts).
     const timer = setTimeout(() => controller.connect(), 0);
     context.subscriptions.push({ dispose: () => clearTimeout(timer) });
   }

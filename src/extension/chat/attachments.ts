@@ -9,7 +9,7 @@ import { MAX_CONTEXT_ITEMS, readContext, type ContextItem, type ContextRef } fro
 import { contextLabel } from '../../core/chat/contextMessage';
 import { accessPolicy } from '../../core/policy/accessPolicy';
 import type { Workspace } from '../../core/workspace/workspace';
-import { inert } from '../approval/inert';
+import { inert } from '../review/inert';
 import type { ContextChip } from './contract';
 
 let counter = 0;

@@ -6,12 +6,11 @@
  */
 import type { ContextItem, ContextRef } from '../../core/chat/attachments';
 import { messageWithContext } from '../../core/chat/contextMessage';
-import { patchCounts } from '../../core/edit/patch';
 import type { ConnectionState } from '../../core/link/connection';
 import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { Entry } from './contract';
-import { outcomeOf, summarizeParams } from './toolSummary';
 import type { Transcript } from './transcript';
+import { newId, TurnEntries, type Turn } from './turnEntries';
 
 export const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
 
@@ -65,23 +64,12 @@ interface Queued {
   readonly items: readonly ContextItem[] | undefined;
 }
 
-interface Turn {
-  readonly id: string;
-  readonly timer: ReturnType<typeof setTimeout>;
-  /** The tool calls the backend ran during this turn. */
-  readonly toolCallIds: string[];
-  thinkingId?: string;
-  answerId?: string;
-}
-
-let counter = 0;
-const newId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(++counter).toString(36)}`;
-
 export class Conversation {
   private turn: Turn | undefined;
   private queued: Queued | undefined;
   /** Turns given up locally that the backend may still answer with REQUEST_OVERRIDDEN when the next one starts. */
   private abandoned = 0;
+  private readonly entries: TurnEntries;
 
   constructor(
     private readonly link: ChatLink,
@@ -91,6 +79,7 @@ export class Conversation {
     private readonly events: ConversationEvents,
     private readonly timeoutMs = ANALYSIS_TIMEOUT_MS,
   ) {
+    this.entries = new TurnEntries(transcript, (entry) => this.put(entry));
     // A message still waiting for the link when the window reloaded keeps waiting: it goes out on the next connect.
     const waiting = [...transcript.entries].reverse().find((e) => e.kind === 'user' && e.queued);
     if (waiting?.kind === 'user') this.queued = { entryId: waiting.id, text: waiting.text, items: waiting.context?.length ? undefined : [] };
@@ -216,18 +205,20 @@ export class Conversation {
   onServerMessage(m: ServerMessage): void {
     switch (m.type) {
       case 'THINKING':
-        return this.thinking(m.data);
+        if (this.turn) this.entries.thinking(this.turn, m.data);
+        return;
       case 'TOOL_CALL':
-        return this.toolStarted(m.call);
+        if (this.turn) this.entries.toolStarted(this.turn, m.call);
+        return;
       case 'AGENT_RESPONSE': {
         const d = m.data ?? {};
         const text = d.content ?? d.message ?? d.result ?? d.text ?? '';
-        if (text) this.answer(text, 'append');
+        if (text && this.turn) this.entries.answer(this.turn, text, 'append');
         if (d.done || d.final || d.complete) this.finish();
         return;
       }
       case 'COMPLETE':
-        if (m.data?.result) this.answer(m.data.result, 'complete');
+        if (m.data?.result && this.turn) this.entries.answer(this.turn, m.data.result, 'complete');
         return this.finish();
       case 'ERROR':
         return this.error(m.data?.code, m.data?.message);
@@ -241,57 +232,7 @@ export class Conversation {
 
   /** A tool call was answered: its entry (if this conversation showed it) gets its outcome. */
   onToolFinished(call: ToolCall, result: ToolResultMessage): void {
-    const existing = this.transcript.get(toolEntryId(call.id));
-    if (existing?.kind !== 'tool') return;
-    const d = result.data;
-    const diff = d.success ? compactDiff(d.result) : undefined;
-    const status = d.success ? 'succeeded' : d.code === 'USER_REJECTED' ? 'rejected' : d.code === 'CANCELLED' ? 'cancelled' : 'failed';
-    this.put({
-      ...existing,
-      status,
-      ms: d.executionTime,
-      ...(d.approvalWaitMs !== undefined ? { waitMs: d.approvalWaitMs } : {}),
-      // A write that landed shows its change as a diff rather than its answer's JSON.
-      ...(diff ? { diff } : { output: d.result }),
-      outcome: d.success && !diff ? outcomeOf(d.result) : undefined,
-      error: d.error,
-      // The developer's own decision needs no error code next to it.
-      code: status === 'failed' ? d.code : undefined,
-    });
-  }
-
-  private thinking(d: { thinking?: string; stage?: string; percent?: number; round?: number }): void {
-    const turn = this.turn;
-    if (!turn) return;
-    const last = this.transcript.entries.at(-1);
-    // Update in place while nothing else happened since; after a tool or an answer, start a new one.
-    const id = last && last.id === turn.thinkingId ? last.id : newId('thinking');
-    if (turn.thinkingId && turn.thinkingId !== id) this.deactivateThinking(turn);
-    turn.thinkingId = id;
-    const percent = d.percent === undefined ? undefined : Math.max(0, Math.min(100, d.percent));
-    this.put({ kind: 'thinking', id, at: Date.now(), text: d.thinking ?? '', stage: d.stage, percent, round: d.round, active: true });
-  }
-
-  private toolStarted(call: ToolCall): void {
-    if (!this.turn) return;
-    this.turn.toolCallIds.push(call.id);
-    this.put({ kind: 'tool', id: toolEntryId(call.id), at: Date.now(), name: call.toolName, summary: summarizeParams(call.params), status: 'running' });
-  }
-
-  private answer(text: string, how: 'append' | 'complete'): void {
-    const turn = this.turn;
-    if (!turn) return;
-    const last = this.transcript.entries.at(-1);
-    const current = last?.kind === 'answer' && last.id === turn.answerId ? last : undefined;
-    let markdown = text;
-    if (current) {
-      // A cumulative stream resends the whole text; a delta stream sends the next piece.
-      if (how === 'complete' && current.markdown.includes(text.trim())) return;
-      markdown = text.startsWith(current.markdown) ? text : how === 'complete' ? `${current.markdown}\n\n${text}` : current.markdown + text;
-    }
-    const id = current?.id ?? newId('answer');
-    turn.answerId = id;
-    this.put({ kind: 'answer', id, at: current?.at ?? Date.now(), markdown, done: false });
+    this.entries.toolFinished(call, result);
   }
 
   private error(code = 'UNKNOWN', message = ''): void {
@@ -310,10 +251,7 @@ export class Conversation {
     const turn = this.turn;
     // An end with no turn here is a stopped request finishing after all: no override will come for it.
     if (!turn) return void (this.abandoned = Math.max(0, this.abandoned - 1));
-    if (turn.answerId) {
-      const a = this.transcript.get(turn.answerId);
-      if (a?.kind === 'answer') this.put({ ...a, done: true });
-    }
+    this.entries.answerDone(turn);
     this.end(turn);
   }
 
@@ -328,14 +266,9 @@ export class Conversation {
 
   private end(turn: Turn): void {
     clearTimeout(turn.timer);
-    this.deactivateThinking(turn);
+    this.entries.deactivateThinking(turn);
     this.turn = undefined;
     this.events.onBusy(false);
-  }
-
-  private deactivateThinking(turn: Turn): void {
-    const t = turn.thinkingId ? this.transcript.get(turn.thinkingId) : undefined;
-    if (t?.kind === 'thinking' && t.active) this.put({ ...t, active: false });
   }
 
   /** Writes a notice; returns false so callers can `return this.notice(...)` from a failed send. */
@@ -358,31 +291,4 @@ export class Conversation {
   dispose(): void {
     if (this.turn) clearTimeout(this.turn.timer);
   }
-}
-
-export const toolEntryId = (callId: string): string => `tool-${callId}`;
-
-/** Lines of a compact diff shown in the chat; the rest is counted. */
-const DIFF_LINES = 40;
-
-/**
- * The change a writing tool reports (`path` and `structuredPatch` in its JSON answer, as every
- * writing tool answers) as the first lines of its hunks, for the chat. Undefined for anything else.
- */
-export function compactDiff(result: string | undefined): { path: string; added: number; removed: number; lines: string[]; more: number } | undefined {
-  if (!result || !result.trimStart().startsWith('{')) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(result);
-  } catch {
-    return undefined;
-  }
-  const r = parsed as { path?: unknown; filePath?: unknown; structuredPatch?: unknown };
-  const where = typeof r.path === 'string' ? r.path : typeof r.filePath === 'string' ? r.filePath : undefined;
-  if (!where || !Array.isArray(r.structuredPatch)) return undefined;
-  const hunks = (r.structuredPatch as Array<{ oldStart?: number; newStart?: number; lines?: unknown }>)
-    .filter((h) => Array.isArray(h.lines))
-    .map((h) => ({ ...h, lines: (h.lines as unknown[]).filter((l): l is string => typeof l === 'string') }));
-  const all = hunks.flatMap((h) => [`@@ -${h.oldStart ?? '?'} +${h.newStart ?? '?'} @@`, ...h.lines.map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))]);
-  return { path: where, ...patchCounts(hunks), lines: all.slice(0, DIFF_LINES), more: Math.max(0, all.length - DIFF_LINES) };
 }

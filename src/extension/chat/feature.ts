@@ -1,23 +1,25 @@
 /**
  * The chat feature's wiring: the conversation, its stored transcript, the panel, and the backend
- * link's events flowing between them. Commands and the serializer are registered in register.ts.
+ * link's events flowing between them; the webview's messages are routed here to the part that
+ * handles them (messageSender.ts, changeCards.ts, activeEditor.ts, attachments.ts). Its commands
+ * are in commands.ts, the view and the serializer registered in register.ts.
  */
 import * as vscode from 'vscode';
-import { callerMayHaveGivenUp, type ChangeQueue } from '../approval/changeQueue';
-import { inert } from '../approval/inert';
-import { askReason } from '../approval/pendingView';
-import type { BridgeController } from '../controller';
-import type { SessionStore } from '../session';
-import { openServerUrlSetting, readSettings } from '../settings';
+import type { ChangeQueue } from '../review/changeQueue';
+import type { BridgeController } from '../connection/controller';
+import type { SessionStore } from '../connection/session';
+import { openServerUrlSetting, readSettings } from '../adapter/settings';
 import { Mentions } from '../../core/chat/mentions';
 import type { Logger } from '../../core/log';
-import { accessPolicy } from '../../core/policy/accessPolicy';
 import type { Workspace } from '../../core/workspace/workspace';
-import { ChatAttachments, selectionRange, showRefusal } from './attachments';
-import { applyToEditor, insertAtCursor, lastTextEditor } from './codeActions';
 import type { ChangeGate } from '../../core/write/gate';
-import type { ChangeCard, ConnectionView, Entry, FromWebview, SlashCommand, ToWebview } from './contract';
+import { ActiveEditor } from './activeEditor';
+import { ChatAttachments, selectionRange, showRefusal } from './attachments';
+import { actOnCard, askWithdrawOnStop, changeCards } from './changeCards';
+import { applyToEditor, insertAtCursor } from './codeActions';
+import type { ConnectionView, Entry, FromWebview, SlashCommand, ToWebview } from './contract';
 import { Conversation } from './conversation';
+import { MessageSender } from './messageSender';
 import { ChatSurfaces } from './panel';
 import { chatTexts, connectionHint } from './texts';
 import { webviewStrings } from './webviewStrings';
@@ -48,14 +50,8 @@ export class ChatFeature implements vscode.Disposable {
   private readonly mentions = new WeakMap<Workspace, Mentions>();
   /** The backend's `/` commands (its last COMMANDS message). */
   private commands: SlashCommand[] = [];
-  /** The active editor's file, when it is one the agent may be given. */
-  private activeFile: string | undefined;
-  /** A message is being sent (its attachments read): a second one waits in the box. */
-  private sending = false;
-  /** Full texts of recent messages by entry id: the stored transcript cuts long ones. */
-  private readonly sentTexts = new Map<string, string>();
-  /** The text editor used last (the chat in an editor tab takes the active editor's place). */
-  private lastEditor: vscode.TextEditor | undefined;
+  private readonly editor: ActiveEditor;
+  private readonly sender: MessageSender;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -74,10 +70,10 @@ export class ChatFeature implements vscode.Disposable {
         connection: this.connectionView(),
         entries: [...this.transcript.entries],
         busy: this.conversation.busy,
-        changes: this.changeCards(),
+        changes: changeCards(this.changes),
         readOnly: !vscode.workspace.isTrusted,
         context: [...this.attachments.list],
-        ...(this.activeFile ? { activeFile: this.activeFile } : {}),
+        ...(this.editor.file ? { activeFile: this.editor.file } : {}),
         commands: this.commands,
       }),
       handle: (m) => this.handle(m),
@@ -91,7 +87,11 @@ export class ChatFeature implements vscode.Disposable {
       },
       readContext: (refs) => this.attachments.reread(refs),
     });
+    const post = (message: ToWebview) => this.panel.post(message);
+    this.sender = new MessageSender(this.conversation, this.transcript, this.attachments, post);
+    this.editor = new ActiveEditor(() => controller.workspace, post);
     this.subscriptions.push(
+      this.editor,
       controller.onDidChangeState((state) => {
         this.conversation.onConnectionState(state);
         this.panel.post({ type: 'connection', connection: this.connectionView() });
@@ -103,29 +103,11 @@ export class ChatFeature implements vscode.Disposable {
         }
         this.conversation.onServerMessage(m);
       }),
-      vscode.window.onDidChangeActiveTextEditor(() => void this.updateActiveFile()),
       controller.onDidFinishTool(({ call, result }) => this.conversation.onToolFinished(call, result)),
       // Restricted Mode ends without a reload: the read-only notice goes at once.
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.panel.post({ type: 'trust', readOnly: !vscode.workspace.isTrusted })),
     );
-    if (changes) this.subscriptions.push(changes.onDidChange(() => this.panel.post({ type: 'changes', changes: this.changeCards() })));
-    void this.updateActiveFile();
-  }
-
-  /** Offers the active editor's file as a one-click attachment, unless it is secret or not the served folder's. */
-  private async updateActiveFile(): Promise<void> {
-    if (vscode.window.activeTextEditor) this.lastEditor = vscode.window.activeTextEditor;
-    const doc = vscode.window.activeTextEditor?.document;
-    const ws = this.controller.workspace;
-    let rel: string | undefined;
-    if (doc?.uri.scheme === 'file' && ws) {
-      const access = await accessPolicy(ws).resolve(doc.uri.fsPath).catch(() => undefined);
-      rel = access && access.kind !== 'secret' ? access.rel : undefined;
-    }
-    // The editor may have changed again while this one resolved.
-    if (doc !== vscode.window.activeTextEditor?.document || rel === this.activeFile) return;
-    this.activeFile = rel;
-    this.panel.post({ type: 'activeFile', ...(rel ? { path: rel } : {}) });
+    if (changes) this.subscriptions.push(changes.onDidChange(() => this.panel.post({ type: 'changes', changes: changeCards(changes) })));
   }
 
   /** Add Selection to Chat (editor context menu, keybinding): the selected lines, or the whole file without a selection. */
@@ -204,24 +186,21 @@ export class ChatFeature implements vscode.Disposable {
   private handle(m: Exclude<FromWebview, { type: 'ready' }>): void {
     switch (m.type) {
       case 'send':
-        return this.send(m.text);
+        return this.sender.send(m.text);
       case 'attach':
         void this.attachments.add(m.kind, m.path, m.startLine ? { startLine: m.startLine, endLine: m.endLine ?? m.startLine } : undefined, m.label).then((why) => why && showRefusal(why));
         return;
       case 'detach':
         return this.attachments.remove(m.id);
       case 'resend':
-        return this.resend(m.entryId);
-      case 'edit': {
-        const e = this.transcript.get(m.entryId);
-        if (e?.kind === 'user') this.panel.post({ type: 'draft', text: this.sentTexts.get(e.id) ?? e.text, replace: true });
-        return;
-      }
+        return this.sender.resend(m.entryId);
+      case 'edit':
+        return this.sender.edit(m.entryId);
       case 'insertCode':
-        void insertAtCursor(this.controller.workspace, lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
+        void insertAtCursor(this.controller.workspace, this.editor.target(), m.text).then((why) => why && showRefusal(why));
         return;
       case 'applyCode':
-        void applyToEditor(this.controller.workspace, this.changes, lastTextEditor(this.lastEditor), m.text).then((why) => why && showRefusal(why));
+        void applyToEditor(this.controller.workspace, this.changes, this.editor.target(), m.text).then((why) => why && showRefusal(why));
         return;
       case 'suggest': {
         const ws = this.controller.workspace;
@@ -247,20 +226,9 @@ export class ChatFeature implements vscode.Disposable {
         void vscode.env.clipboard.writeText(m.text);
         return;
       case 'approve':
-        return this.onChange(m.id, async (q) => {
-          await q.approve(m.id);
-          // Not approved yet (its diff was brought forward to be seen first): the focus stays on that diff.
-          if (!q.list().some((c) => c.id === m.id)) await this.panel.refocus();
-        });
       case 'reject':
-        // The card asks for the reason too (optional); Escape keeps the change waiting.
-        return this.onChange(m.id, async (q) => {
-          const reason = await askReason();
-          if (reason !== undefined) await q.reject(m.id, reason);
-          await this.panel.refocus();
-        });
       case 'openDiff':
-        return this.onChange(m.id, (q) => q.showDiff(m.id));
+        return actOnCard(this.changes, m, () => this.panel.refocus(), this.log);
       case 'manageTrust':
         void vscode.commands.executeCommand('workbench.trust.manage');
         return;
@@ -277,58 +245,6 @@ export class ChatFeature implements vscode.Disposable {
         return unreachable;
       }
     }
-  }
-
-  /** Retry: the developer's earlier message again, with its attachments as the files read now. */
-  private resend(entryId: string): void {
-    const e = this.transcript.get(entryId);
-    if (e?.kind !== 'user') return;
-    const labels = e.context ?? [];
-    const text = this.sentTexts.get(entryId) ?? e.text;
-    this.attachments.reread(labels).then(
-      (items) => this.remember(this.conversation.send(text, items, labels), text),
-      (err: unknown) => showRefusal(err instanceof Error ? err.message : String(err)),
-    );
-  }
-
-  /** Sends the message with its attachments, read now; if one cannot be read, nothing goes and the text returns to the box. */
-  private send(text: string): void {
-    if (this.conversation.busy || this.sending) {
-      // One message at a time: this one goes back into the box (the conversation says why it waits).
-      if (this.conversation.busy) this.conversation.send(text);
-      this.panel.post({ type: 'draft', text });
-      return;
-    }
-    this.sending = true;
-    this.attachments
-      .take()
-      .then(
-        ({ items, labels }) => {
-          this.remember(this.conversation.send(text, items, labels), text);
-        },
-        (e: unknown) => {
-          showRefusal(e instanceof Error ? e.message : String(e));
-          this.panel.post({ type: 'draft', text });
-        },
-      )
-      .finally(() => (this.sending = false));
-  }
-
-  /** The full text of the developer's recent messages (the transcript keeps long ones cut), for Retry. */
-  private remember(sent: boolean, text: string): void {
-    const entry = sent ? [...this.transcript.entries].reverse().find((e) => e.kind === 'user') : undefined;
-    if (!entry) return;
-    this.sentTexts.set(entry.id, text);
-    while (this.sentTexts.size > 20) this.sentTexts.delete(this.sentTexts.keys().next().value as string);
-  }
-
-  private onChange(id: string, act: (q: ChangeQueue) => Promise<void>): void {
-    if (!this.changes) return;
-    act(this.changes).catch((e: unknown) => {
-      const reason = e instanceof Error ? e.message : String(e);
-      this.log.error(`chat: change ${id}: ${reason}`);
-      void vscode.window.showErrorMessage(`Agent Bridge: ${inert(reason)}`);
-    });
   }
 
   private target() {
@@ -352,33 +268,10 @@ export class ChatFeature implements vscode.Disposable {
     const calls = this.conversation.turnCallIds();
     const waiting = (this.changes?.list() ?? []).filter((c) => calls.includes(c.id));
     if (!waiting.length) return this.conversation.stop();
-    const t = vscode.l10n.t;
-    const withdraw = t('Stop and Withdraw Them');
-    const keep = t('Stop, Keep Them Waiting');
-    const files = waiting.map((c) => inert(c.relativePath)).join(', ');
-    const question =
-      waiting.length === 1
-        ? t('Stop waiting for the agent? A change it proposed still waits for your decision: {0}', files)
-        : t('Stop waiting for the agent? {0} changes it proposed still wait for your decision: {1}', waiting.length, files);
-    // Keeping them is the first (default) answer: Enter must not throw away what waits.
-    const picked = await vscode.window.showWarningMessage(question, { modal: true, detail: t('Withdrawn changes are not written, and the agent is told so.') }, keep, withdraw);
-    if (picked !== undefined) this.conversation.stop(picked === withdraw);
+    const withdraw = await askWithdrawOnStop(waiting);
+    if (withdraw !== undefined) this.conversation.stop(withdraw);
     // Back in the message box the developer pressed Stop from.
     this.panel.post({ type: 'focus' });
-  }
-
-  private changeCards(): ChangeCard[] {
-    return (this.changes?.list() ?? []).map((c) => ({
-      id: c.id,
-      toolName: c.toolName,
-      relativePath: c.relativePath,
-      description: c.description,
-      created: c.created,
-      added: c.added,
-      removed: c.removed,
-      ...(callerMayHaveGivenUp(c) ? { late: true } : {}),
-      ...(c.consent ? { consent: true } : {}),
-    }));
   }
 
   dispose(): void {

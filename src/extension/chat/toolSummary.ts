@@ -1,4 +1,5 @@
-/** One line that says what a tool call is about, for its row in the chat. */
+/** How a tool call looks in the chat: one line of what it is about, its outcome, and a written change as a short diff. */
+import { patchCounts } from '../../core/edit/patch';
 
 /** Params worth showing, most telling first; the rest (bodies of edits, ids) would only be noise. */
 const KEY_PARAMS = [
@@ -43,4 +44,32 @@ export function outcomeOf(markdown: string | undefined): string | undefined {
     return short(plain);
   }
   return undefined;
+}
+
+/** The transcript entry of a tool call. */
+export const toolEntryId = (callId: string): string => `tool-${callId}`;
+
+/** Lines of a compact diff shown in the chat; the rest is counted. */
+const DIFF_LINES = 40;
+
+/**
+ * The change a writing tool reports (`path` and `structuredPatch` in its JSON answer, as every
+ * writing tool answers) as the first lines of its hunks, for the chat. Undefined for anything else.
+ */
+export function compactDiff(result: string | undefined): { path: string; added: number; removed: number; lines: string[]; more: number } | undefined {
+  if (!result || !result.trimStart().startsWith('{')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(result);
+  } catch {
+    return undefined;
+  }
+  const r = parsed as { path?: unknown; filePath?: unknown; structuredPatch?: unknown };
+  const where = typeof r.path === 'string' ? r.path : typeof r.filePath === 'string' ? r.filePath : undefined;
+  if (!where || !Array.isArray(r.structuredPatch)) return undefined;
+  const hunks = (r.structuredPatch as Array<{ oldStart?: number; newStart?: number; lines?: unknown }>)
+    .filter((h) => Array.isArray(h.lines))
+    .map((h) => ({ ...h, lines: (h.lines as unknown[]).filter((l): l is string => typeof l === 'string') }));
+  const all = hunks.flatMap((h) => [`@@ -${h.oldStart ?? '?'} +${h.newStart ?? '?'} @@`, ...h.lines.map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))]);
+  return { path: where, ...patchCounts(hunks), lines: all.slice(0, DIFF_LINES), more: Math.max(0, all.length - DIFF_LINES) };
 }

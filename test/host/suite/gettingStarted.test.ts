@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startDevBackend, V2_PATH, type DevBackend } from '../../../src/devBackend/server';
-import type { TestConnectionResult } from '../../../src/extension/testConnection';
+import type { TestConnectionResult } from '../../../src/extension/connection/testConnection';
 
 const EXTENSION_ID = 'agent-bridge.agent-bridge';
 

@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
-import type { Outbox } from '../core/link/bridge';
-import type { ConnectionState } from '../core/link/connection';
-import type { Link } from '../core/link/startLink';
-import type { ChangeGate } from '../core/write/gate';
-import { redactingLogger, type Logger } from '../core/log';
-import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../core/protocol/messages';
+import type { Outbox } from '../../core/link/bridge';
+import type { ConnectionState } from '../../core/link/connection';
+import type { Link } from '../../core/link/startLink';
+import type { ChangeGate } from '../../core/write/gate';
+import { redactingLogger, type Logger } from '../../core/log';
+import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { TokenStore } from './auth';
-import type { ServedFolder } from './folders';
+import type { ServedFolder } from '../adapter/folders';
 import type { SessionStore } from './session';
-import { readResultRetentionMs, readSettings, readToolLimits } from './settings';
-import { VscodeWorkspace } from './vscodeWorkspace';
+import { readResultRetentionMs, readSettings, readToolLimits } from '../adapter/settings';
+import { VscodeWorkspace } from '../adapter/vscodeWorkspace';
 
 /** The connection, dispatcher and tools, loaded on first use (see link.ts). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -45,7 +45,7 @@ export class BridgeController implements vscode.Disposable {
   private outbox: { sessionId: string; box: Outbox } | undefined;
   private readonly tokenSubscription: vscode.Disposable | undefined;
   /** The write journal of the served folder and session: kept across reconnects (see writeJournal.ts). */
-  private journal: { key: string; journal: import('../core/link/writeJournal').WriteJournal } | undefined;
+  private journal: { key: string; journal: import('../../core/link/writeJournal').WriteJournal } | undefined;
 
   constructor(
     private readonly sessions: SessionStore,
@@ -174,7 +174,7 @@ export class BridgeController implements vscode.Disposable {
   /**
    * Whether the connection settings in force differ from the live link's. A change event alone is
    * no reason: a workspace writing `agentBridge.serverUrl` into its own settings fires one, but
-   * that value is ignored (settings.ts), and reconnecting would withdraw every pending approval.
+   * that value is ignored (adapter/settings.ts), and reconnecting would withdraw every pending approval.
    */
   settingsMoved(): boolean {
     return JSON.stringify(readSettings(this.folders.current)) !== this.liveSettings;

@@ -6,45 +6,15 @@ import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
 import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
-import { readApprovalMode, SECTION, Setting } from '../settings';
+import { readApprovalMode, SECTION, Setting } from '../adapter/settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
 import { notifyPending } from './prompts';
 import { SecretQuestions } from './secretQuestions';
 import { ProposalStore } from './proposalFs';
-import { reviewColumn } from './reviewGroup';
-import { createText, currentText, refuseUnsavedNotebook, showWritten, writeNotebookFile, writeText } from './writeChange';
-
-/** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
-const RELOAD_MS = 2000;
-
-interface Pending {
-  readonly change: ProposedChange;
-  /** The text the diff shows: the agent's proposal, formatted. */
-  readonly shown: string;
-  /** Replaced (a new object) when the developer drops or keeps a hunk: Approve All acts only on the view it listed. */
-  view: PendingChangeView;
-  /** The proposal's changed regions (hunks), and which of them the developer keeps. */
-  readonly runs: readonly EditRun[];
-  readonly keep: boolean[];
-  /** The text with only the kept hunks: what the diff shows and what lands. */
-  proposal: string;
-  /** When a hunk was last dropped or kept (performance.now()): its editor reloads shortly after. */
-  toggledAt?: number;
-  readonly left: vscode.Uri;
-  readonly right: vscode.Uri;
-  readonly decide: (d: { approved: true } | { approved: false; error: ToolError }) => void;
-  /** Its diff was opened by the developer (not only in the background): it may be approved. */
-  seen: boolean;
-  /**
-   * The developer typed into it. Only then is it read back from its editor, and only after they
-   * chose Edit Proposal: a document normalizes what it loads (mixed line endings, a leading BOM),
-   * and a change that reached a read-only proposal otherwise is not theirs.
-   */
-  edited: boolean;
-  /** Its text as its editor loaded it (normalized by the editor), to tell a later change of it. */
-  loaded?: string;
-}
+import { ProposalDiffs, type Decision, type PendingProposal } from './proposalDiff';
+import { writeApproved, type Approved, type Written } from './writeApproved';
+import { refuseUnsavedNotebook } from './writeChange';
 
 /**
  * The VS Code gate: every proposed change is shown as a diff (current text left, proposal right)
@@ -52,19 +22,18 @@ interface Pending {
  * waits there until the developer decides. Several changes queue, each decided on its own.
  */
 export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable {
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, PendingProposal>();
   /** Questions asked before a secret file is read (no change exists yet to show). */
   private readonly questions: SecretQuestions;
-  /** The approved text of each approved proposal (the developer may have edited it or dropped hunks), until written. */
-  private readonly decided = new Map<string, { readonly text: string; readonly dropped: number }>();
-  /** Where an approved change's diff was: the changed file is shown there after the write. */
-  private readonly diffColumn = new Map<string, vscode.ViewColumn>();
+  /** What the developer approved of each proposal (they may have edited it or dropped hunks), until written. */
+  private readonly decided = new Map<string, Approved>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
   /** A change was written (approved, or in autoApprove mode): what the Agent Changes list records. */
-  private readonly writeEmitter = new vscode.EventEmitter<{ readonly change: ProposedChange; readonly finalText: string; readonly notebook: boolean }>();
+  private readonly writeEmitter = new vscode.EventEmitter<Written>();
   readonly onDidWrite = this.writeEmitter.event;
   private readonly store = new ProposalStore();
+  private readonly diffs = new ProposalDiffs(this.pending, this.store);
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: Logger) {
@@ -73,20 +42,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       ProposalStore.register(this.store),
       this.changeEmitter,
       this.writeEmitter,
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length === 0) return;
-        const p = this.byProposal(e.document.uri);
-        if (!p) return;
-        // The editor reloading the proposal after a hunk was dropped or kept is not the developer's typing.
-        const text = e.document.getText();
-        const reloading = p.toggledAt !== undefined && performance.now() - p.toggledAt < RELOAD_MS;
-        if (!this.store.isEditable(p.right) && (text === p.proposal || reloading)) p.loaded = text;
-        else p.edited = true;
-      }),
-      vscode.workspace.onDidOpenTextDocument((d) => {
-        const p = this.byProposal(d.uri);
-        if (p && p.loaded === undefined) p.loaded = d.getText();
-      }),
+      this.diffs,
     );
   }
 
@@ -96,27 +52,12 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   /** The change whose diff is the active editor: the only one a keybinding or the title bar may approve. */
   current(): string | undefined {
-    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    return tab?.input instanceof vscode.TabInputTextDiff ? this.idOf(tab.input.modified) : undefined;
+    return this.diffs.current();
   }
 
   /** The change a side of its diff belongs to (the title bar passes whichever side has the focus). */
   idOf(side: vscode.Uri): string | undefined {
-    const uri = side.toString();
-    for (const p of this.pending.values()) if (p.right.toString() === uri || p.left.toString() === uri) return p.change.id;
-    return undefined;
-  }
-
-  private byProposal(proposal: vscode.Uri): Pending | undefined {
-    const uri = proposal.toString();
-    for (const p of this.pending.values()) if (p.right.toString() === uri) return p;
-    return undefined;
-  }
-
-  /** Whether the change's diff is visible now: the active tab of some editor group (a tab buried behind others is not). */
-  private onScreen(id: string): boolean {
-    const right = this.pending.get(id)?.right.toString();
-    return right !== undefined && vscode.window.tabGroups.all.some((g) => g.activeTab?.input instanceof vscode.TabInputTextDiff && g.activeTab.input.modified.toString() === right);
+    return this.diffs.idOf(side);
   }
 
   /** The oldest waiting change (what Reject without a diff in front acts on: rejecting writes nothing). */
@@ -171,7 +112,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
       askedAt: Date.now(),
     };
     const { left, right } = this.store.add(change.id, change.path.rel, change.original ?? '', shown);
-    const decision = new Promise<{ approved: true } | { approved: false; error: ToolError }>((resolve) => {
+    const decision = new Promise<Decision>((resolve) => {
       this.pending.set(change.id, { change, shown, view, runs, keep: runs.map(() => true), proposal: shown, left, right, decide: resolve, seen: false, edited: false });
     });
     const onAbort = () => void this.decide(change.id, { approved: false, error: new ToolError('CANCELLED', 'The call was withdrawn before the developer decided; nothing was written.') });
@@ -190,31 +131,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (!outcome.approved) throw outcome.error;
   }
 
-  /**
-   * Opens the change's diff. Asked for by the developer (Open Diff), it takes focus; opened because
-   * a proposal arrived (`background`), it opens beside what they work in and leaves the focus there.
-   */
-  async showDiff(id: string, how: { readonly background?: boolean; readonly line?: number } = {}): Promise<void> {
-    const p = this.pending.get(id);
-    if (!p) return;
-    const t = vscode.l10n.t;
-    const title = p.view.created ? t('{0} ↔ Agent proposal (new file)', p.view.relativePath) : t('{0} ↔ Agent proposal', p.view.relativePath);
-    const viewColumn = reviewColumn(p.right.scheme, how.background === true);
-    const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: how.background === true, ...(viewColumn !== undefined ? { viewColumn } : {}) };
-    await vscode.commands.executeCommand('vscode.diff', p.left, p.right, title, options);
-    // Decided while the diff was opening: its closing came before the tab did.
-    if (!this.pending.has(id)) return void this.closeDiff(p);
-    // Opened because the developer asked: seen. Opened in the background, it counts only while
-    // it is visible (onScreen), not after another proposal has covered it.
-    const shownNow = this.pending.get(id);
-    if (shownNow && how.background !== true) shownNow.seen = true;
-    // From a hunk's row: that hunk in the middle of the proposal side.
-    const editor = vscode.window.activeTextEditor;
-    if (how.line !== undefined && editor?.document.uri.toString() === p.right.toString()) {
-      const at = new vscode.Range(how.line, 0, how.line, 0);
-      editor.selection = new vscode.Selection(at.start, at.start);
-      editor.revealRange(at, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    }
+  /** Opens the change's diff: in front with the focus when the developer asks, `background` when a proposal arrives. */
+  showDiff(id: string, how: { readonly background?: boolean; readonly line?: number } = {}): Promise<void> {
+    return this.diffs.show(id, how);
   }
 
   /**
@@ -231,7 +150,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // A secret or protected file is approved only in front of its diff; any other change once its
     // diff has been opened or is visible.
     const inFront = this.current() === id;
-    if (p.view.guarded ? !inFront : !p.seen && !this.onScreen(id)) {
+    if (p.view.guarded ? !inFront : !p.seen && !this.diffs.onScreen(id)) {
       this.log.info(`${id}: approve requested before its diff was in front of the developer; showing it`);
       await this.showDiff(id);
       void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
@@ -240,9 +159,9 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     // A read-only proposal whose editor was changed anyway (an extension's edit, "Set Active
     // Editor Writeable in Session"): the diff no longer shows what would land. Not approved.
     // (A read-only document does not turn dirty when changed: compare with what it loaded.)
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
+    const doc = this.diffs.proposalDocument(p);
     // A hunk was just dropped or kept and the diff has not caught up: what it shows is not what lands yet.
-    if (doc && !this.store.isEditable(p.right) && doc.getText() !== p.proposal && p.toggledAt !== undefined && performance.now() - p.toggledAt < RELOAD_MS) {
+    if (doc && !this.store.isEditable(p.right) && doc.getText() !== p.proposal && this.diffs.reloading(p)) {
       this.log.info(`${id}: approve requested while its diff was updating to the kept hunks; not approved`);
       void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: the diff is still updating to the hunks you kept. Approve again in a moment.'));
       return;
@@ -291,7 +210,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
 
   /** Whether the change's diff has been on screen (Approve All says how many were not). */
   wasSeen(id: string): boolean {
-    return this.pending.get(id)?.seen === true || this.onScreen(id);
+    return this.pending.get(id)?.seen === true || this.diffs.onScreen(id);
   }
 
   /**
@@ -324,65 +243,28 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   /** Settles the change; resolves once its diff has closed (the caller may then put the focus back). */
-  private decide(id: string, outcome: { approved: true } | { approved: false; error: ToolError }): Promise<void> {
+  private decide(id: string, outcome: Decision): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return Promise.resolve();
     // Read the proposal (with the developer's edits) before its editor goes away.
     const edited = p.edited && this.store.isEditable(p.right) ? this.store.currentText(p.right) : undefined;
     this.pending.delete(id);
     if (outcome.approved) {
-      this.decided.set(id, { text: edited ?? p.proposal, dropped: p.keep.filter((k) => !k).length });
-      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.right.toString());
-      if (tab) this.diffColumn.set(id, tab.group.viewColumn);
+      // Where its diff was: the changed file is shown there after the write.
+      const column = this.diffs.column(p);
+      this.decided.set(id, { text: edited ?? p.proposal, dropped: p.keep.filter((k) => !k).length, ...(column !== undefined ? { column } : {}) });
     }
-    const closed = this.closeDiff(p);
+    const closed = this.diffs.close(p);
     this.refresh();
     p.decide(outcome);
     return closed;
   }
 
-  private async closeDiff(p: Pending): Promise<void> {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
-    if (doc?.isDirty) await doc.save();
-    const tabs = vscode.window.tabGroups.all
-      .flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.right.toString());
-    if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
-    this.store.remove(p.right);
-  }
-
-  private async write(change: ProposedChange, uri: vscode.Uri, shown: string): Promise<CommittedChange> {
-    const decided = this.decided.get(change.id);
-    const finalProposal = decided?.text ?? shown;
+  /** Writes what the developer approved (or, auto-approved, what the diff would have shown). */
+  private write(change: ProposedChange, uri: vscode.Uri, shown: string): Promise<CommittedChange> {
+    const approved = this.decided.get(change.id);
     this.decided.delete(change.id);
-    const modifiedByUser = finalProposal !== shown;
-    const formatted = shown !== change.proposed;
-    // Judged again before anything is read or written by name: a folder on the way swapped for a
-    // link while the diff waited, or a path that became protected or secret, is refused.
-    await change.judged.recheck('while the change waited for approval');
-    // Never apply a proposal over text that changed after it was computed.
-    if (currentText(uri) !== change.original) {
-      throw new ToolError('CONFLICT', `${change.path.rel} changed while the proposal was waiting; nothing was written. Read it again and send a new change.`);
-    }
-    if (change.notebookEdit && change.original !== undefined) {
-      const { notReloaded, ...r } = await writeNotebookFile(uri, finalProposal, change.encoding, change.original, change.path.rel, change.judged);
-      if (notReloaded) this.log.info(`${change.id}: the open notebook ${change.path.rel} had not reloaded the written file after 3 s`);
-      this.writeEmitter.fire({ change, finalText: r.finalText, notebook: true });
-      const rewritten = r.finalText !== finalProposal;
-      this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel} as approved${modifiedByUser ? ' (edited by the developer)' : ''}${rewritten ? '; it was saved anew since (the agent is told what is on disk)' : ''}`);
-      return { ...r, formatted: formatted || rewritten, modifiedByUser };
-    }
-    const r = change.original === undefined ? await createText(uri, finalProposal, change.encoding, change.judged) : await writeText(uri, finalProposal, change.original, change.judged);
-    this.writeEmitter.fire({ change, finalText: r.finalText, notebook: false });
-    const viewColumn = this.diffColumn.get(change.id);
-    this.diffColumn.delete(change.id);
-    if (viewColumn !== undefined) await showWritten(uri, viewColumn).catch((e: unknown) => this.log.debug(`${change.id}: could not show ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`));
-    this.log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
-    // The developer's own save actions run as on any save of theirs, and new lines take the document's
-    // line ending: when the saved text differs from the approved one, the answer says what was saved.
-    const changedOnSave = r.saved && change.original !== undefined && r.finalText !== finalProposal;
-    if (changedOnSave) this.log.info(`${change.id}: the saved text of ${change.path.rel} differs from the approved one (your save actions, or the file's line ending applied to new lines); the agent is told the saved text`);
-    return { ...r, formatted: formatted || changedOnSave, modifiedByUser, ...(decided?.dropped ? { droppedHunks: decided.dropped } : {}) };
+    return writeApproved(change, uri, shown, approved, this.log, (w) => this.writeEmitter.fire(w));
   }
 
   private refresh(): void {

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { realpathLenient } from '../core/workspace/realpath';
-import { readRegularFile, type LinkedCheck } from '../core/policy/safeRead';
-import { withSecretExcludes, type GlobSet, type SecretGuard } from '../core/policy/secrets';
-import type { DiagnosticInfo, FileInfo, Workspace } from '../core/workspace/workspace';
+import { realpathLenient } from '../../core/workspace/realpath';
+import { readRegularFile, type LinkedCheck } from '../../core/policy/safeRead';
+import { withSecretExcludes, type GlobSet, type SecretGuard } from '../../core/policy/secrets';
+import type { DiagnosticInfo, FileInfo, Workspace } from '../../core/workspace/workspace';
 import { editorDiagnostics } from './diagnostics';
 import { VscodeLanguageIntel } from './languageIntel';
 import { readProtectedGuard, readSecretGuard } from './settings';

@@ -4,11 +4,11 @@
  * the display language, with the one action that helps. The live link is left alone.
  */
 import * as vscode from 'vscode';
-import type { ProbeOutcome } from '../core/link/probe';
-import type { Logger } from '../core/log';
+import type { ProbeOutcome } from '../../core/link/probe';
+import type { Logger } from '../../core/log';
 import type { TokenStore } from './auth';
-import type { ServedFolder } from './folders';
-import { openServerUrlSetting, readSettings } from './settings';
+import type { ServedFolder } from '../adapter/folders';
+import { openServerUrlSetting, readSettings } from '../adapter/settings';
 
 /** What the command returns (for the walkthrough's tests and other callers): the outcome and the sentence shown. */
 export interface TestConnectionResult {
@@ -66,34 +66,32 @@ export interface TestConnectionDeps {
   readonly linkActive: () => boolean;
 }
 
-export function registerTestConnection({ folders, tokens, log, sessionId, linkActive }: TestConnectionDeps): vscode.Disposable {
-  return vscode.commands.registerCommand('agentBridge.testConnection', async (): Promise<TestConnectionResult> => {
-    const t = vscode.l10n.t;
-    const folder = folders.current;
-    const settings = readSettings(folder);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { probeBackend, systemTrust, tokenAuth } = require('./link') as typeof import('./link');
-    const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: t('Agent Bridge: testing the connection to {0}…', settings.serverUrl) },
-      () =>
-        probeBackend({
-          serverUrl: settings.serverUrl,
-          protocol: settings.protocol,
-          // Its own session id: the backend must not take the probe for the live link's reconnect.
-          sessionId: `${sessionId()}-test`,
-          projectKey: settings.projectKey,
-          projectPath: folder?.uri.fsPath ?? '',
-          log,
-          ...tokenAuth(() => tokens.get()),
-          trust: settings.systemCertificates ? () => systemTrust() : undefined,
-          timeoutMs: TIMEOUT_MS,
-        }),
-    );
-    const message = describeProbe(outcome);
-    log.info(`Test Connection: ${outcome.ok ? 'ok' : `${outcome.kind} (${outcome.detail})`}`);
-    void offerNext(outcome, message, linkActive());
-    return { ok: outcome.ok, kind: outcome.ok ? 'ok' : outcome.kind, message };
-  });
+export async function testConnection({ folders, tokens, log, sessionId, linkActive }: TestConnectionDeps): Promise<TestConnectionResult> {
+  const t = vscode.l10n.t;
+  const folder = folders.current;
+  const settings = readSettings(folder);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { probeBackend, systemTrust, tokenAuth } = require('./link') as typeof import('./link');
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Agent Bridge: testing the connection to {0}…', settings.serverUrl) },
+    () =>
+      probeBackend({
+        serverUrl: settings.serverUrl,
+        protocol: settings.protocol,
+        // Its own session id: the backend must not take the probe for the live link's reconnect.
+        sessionId: `${sessionId()}-test`,
+        projectKey: settings.projectKey,
+        projectPath: folder?.uri.fsPath ?? '',
+        log,
+        ...tokenAuth(() => tokens.get()),
+        trust: settings.systemCertificates ? () => systemTrust() : undefined,
+        timeoutMs: TIMEOUT_MS,
+      }),
+  );
+  const message = describeProbe(outcome);
+  log.info(`Test Connection: ${outcome.ok ? 'ok' : `${outcome.kind} (${outcome.detail})`}`);
+  void offerNext(outcome, message, linkActive());
+  return { ok: outcome.ok, kind: outcome.ok ? 'ok' : outcome.kind, message };
 }
 
 /** Shows the sentence with the action that helps next; not awaited, so the command returns at once. */

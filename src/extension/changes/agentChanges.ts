@@ -6,7 +6,7 @@ import { planRevert, type RevertPlan } from '../../core/edit/revert';
 import type { Logger } from '../../core/log';
 import type { ProposedChange } from '../../core/write/gate';
 import { stillLeadsTo } from '../../core/write/judgedPath';
-import { currentText, writeText } from './writeChange';
+import { currentText, writeText } from '../review/writeChange';
 
 /** One change the agent made (approved by the developer, or written in autoApprove mode). */
 export interface AgentChange {

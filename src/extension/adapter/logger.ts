@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { escapeForLog, type Logger } from '../core/log';
+import { escapeForLog, type Logger } from '../../core/log';
 
 /**
  * The core's Logger over VS Code's log output channel (which adds timestamps and honours the log

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ConnectionState } from '../core/link/connection';
+import type { ConnectionState } from '../../core/link/connection';
 import type { BridgeController } from './controller';
 
 const t = vscode.l10n.t;

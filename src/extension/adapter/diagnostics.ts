@@ -1,6 +1,6 @@
 /** The editor's Problems as the core's plain DiagnosticInfo, once the language services had their moment (settleReports.ts). */
 import * as vscode from 'vscode';
-import type { DiagnosticInfo } from '../core/workspace/workspace';
+import type { DiagnosticInfo } from '../../core/workspace/workspace';
 import { settleReports, trackReportingLanguages } from './settleReports';
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, DiagnosticInfo['severity']> = {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, IntelSymbolKind, IntelSymbolLocation, LanguageIntel } from '../core/workspace/languageIntel';
+import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, IntelSymbolKind, IntelSymbolLocation, LanguageIntel } from '../../core/workspace/languageIntel';
 
 /**
  * The core's LanguageIntel over VS Code's language features: the built-in commands that run every

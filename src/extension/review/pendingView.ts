@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalGate } from './approvalGate';
-import { guardedWarning, lateWarning, notSourceNote } from './prompts';
+import { askReason, guardedWarning, lateWarning, notSourceNote } from './prompts';
 import { callerMayHaveGivenUp, type PendingChangeView } from './changeQueue';
 import type { EditRun } from '../../core/edit/editRuns';
 
@@ -54,22 +54,6 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
         this.changeEmitter.fire();
         this.renderCount(view);
       }),
-      vscode.commands.registerCommand('agentBridge.openPendingDiff', (row: unknown) => this.act(row, (id) => approvals.showDiff(id, row instanceof HunkRow ? { line: Math.max(0, row.run.newAt) } : {}))),
-      vscode.commands.registerCommand('agentBridge.approvePending', (row: unknown) =>
-        this.act(row, async (id) => {
-          await approvals.approve(id);
-          if (!approvals.list().some((c) => c.id === id)) await backToList();
-        }),
-      ),
-      vscode.commands.registerCommand('agentBridge.rejectPending', (row: unknown) =>
-        this.act(row, async (id) => {
-          const reason = await askReason();
-          if (reason !== undefined) await approvals.reject(id, reason);
-          await backToList();
-        }),
-      ),
-      vscode.commands.registerCommand('agentBridge.approveAll', () => this.approveAll()),
-      vscode.commands.registerCommand('agentBridge.rejectAll', () => this.rejectAll()),
     ];
     this.renderCount(view);
   }
@@ -114,6 +98,28 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
     return item;
   }
 
+  /** Open Diff on a row of this view; on a hunk's row, at that hunk (review/commands.ts). */
+  openDiffOfRow(row: unknown): Promise<void> {
+    return this.act(row, (id) => this.approvals.showDiff(id, row instanceof HunkRow ? { line: Math.max(0, row.run.newAt) } : {}));
+  }
+
+  /** Approve on a row of this view; once decided, the focus goes back to the list. */
+  approveRow(row: unknown): Promise<void> {
+    return this.act(row, async (id) => {
+      await this.approvals.approve(id);
+      if (!this.approvals.list().some((c) => c.id === id)) await backToList();
+    });
+  }
+
+  /** Reject on a row of this view, with the optional reason; the focus goes back to the list. */
+  rejectRow(row: unknown): Promise<void> {
+    return this.act(row, async (id) => {
+      const reason = await askReason();
+      if (reason !== undefined) await this.approvals.reject(id, reason);
+      await backToList();
+    });
+  }
+
   private async act(row: unknown, run: (id: string) => Promise<void>): Promise<void> {
     if (!(row instanceof PendingRow || row instanceof HunkRow) || !this.rows.has(row)) return;
     await run(row.change.id);
@@ -149,7 +155,7 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
    * one, in front of their diff), after a modal that lists them and says which diffs were never
    * opened: the developer consents to exactly that list.
    */
-  private async approveAll(): Promise<void> {
+  async approveAll(): Promise<void> {
     const t = vscode.l10n.t;
     const all = this.approvals.list();
     const plain = all.filter((c) => !c.guarded);
@@ -167,7 +173,7 @@ export class PendingChangesView implements vscode.TreeDataProvider<Row>, vscode.
   }
 
   /** Rejects every waiting change (and refuses every secret-file question), after a modal that lists them. */
-  private async rejectAll(): Promise<void> {
+  async rejectAll(): Promise<void> {
     const t = vscode.l10n.t;
     // The changes listed when the developer chose Reject All; one arriving meanwhile waits.
     const listed = this.approvals.list();
@@ -208,7 +214,6 @@ function hunkItem(row: HunkRow): vscode.TreeItem {
   return item;
 }
 
-/** The optional reason a rejection tells the agent; undefined when the developer cancelled (nothing is rejected). */
 /** A question before a secret file is read: Allow (the approve button) or Refuse; there is no diff yet. */
 function consentItem(item: vscode.TreeItem, c: PendingChangeView, folder: string): vscode.TreeItem {
   const t = vscode.l10n.t;
@@ -227,8 +232,4 @@ function consentItem(item: vscode.TreeItem, c: PendingChangeView, folder: string
 /** After a decision made in the list, the focus goes back to the list (the closing diff would leave it in an editor). */
 async function backToList(): Promise<void> {
   await vscode.commands.executeCommand('agentBridge.pendingChanges.focus');
-}
-
-export async function askReason(title = vscode.l10n.t('Reject change')): Promise<string | undefined> {
-  return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Tell the agent why (optional)'), ignoreFocusOut: true });
 }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentChange, AgentChanges } from './agentChanges';
-import { inert } from './inert';
+import { inert } from '../review/inert';
 
 export const AGENT_CHANGES_VIEW_ID = 'agentBridge.agentChanges';
 const BEFORE_SCHEME = 'agent-bridge-before';
@@ -51,10 +51,6 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
       this.docEmitter,
       vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, this),
       changes.onDidChange(refresh),
-      vscode.commands.registerCommand('agentBridge.openAgentChangeDiff', (row: unknown) => this.act(row, (c) => this.openDiff(c))),
-      vscode.commands.registerCommand('agentBridge.revertAgentChange', (row: unknown) => this.act(row, (c) => this.revert(c))),
-      vscode.commands.registerCommand('agentBridge.revertAllAgentChanges', () => this.revertAll()),
-      vscode.commands.registerCommand('agentBridge.clearAgentChanges', () => this.clear()),
     ];
     refresh();
   }
@@ -107,6 +103,16 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
     return uri.fragment === 'after' ? (sides.after ?? '') : sides.before;
   }
 
+  /** Open Diff on a row of this view (changes/commands.ts). */
+  openDiffOfRow(row: unknown): Promise<void> {
+    return this.act(row, (c) => this.openDiff(c));
+  }
+
+  /** Revert on a row of this view (changes/commands.ts). */
+  revertRow(row: unknown): Promise<void> {
+    return this.act(row, (c) => this.revert(c));
+  }
+
   private async act(row: unknown, run: (c: AgentChange) => Promise<void>): Promise<void> {
     if (!(row instanceof ChangeRow) || !this.rows.has(row)) return;
     await run(row.change);
@@ -152,7 +158,7 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
   }
 
   /** Reverts this conversation's changes after a modal naming them; says which could not be. */
-  private async revertAll(): Promise<void> {
+  async revertAll(): Promise<void> {
     const t = vscode.l10n.t;
     const todo = this.changes.list().filter((c) => c.session === this.changes.currentSession() && !c.reverted && !c.unrevertable);
     if (!todo.length) {
@@ -172,7 +178,7 @@ export class AgentChangesView implements vscode.TreeDataProvider<Node>, vscode.T
     void vscode.window.showWarningMessage(t('Agent Bridge: reverted {0} of {1} changes; the others were left as they are.', reverted.length, reverted.length + refused.length), { modal: true, detail: lines });
   }
 
-  private async clear(): Promise<void> {
+  async clear(): Promise<void> {
     const t = vscode.l10n.t;
     const forget = t('Clear List');
     const picked = await vscode.window.showWarningMessage(t('Clear the list of the agent\'s changes? No file is changed, but they can no longer be reverted from here.'), { modal: true }, forget);

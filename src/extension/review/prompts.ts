@@ -64,3 +64,7 @@ export function notifyPending(view: PendingChangeView, decided: Promise<unknown>
   void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () => decided.catch(() => undefined));
 }
 
+/** The optional reason a rejection tells the agent; undefined when the developer cancelled (nothing is rejected). */
+export async function askReason(title = vscode.l10n.t('Reject change')): Promise<string | undefined> {
+  return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Tell the agent why (optional)'), ignoreFocusOut: true });
+}

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 // Only the extension list and the index registry: the parser and the extractors load on first use.
-import { SOURCE_EXTENSIONS } from '../core/code/languages/table';
-import { configureCodeIndexes, peekCodeIntel } from '../core/code/intel/state';
-import type { Logger } from '../core/log';
-import type { Workspace } from '../core/workspace/workspace';
+import { SOURCE_EXTENSIONS } from '../../core/code/languages/table';
+import { configureCodeIndexes, peekCodeIntel } from '../../core/code/intel/state';
+import type { Logger } from '../../core/log';
+import type { Workspace } from '../../core/workspace/workspace';
 
 /**
  * The code index behind read_class / read_method / call_chain, in VS Code: its cache lives in the

@@ -50,22 +50,20 @@ export class TokenStore implements vscode.Disposable {
  * `agentBridge.setToken`: asks for the token in a password box (empty removes it). Tests and
  * scripts may pass it as the argument instead. Changing it reconnects (the controller listens).
  */
-export function registerSetToken(tokens: TokenStore): vscode.Disposable {
-  return vscode.commands.registerCommand('agentBridge.setToken', async (value?: unknown) => {
-    const t = vscode.l10n.t;
-    const token =
-      typeof value === 'string'
-        ? value
-        : await vscode.window.showInputBox({
-            title: t('Agent Bridge: backend token'),
-            prompt: t('The token the agent backend expects. It is kept in VS Code\'s secret storage. Leave empty to remove it.'),
-            password: true,
-            ignoreFocusOut: true,
-          });
-    if (token === undefined) return;
-    await tokens.set(token);
-    if (typeof value !== 'string') {
-      void vscode.window.showInformationMessage(token.trim() ? t('Agent Bridge: token saved.') : t('Agent Bridge: token removed.'));
-    }
-  });
+export async function setToken(tokens: TokenStore, value?: unknown): Promise<void> {
+  const t = vscode.l10n.t;
+  const token =
+    typeof value === 'string'
+      ? value
+      : await vscode.window.showInputBox({
+          title: t('Agent Bridge: backend token'),
+          prompt: t('The token the agent backend expects. It is kept in VS Code\'s secret storage. Leave empty to remove it.'),
+          password: true,
+          ignoreFocusOut: true,
+        });
+  if (token === undefined) return;
+  await tokens.set(token);
+  if (typeof value !== 'string') {
+    void vscode.window.showInformationMessage(token.trim() ? t('Agent Bridge: token saved.') : t('Agent Bridge: token removed.'));
+  }
 }
