@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { useMessageBundle } from '../core/l10n';
 import type { ConnectionState } from '../core/link/connection';
 import type { ChangeQueue } from './approval/changeQueue';
 import { AgentChanges } from './approval/agentChanges';
@@ -36,6 +37,8 @@ export interface AgentBridgeApi {
 
 /** Only wiring: the long-lived objects, their commands, and the settings that steer them. */
 export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
+  // Tool results in VS Code's display language: the core reads the bundle VS Code loaded for it.
+  useMessageBundle(vscode.l10n.bundle);
   const channel = vscode.window.createOutputChannel('Agent Bridge', { log: true });
   const sessions = new SessionStore(context.workspaceState);
   const log = channelLogger(channel);
