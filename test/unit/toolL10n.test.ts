@@ -149,3 +149,15 @@ test('the dispatcher answers an unknown tool, bad params and a busy host in the 
   assert.ok(busy, 'one call is refused as busy');
   assert.equal(String(busy.data.error), 'Agent Bridge 正忙：1 个工具调用正在运行，0 个在等待（最多同时运行 1 个）。未执行任何操作，请稍后重试。');
 });
+
+test('a notebook edited in the worker thread answers in the host language too', async () => {
+  // Over the size edited inline, so the edit runs in notebookWorker with the bundle of this thread.
+  const big = JSON.stringify({ cells: [{ cell_type: 'code', metadata: {}, outputs: [], source: ['x = 1\n'.repeat(20_000)] }], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+  const dir = makeTree({ 'big.ipynb': big }, 'ab-l10n-nb-');
+  const call = (locale: string | undefined) => {
+    inLanguage(locale);
+    return new Dispatcher({ workspace: new NodeWorkspace(dir), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: `nb-${locale}`, idKey: 'toolCallId', toolName: 'NotebookEditCell', params: { notebook_path: 'big.ipynb', cell_number: 5, new_source: 'y' } });
+  };
+  assert.equal((await call('zh-CN')).data.error, 'cell_number：5 超出范围。该 Notebook 共有 1 个单元格。');
+  assert.equal((await call(undefined)).data.error, 'cell_number: 5 is out of bounds. Notebook has 1 cells.');
+});
