@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { useMessageBundle } from '../core/l10n';
 import type { ConnectionState } from '../core/link/connection';
 import { redactingLogger } from '../core/log';
 import { registerCodeIntel } from './adapter/codeIntel';
@@ -39,6 +40,8 @@ export interface AgentBridgeApi {
 
 /** Only wiring: the long-lived objects, their commands, and the settings that steer them. */
 export function activate(context: vscode.ExtensionContext): AgentBridgeApi {
+  // Tool results in VS Code's display language: the core reads the bundle VS Code loaded for it.
+  useMessageBundle(vscode.l10n.bundle);
   const channel = vscode.window.createOutputChannel('Agent Bridge', { log: true });
   const sessions = new SessionStore(context.workspaceState);
   const log = channelLogger(channel);

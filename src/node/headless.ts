@@ -5,6 +5,7 @@ import type { BridgeConnection, ConnectionTiming, ProtocolSetting } from '../cor
 import type { Dispatcher } from '../core/link/dispatcher';
 import { startLink } from '../core/link/startLink';
 import { redactingLogger, type Logger } from '../core/log';
+import { useMessageBundle } from '../core/l10n';
 import type { ToolLimits } from '../core/policy/limiter';
 import { extraProtectedGlobs } from '../core/policy/protectedFiles';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../core/policy/secrets';
@@ -13,11 +14,14 @@ import { tokenAuth } from '../core/link/token';
 import { ALL_TOOLS } from '../core/tools/registry';
 import { journalDirFor, WriteJournal } from '../core/link/writeJournal';
 import { DirectWriteGate } from './directWriteGate';
+import { bundleForLocale } from './language';
 import { NodeWorkspace, type NodeWorkspaceOptions } from './nodeWorkspace';
 
 export interface HeadlessHostOptions extends NodeWorkspaceOptions {
   readonly serverUrl: string;
   readonly workspace: string;
+  /** Language of tool results ('en', 'zh-cn'); default English. It is the whole process's. */
+  readonly locale?: string;
   readonly projectKey?: string;
   readonly protocol?: ProtocolSetting;
   readonly sessionId?: string;
@@ -65,6 +69,7 @@ export const HEADLESS_WRITE_REFUSAL =
 /** The same tools as the extension, over a folder, with no VS Code: for servers, CI and benchmarks. */
 export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
   const log = redactingLogger(o.log, () => [o.token]);
+  useMessageBundle(bundleForLocale(o.locale));
   const secrets = o.secrets ?? new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...(o.excludeGlobs ?? [])]);
   const workspace = new NodeWorkspace(o.workspace, { ...o, secrets, extraProtected: o.extraProtected ?? extraProtectedGlobs(o.protectedGlobs ?? []) });
   const sessionId = o.sessionId ?? randomUUID();

@@ -10,8 +10,6 @@ export interface NodeWorkspaceOptions {
   readonly name?: string;
   /** ripgrep binary: a path, `false` for the in-process search, or undefined to look for `rg` on PATH. */
   readonly ripgrep?: string | false;
-  /** Language of tool results ('en', 'zh-cn'); default English. */
-  readonly locale?: string;
   /** Globs to leave out of search, in VS Code's `files.exclude` syntax. */
   readonly searchExcludes?: readonly string[];
   /** Secret files (the access policy's secret class; search skips them too). Default: DEFAULT_EXCLUDE_GLOBS. */
@@ -45,7 +43,6 @@ const SYNC_READ_MAX_BYTES = 256 * 1024;
 export class NodeWorkspace implements Workspace {
   readonly root: string;
   readonly name: string;
-  readonly locale: string | undefined;
   /** `readBytes` reads this disk through safeRead.ts (sync or async, the same checks). */
   readonly readsLocalFiles = true;
   private readonly rg: string | undefined;
@@ -56,7 +53,6 @@ export class NodeWorkspace implements Workspace {
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
     this.name = options.name ?? path.basename(this.root);
-    this.locale = options.locale;
     this.rg = options.ripgrep === false ? undefined : (options.ripgrep ?? findOnPath('rg'));
     this.excludes = options.searchExcludes ?? [];
     this.secrets = options.secrets;

@@ -68,13 +68,13 @@ test('proposals waiting together hold a bounded amount of text; past it a change
   const big = 64 * 1024 * 1024;
   const releases: (() => void)[] = [];
   // A single proposal always fits, whatever its size.
-  releases.push(holdProposal(MAX_HELD_CHARS + 1, undefined));
-  assert.throws(() => holdProposal(1, undefined), /already hold .* MB/);
+  releases.push(holdProposal(MAX_HELD_CHARS + 1));
+  assert.throws(() => holdProposal(1), /already hold .* MB/);
   releases.pop()!();
-  for (let held = 0; held + big <= MAX_HELD_CHARS; held += big) releases.push(holdProposal(big, undefined));
-  assert.throws(() => holdProposal(big, undefined), /Nothing was written/);
+  for (let held = 0; held + big <= MAX_HELD_CHARS; held += big) releases.push(holdProposal(big));
+  assert.throws(() => holdProposal(big), /Nothing was written/);
   releases.pop()!();
-  releases.push(holdProposal(big, undefined));
+  releases.push(holdProposal(big));
   for (const r of releases.splice(0)) r();
   assert.equal(heldChars(), 0);
 });

@@ -3,28 +3,36 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { catalogKeys, normalizeLocale, translator } from '../../src/core/l10n';
+import { t, useMessageBundle } from '../../src/core/l10n';
 import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { bundleForLocale } from '../../src/node/language';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 
 const root = makeTree({ 'src/A.java': 'class A {\n  // TODO one\n}\n' }, 'ab-l10n-');
-const run = (locale: string | undefined, toolName: string, params: Record<string, unknown>) =>
-  new Dispatcher({ workspace: new NodeWorkspace(root, { locale }), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: 'x', idKey: 'toolCallId', toolName, params });
+/** The language is the whole process's, as in a host; the calls here run one at a time, so each sets it first. */
+const inLanguage = (locale: string | undefined): void => useMessageBundle(bundleForLocale(locale));
+const run = (locale: string | undefined, toolName: string, params: Record<string, unknown>) => {
+  inLanguage(locale);
+  return new Dispatcher({ workspace: new NodeWorkspace(root), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: 'x', idKey: 'toolCallId', toolName, params });
+};
 
 test('locale tags: zh-CN, zh-Hans, zh and zh_CN.UTF-8 are Simplified Chinese; others English', () => {
-  assert.deepEqual(['zh-CN', 'zh-Hans', 'zh', 'zh_CN.UTF-8', 'en', 'de', undefined].map(normalizeLocale), ['zh-cn', 'zh-cn', 'zh-cn', 'zh-cn', 'en', 'en', 'en']);
-  assert.equal(translator('zh-cn')('File not found: {0}', 'a.txt'), '文件不存在：a.txt');
-  assert.equal(translator('en')('File not found: {0}', 'a.txt'), 'File not found: a.txt');
+  const language = (tag: string | undefined) => (bundleForLocale(tag) === undefined ? 'en' : 'zh-cn');
+  assert.deepEqual(['zh-CN', 'zh-Hans', 'zh', 'zh_CN.UTF-8', 'en', 'de', undefined].map(language), ['zh-cn', 'zh-cn', 'zh-cn', 'zh-cn', 'en', 'en', 'en']);
+  inLanguage('zh-cn');
+  assert.equal(t('File not found: {0}', 'a.txt'), '文件不存在：a.txt');
+  inLanguage('en');
+  assert.equal(t('File not found: {0}', 'a.txt'), 'File not found: a.txt');
 });
 
 test('every Chinese entry keeps the placeholders of its English key', () => {
-  const zh = translator('zh-cn');
-  for (const key of catalogKeys('zh-cn')) {
+  const zh = bundleForLocale('zh-cn') ?? {};
+  for (const [key, text] of Object.entries(zh)) {
     const placeholders = (s: string) => [...s.matchAll(/\{\d+\}/g)].map((m) => m[0]).sort();
-    assert.notEqual(zh(key), key, key);
-    assert.deepEqual(placeholders(zh(key)), placeholders(key), key);
+    assert.notEqual(text, key, key);
+    assert.deepEqual(placeholders(text), placeholders(key), key);
   }
 });
 
@@ -49,8 +57,9 @@ test('English stays the default', async () => {
 
 test('read_class, read_method and call_chain headings follow the developer\'s language', async () => {
   const java = makeTree({ 'src/p/Greeter.java': 'package p;\n\n/** Greets. */\npublic class Greeter {\n  private String name;\n  public String greet() {\n    return hello();\n  }\n  String hello() {\n    return "hi";\n  }\n}\n' }, 'ab-l10n-java-');
+  inLanguage('zh-CN');
   const call = (toolName: string, params: Record<string, unknown>) =>
-    new Dispatcher({ workspace: new NodeWorkspace(java, { locale: 'zh-CN' }), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: toolName, idKey: 'toolCallId', toolName, params });
+    new Dispatcher({ workspace: new NodeWorkspace(java), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: toolName, idKey: 'toolCallId', toolName, params });
   const cls = await call('read_class', { className: 'Greeter', mode: 'structure' });
   assert.equal(cls.data.success, true, cls.data.error);
   assert.match(cls.data.result ?? '', /^## 类：p\.Greeter\n\n文件：src\/p\/Greeter\.java · 第 4–12 行 · 包 p · 来源：parser/);
@@ -66,8 +75,10 @@ test('read_class, read_method and call_chain headings follow the developer\'s la
 test('edit failures answer in Chinese: not found with the closest region, several places, already applied', async () => {
   const calc = 'public class Calc {\n  int add(int a, int b) {\n    return a + b;\n  }\n  int twice(int a) {\n    return a + a;\n  }\n}\n';
   const dir = makeTree({ 'src/Calc.java': calc }, 'ab-l10n-edit-');
-  const call = (locale: string | undefined, toolName: string, params: Record<string, unknown>) =>
-    new Dispatcher({ workspace: new NodeWorkspace(dir, { locale }), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: toolName, idKey: 'toolCallId', toolName, params });
+  const call = (locale: string | undefined, toolName: string, params: Record<string, unknown>) => {
+    inLanguage(locale);
+    return new Dispatcher({ workspace: new NodeWorkspace(dir), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: toolName, idKey: 'toolCallId', toolName, params });
+  };
 
   // NOT_FOUND: the closest region, its lines and how they differ; the diff lines are the file's, untranslated.
   const typo = await call('zh-CN', 'apply_change', { relativePath: 'src/Calc.java', searchContent: '  int add(int a, int b) {\n    return a - b;\n', replaceContent: 'x' });
@@ -120,7 +131,7 @@ test('edit failures answer in Chinese: not found with the closest region, severa
   assert.equal(fs.readFileSync(path.join(dir, 'src/Calc.java'), 'utf8'), calc);
 });
 
-test('the dispatcher answers an unknown tool, bad params and a busy host in the workspace language; English stays as it was', async () => {
+test('the dispatcher answers an unknown tool, bad params and a busy host in the host language; English stays as it was', async () => {
   const unknown = await run('zh-CN', 'nope', {});
   assert.equal(unknown.data.success, false);
   assert.match(String(unknown.data.error), /^未知工具"nope"。可用的工具：read_file, /);
@@ -130,10 +141,23 @@ test('the dispatcher answers an unknown tool, bad params and a busy host in the 
   assert.match(String((await run(undefined, 'read_file', {})).data.error), /^Invalid params for read_file: relativePath/);
 
   // a flood beyond the queue: the busy answer, in Chinese, with the numbers
-  const ws = new NodeWorkspace(root, { locale: 'zh-CN' });
+  inLanguage('zh-CN');
+  const ws = new NodeWorkspace(root);
   const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger, limits: () => ({ maxConcurrent: 1, maxQueued: 0 }) });
   const answers = await Promise.all([0, 1].map((i) => d.dispatch({ id: `b${i}`, idKey: 'toolCallId', toolName: 'grep_file', params: { pattern: 'class' } })));
   const busy = answers.find((a) => a.data.success === false);
   assert.ok(busy, 'one call is refused as busy');
   assert.equal(String(busy.data.error), 'Agent Bridge 正忙：1 个工具调用正在运行，0 个在等待（最多同时运行 1 个）。未执行任何操作，请稍后重试。');
+});
+
+test('a notebook edited in the worker thread answers in the host language too', async () => {
+  // Over the size edited inline, so the edit runs in notebookWorker with the bundle of this thread.
+  const big = JSON.stringify({ cells: [{ cell_type: 'code', metadata: {}, outputs: [], source: ['x = 1\n'.repeat(20_000)] }], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+  const dir = makeTree({ 'big.ipynb': big }, 'ab-l10n-nb-');
+  const call = (locale: string | undefined) => {
+    inLanguage(locale);
+    return new Dispatcher({ workspace: new NodeWorkspace(dir), tools: ALL_TOOLS, log: silentLogger }).dispatch({ id: `nb-${locale}`, idKey: 'toolCallId', toolName: 'NotebookEditCell', params: { notebook_path: 'big.ipynb', cell_number: 5, new_source: 'y' } });
+  };
+  assert.equal((await call('zh-CN')).data.error, 'cell_number：5 超出范围。该 Notebook 共有 1 个单元格。');
+  assert.equal((await call(undefined)).data.error, 'cell_number: 5 is out of bounds. Notebook has 1 cells.');
 });

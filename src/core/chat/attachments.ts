@@ -6,7 +6,7 @@
  * sees then (an unsaved buffer included). On the wire an attachment travels twice (docs/protocol.md
  * §8.1): as a block in the message text (contextMessage.ts) and structured in `data.context`.
  */
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
@@ -40,7 +40,6 @@ export const MAX_CONTEXT_BYTES = 256 * 1024;
  * ToolError naming the path for anything the policy or the read refuses, and for a range outside the file.
  */
 export async function readContext(ws: Workspace, refs: readonly ContextRef[]): Promise<ContextItem[]> {
-  const t = translator(ws.locale);
   if (refs.length > MAX_CONTEXT_ITEMS) throw new ToolError('BAD_REQUEST', t('At most {0} attachments can go with one message.', MAX_CONTEXT_ITEMS));
   let budget = MAX_CONTEXT_BYTES;
   const items: ContextItem[] = [];

@@ -8,11 +8,11 @@
  * thing looked for does not exist; more than one place is CONFLICT, the request contradicts the
  * file (it names several places); bad arguments (empty or identical strings) are VALIDATION_FAILED.
  */
-import { translator, type Translate } from '../l10n';
+import { english, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { EditNames, MatchOutcome, MatchStrategy, TextRange } from './types';
 
-export const ENGLISH: Translate = translator(undefined);
+export const ENGLISH: Translate = english;
 
 function how(strategy: MatchStrategy, t: Translate): string {
   switch (strategy) {

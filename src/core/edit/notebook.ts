@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { applyEdits, modify, visit, type FormattingOptions } from 'jsonc-parser';
-import { translator, type Translate } from '../l10n';
+import { english, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { NotebookCellEdit } from './types';
 
@@ -141,7 +141,7 @@ function newCellId(nb: Notebook): string {
  * `1.0`, escapes and line endings. Returns the new text and the edit in a form a notebook API can
  * apply to an open notebook.
  */
-export function editNotebookText(text: string, req: NotebookEditRequest, path: string, t: Translate = translator(undefined)): { text: string; edit: NotebookCellEdit } {
+export function editNotebookText(text: string, req: NotebookEditRequest, path: string, t: Translate = english): { text: string; edit: NotebookCellEdit } {
   const nb = parse(text, path, t);
   const count = nb.cells.length;
   const language = nb.metadata?.language_info?.name ?? nb.metadata?.kernelspec?.language ?? 'python';

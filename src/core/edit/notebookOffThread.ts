@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { translator } from '../l10n';
+import { messageBundle, t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { NotebookCellEdit } from './types';
 import { editNotebookText, type NotebookEditRequest } from './notebook';
@@ -35,18 +35,17 @@ function startWorker(script: string): Worker {
  * milliseconds to parse and edit, and a hostile one far more, so all but small ones are edited in
  * a worker thread, bounded in time and heap; one at a time. Cancelling the call stops the worker.
  */
-export async function editNotebookOffThread(text: string, request: NotebookEditRequest, rel: string, locale: string | undefined, signal: AbortSignal): Promise<{ text: string; edit: NotebookCellEdit }> {
-  if (text.length <= INLINE_MAX_CHARS) return editNotebookText(text, request, rel, translator(locale));
+export async function editNotebookOffThread(text: string, request: NotebookEditRequest, rel: string, signal: AbortSignal): Promise<{ text: string; edit: NotebookCellEdit }> {
+  if (text.length <= INLINE_MAX_CHARS) return editNotebookText(text, request, rel, t);
   // One worker at a time: its heap bound is then the bound for all notebook edits together.
-  const turn = queue.then(() => editInWorker(text, request, rel, locale, signal));
+  const turn = queue.then(() => editInWorker(text, request, rel, signal));
   queue = turn.catch(() => undefined);
   return turn;
 }
 
 let queue: Promise<unknown> = Promise.resolve();
 
-async function editInWorker(text: string, request: NotebookEditRequest, rel: string, locale: string | undefined, signal: AbortSignal): Promise<{ text: string; edit: NotebookCellEdit }> {
-  const t = translator(locale);
+async function editInWorker(text: string, request: NotebookEditRequest, rel: string, signal: AbortSignal): Promise<{ text: string; edit: NotebookCellEdit }> {
   const script = workerScript();
   if (!script) throw new ToolError('INTERNAL_ERROR', t('The notebook worker (notebookWorker.js) is missing from this installation, so {0} cannot be edited without stalling the host. Nothing was written.', rel));
   if (signal.aborted) throw new ToolError('CANCELLED', t('The call was cancelled; nothing was written.'));
@@ -70,7 +69,7 @@ async function editInWorker(text: string, request: NotebookEditRequest, rel: str
         );
       });
       worker.once('exit', (code) => (settle(), reject(new ToolError('INTERNAL_ERROR', t('The notebook worker stopped (exit code {0}) before answering; nothing was written.', code)))));
-      worker.postMessage({ text, request, path: rel, locale } satisfies NotebookJob);
+      worker.postMessage({ text, request, path: rel, bundle: messageBundle() } satisfies NotebookJob);
     });
     if ('ok' in answer) return answer.ok;
     if ('refused' in answer) throw new ToolError(answer.refused.code, answer.refused.message);

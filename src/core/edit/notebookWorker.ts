@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { translator } from '../l10n';
+import { t, useMessageBundle, type MessageBundle } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { editNotebookText, type NotebookEditRequest } from './notebook';
 
@@ -14,7 +14,8 @@ export interface NotebookJob {
   readonly text: string;
   readonly request: NotebookEditRequest;
   readonly path: string;
-  readonly locale: string | undefined;
+  /** The message bundle of the host's thread: a worker starts with none loaded. */
+  readonly bundle: MessageBundle;
 }
 
 export type NotebookAnswer =
@@ -35,7 +36,8 @@ if (process.platform === 'linux') {
 parentPort?.once('message', (job: NotebookJob) => {
   let answer: NotebookAnswer;
   try {
-    answer = { ok: editNotebookText(job.text, job.request, job.path, translator(job.locale)) };
+    useMessageBundle(job.bundle);
+    answer = { ok: editNotebookText(job.text, job.request, job.path, t) };
   } catch (e) {
     answer = e instanceof ToolError ? { refused: { code: e.code, message: e.message } } : { failed: e instanceof Error ? e.message : String(e) };
   }

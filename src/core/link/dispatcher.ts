@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import { ToolError, type ToolErrorCode } from '../protocol/errors';
 import { BACKEND_WAIT_MS, toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from '../protocol/messages';
 import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from '../policy/limiter';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { accessPolicy, type Access } from '../policy/accessPolicy';
 import { paramsHash, WriteJournal, type JournalEntry } from './writeJournal';
 import type { ToolDefinition, ToolOutput } from '../tools/tool';
@@ -115,7 +115,7 @@ export function describeParamIssues(error: z.ZodError): string {
 const SAYS_NOTHING_OF_THE_FILE: ReadonlySet<ToolErrorCode> = new Set(['PERMISSION_DENIED', 'USER_REJECTED', 'CANCELLED', 'TIMEOUT']);
 
 /** The one answer a failed change to a secret file gets: the code, and nothing of the file. */
-function secretWriteFailure(t: ReturnType<typeof translator>, target: Access, code: ToolErrorCode): string {
+function secretWriteFailure(target: Access, code: ToolErrorCode): string {
   return t('The change to {0} was not made ({1}). It is a secret file ({2}), so no detail about its content is given.', target.rel, code, target.rule ?? '?');
 }
 
@@ -165,7 +165,6 @@ export class Dispatcher {
 
   dispatch(call: ToolCall): Promise<ToolResultMessage> {
     const hash = paramsHash(call.params);
-    const t = translator(this.options.workspace.locale);
     const writes = this.byName.get(call.toolName)?.writes === true;
     const journaled = this.journal.get(call.id);
     // Whatever still remembers the id also remembers what it was for (a kept answer may outlive the fingerprints).
@@ -183,7 +182,7 @@ export class Dispatcher {
     }
     const inFlight = this.running.get(call.id);
     if (inFlight) return inFlight.promise;
-    if (journaled && writes) return Promise.resolve(this.replayWrite(call, journaled, t));
+    if (journaled && writes) return Promise.resolve(this.replayWrite(call, journaled));
 
     this.fingerprints.delete(call.id);
     this.fingerprints.set(call.id, { tool: call.toolName, hash });
@@ -204,7 +203,7 @@ export class Dispatcher {
   }
 
   /** A write id seen before (maybe before a restart): its first outcome, never a second run. */
-  private replayWrite(call: ToolCall, entry: JournalEntry, t: ReturnType<typeof translator>): ToolResultMessage {
+  private replayWrite(call: ToolCall, entry: JournalEntry): ToolResultMessage {
     this.options.log.info(`call ${call.id} is a write already ${entry.state === 'done' ? 'answered' : 'started'}; not run again`);
     if (entry.state === 'started') {
       return toolFailure(call, 'CONFLICT', t('The call {0} was interrupted by a restart of the host while it ran; it may or may not have been written. Nothing was done now: read the file, then send a new call with a new id.', call.id), 0);
@@ -255,14 +254,13 @@ export class Dispatcher {
     // A writing tool aimed at a secret file: no answer or error may tell anything of its content.
     let secretTarget: Access | undefined;
     const fail = (code: ToolErrorCode, message: string) => {
-      if (secretTarget && !SAYS_NOTHING_OF_THE_FILE.has(code)) message = secretWriteFailure(t, secretTarget, code);
+      if (secretTarget && !SAYS_NOTHING_OF_THE_FILE.has(code)) message = secretWriteFailure(secretTarget, code);
       // The message may quote the file (closest match, conflicts): only its first line at warn.
       this.options.log.warn(`${label} failed: ${code} ${firstLine(message)}`);
       this.options.log.debug(`${label} error in full: ${message}`);
       return withWait(toolFailure(call, code, message, elapsed()));
     };
 
-    const t = translator(this.options.workspace.locale);
     const tool = this.byName.get(call.toolName);
     if (!tool) {
       return fail('TOOL_NOT_FOUND', t('Unknown tool "{0}". Available tools: {1}.', call.toolName, this.toolNames.join(', ')));

@@ -18,7 +18,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { resolveInProject, toRelative, type ProjectPath } from '../workspace/paths';
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace/workspace';
@@ -284,7 +284,6 @@ export class AccessPolicy {
 
   /** The refusal for reading a secret path: names the file, the glob and the setting (never the content). */
   denial(access: Pick<Access, 'rel' | 'rule' | 'matched'>): ToolError {
-    const t = translator(this.ws.locale);
     const shown = access.matched && access.matched !== access.rel ? `${access.rel} (→ ${access.matched})` : access.rel;
     return new ToolError(
       'PERMISSION_DENIED',

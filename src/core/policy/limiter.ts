@@ -1,4 +1,4 @@
-import { translator, type Translate } from '../l10n';
+import { english, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 
 export interface ToolLimits {
@@ -92,7 +92,7 @@ export class BusyError extends ToolError {
     readonly waiting: number,
     readonly max: number,
   ) {
-    super('INTERNAL_ERROR', busyMessage(translator(undefined), running, waiting, max));
+    super('INTERNAL_ERROR', busyMessage(english, running, waiting, max));
   }
 }
 

@@ -1,4 +1,4 @@
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { accessPolicy, type Access } from './accessPolicy';
 import { MAX_FILE_BYTES, type LinkedCheck } from './safeRead';
@@ -24,11 +24,10 @@ export interface ProjectText {
  * errors the agent can act on.
  */
 export async function readProjectText(ws: Workspace, relativePath: string, resolved?: Access, allowSecret = false): Promise<ProjectText> {
-  const t = translator(ws.locale);
   const policy = accessPolicy(ws);
   const path = resolved ?? (await policy.resolve(relativePath));
   if (path.kind === 'secret' && !allowSecret) throw policy.denial(path);
-  if (!allowSecret && (await policy.linksToSecret(path.abs))) throw linkedDenial(ws, path.rel);
+  if (!allowSecret && (await policy.linksToSecret(path.abs))) throw linkedDenial(path.rel);
   const dirty = ws.dirtyText(path.abs);
   if (dirty !== undefined) {
     return { path, text: dirty, source: 'buffer', encoding: 'utf8' };
@@ -48,14 +47,12 @@ export async function readProjectText(ws: Workspace, relativePath: string, resol
   return { path, text, source: 'disk', encoding, bytes };
 }
 
-function linkedDenial(ws: Workspace, rel: string): ToolError {
-  const t = translator(ws.locale);
+function linkedDenial(rel: string): ToolError {
   return new ToolError('PERMISSION_DENIED', t('{0} has other names (hard links), and one of them may be a secret file, so Agent Bridge does not show it to the agent.', rel));
 }
 
 /** `ws.readBytes` with its refusals (safeRead.ts) turned into errors that name the project path. */
 async function readChecked(ws: Workspace, path: Access, size: number | undefined, linked: LinkedCheck): Promise<Uint8Array> {
-  const t = translator(ws.locale);
   try {
     return await ws.readBytes(path.abs, size, linked);
   } catch (e) {
@@ -68,7 +65,7 @@ async function readChecked(ws: Workspace, path: Access, size: number | undefined
       case 'EFBIG':
         throw new ToolError('BAD_REQUEST', t('{0} is larger than {1} MB; Agent Bridge does not load files that large. Search it with grep_file instead.', path.rel, MAX_FILE_BYTES / (1024 * 1024)));
       case 'ELINKED':
-        throw linkedDenial(ws, path.rel);
+        throw linkedDenial(path.rel);
       case 'ESWAPPED':
         throw new ToolError('PERMISSION_DENIED', t('{0} changed into a link to another place while it was being opened; nothing was read.', path.rel));
       default:

@@ -1,5 +1,5 @@
 import { fenceFor, languageOf } from '../workspace/text';
-import { normalizeLocale, translator, type Translate } from '../l10n';
+import { isTranslated, t, type Translate } from '../l10n';
 import { describeFileType } from './fileTypes';
 import { MAX_LIMIT, type FileMatches, type SearchResult } from './types';
 
@@ -75,8 +75,7 @@ function fileBlock(f: FileMatches): string[] {
 }
 
 /** The Markdown result, in the developer's language (headings and counts; notes stay English). */
-export function formatMarkdown(r: SearchResult, locale?: string): string {
-  const t = translator(locale);
+export function formatMarkdown(r: SearchResult): string {
   const out: string[] = [t('## Search: {0} in {1}', inlineCode(r.pattern), where(r, t))];
   if (r.totalMatches === 0) {
     if (r.binaryFile) {
@@ -88,7 +87,7 @@ export function formatMarkdown(r: SearchResult, locale?: string): string {
     return `${out.join('\n')}\n`;
   }
   out.push(
-    normalizeLocale(locale) === 'en'
+    !isTranslated('**Matches**: {0} lines in {1} files ({2})')
       ? `**Matches**: ${plural(r.totalMatches, 'line', 'lines')} in ${plural(r.totalFiles, 'file', 'files')} (${modeLine(r, t)})`
       : t('**Matches**: {0} lines in {1} files ({2})', r.totalMatches, r.totalFiles, modeLine(r, t)),
   );

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { applyChangeNames, applySearchReplaceSliced, planCreate, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
-import { translator, type Translate } from '../l10n';
+import { t, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
 import { defineTool, jsonOutput } from './tool';
@@ -29,7 +29,6 @@ export const applyChangeTool = defineTool({
   paths: (p) => [p.relativePath],
   async handler(p, ctx) {
     const creating = !p.searchContent;
-    const t = translator(ctx.workspace.locale);
     const out = await planAndWrite<Extra>(ctx, 'apply_change', p.relativePath, p.description, async (current) => {
       const names = applyChangeNames(current?.path.rel ?? p.relativePath);
       if (creating) {

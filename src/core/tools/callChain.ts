@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
@@ -132,7 +132,7 @@ export const callChainTool = defineTool({
       const v = lsp.value;
       if ('classes' in v) throw new ToolError('NOT_FOUND', `No method matches ${p.method} in ${v.classes.map((c) => c.type.fqn).join(', ')}.`);
       const owners = [...new Set(v.roots.map((m) => m.owner))];
-      if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE, ctx.workspace.locale);
+      if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE);
       return answer(p, ctx.workspace, { source: LSP_SOURCE, roots: v.roots, inherited: false, trees: v.trees, possible: [], missing: [], cut: [] });
     }
     return pinnedAnswer(ctx, async () => {
@@ -147,7 +147,7 @@ export const callChainTool = defineTool({
         // In slices either way: one file's calls can be costly to type. The cold index is the
         // question's own (nothing else changes it meanwhile); the built one may change at a pause.
         const found = cold ? await coldAnswer(question(cold.graph, p), ctx.signal) : await fromIndex(ctx, p);
-        if ('ambiguous' in found) return ambiguity(p.method, found.ambiguous, how, SOURCE, ctx.workspace.locale);
+        if ('ambiguous' in found) return ambiguity(p.method, found.ambiguous, how, SOURCE);
         return answer(p, ctx.workspace, found);
       } catch (e) {
         throw explainFallback(e, lsp.note);
@@ -271,7 +271,6 @@ async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ r
 async function answer(p: z.output<typeof params>, ws: Workspace, from: Found): Promise<{ result: string; structured: unknown }> {
   const { roots, inherited } = from;
   const how = from.source === SOURCE ? "static analysis of the project's sources" : "the editor's call hierarchy provider";
-  const t = translator(ws.locale);
   const out = [
     t('## Call chain: {0}', p.method),
     '',

@@ -1,5 +1,5 @@
 import { fenceFor } from '../workspace/text';
-import { translator, type Translate } from '../l10n';
+import { english, t, type Translate } from '../l10n';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
 import type { MethodSymbol, TypeSymbol, ParamSymbol } from '../code/model';
 
@@ -56,7 +56,7 @@ export function shortName(e: MethodEntry): string {
   return `${cls}.${m.kind === 'constructor' ? '<init>' : m.name}(${m.params.map((p) => p.type).join(', ')})`;
 }
 
-export const lines = (a: number, b: number, t: Translate = translator(undefined)): string => (a === b ? t('line {0}', a) : t('lines {0}–{1}', a, b));
+export const lines = (a: number, b: number, t: Translate = english): string => (a === b ? t('line {0}', a) : t('lines {0}–{1}', a, b));
 
 /** The heading word for a kind of type: Class, Interface, Enum, Record, Annotation, Struct, Module. */
 export const kindLabel = (kind: string, t: Translate): string => t(kind === 'annotation' ? 'Annotation' : (kind[0]?.toUpperCase() ?? '') + kind.slice(1));
@@ -66,8 +66,7 @@ export function typeLabel(e: TypeEntry): string {
 }
 
 /** Candidates for an ambiguous name: a success result that asks the agent to choose. */
-export function ambiguity(name: string, candidates: readonly TypeEntry[], how: string, source: 'parser' | 'language-server' = SOURCE, locale?: string): { result: string; structured: unknown } {
-  const t = translator(locale);
+export function ambiguity(name: string, candidates: readonly TypeEntry[], how: string, source: 'parser' | 'language-server' = SOURCE): { result: string; structured: unknown } {
   const list = candidates.map((c) => `- ${typeLabel(c)}`);
   return {
     result: [

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { applyEditsSliced, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { filePathFields, targetOf } from './filePathParam';
 import { boolParam } from './params';
@@ -15,8 +15,7 @@ export const editTool = defineTool({
   params: z.object({ ...filePathFields, old_string: z.string(), new_string: z.string(), replace_all: boolParam().optional(), description: z.string().optional() }),
   paths: (p) => [p.file_path ?? p.relativePath],
   async handler(p, ctx) {
-    const t = translator(ctx.workspace.locale);
-    const target = targetOf(p, ctx.workspace.locale);
+    const target = targetOf(p);
     const out = await planAndWrite(ctx, 'Edit', target, p.description, async (current) => {
       if (!current && p.old_string !== '') throw new ToolError('NOT_FOUND', t('File not found: {0}. To create it, send an empty old_string.', target));
       const edit = { old_string: p.old_string, new_string: p.new_string, replace_all: p.replace_all };

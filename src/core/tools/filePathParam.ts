@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_PATH_CHARS } from '../workspace/paths';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 
 /**
@@ -12,8 +12,8 @@ export const filePathFields = {
   relativePath: z.string().min(1).max(MAX_PATH_CHARS).optional(),
 };
 
-export function targetOf(p: { file_path?: string; relativePath?: string }, locale?: string): string {
+export function targetOf(p: { file_path?: string; relativePath?: string }): string {
   const target = p.file_path ?? p.relativePath;
-  if (!target) throw new ToolError('VALIDATION_FAILED', translator(locale)('file_path: is required'));
+  if (!target) throw new ToolError('VALIDATION_FAILED', t('file_path: is required'));
   return target;
 }

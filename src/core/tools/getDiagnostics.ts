@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_PATH_CHARS } from '../workspace/paths';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import type { DiagnosticInfo } from '../workspace/workspace';
 import { MAX_DIAGNOSTICS, viewOf } from '../write/problems';
 import { defineTool } from './tool';
@@ -31,7 +31,6 @@ export const getDiagnosticsTool = defineTool({
   params,
   paths: (p) => [p.relativePath],
   async handler(p, { workspace, resolved }) {
-    const t = translator(workspace.locale);
     if (!workspace.diagnostics) {
       return { result: t('This host has no language services, so there are no diagnostics to report.'), structured: { available: false } };
     }

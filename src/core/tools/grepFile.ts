@@ -39,7 +39,7 @@ export async function runSearch(p: SearchParams, ctx: ToolContext): Promise<Tool
     ctx.signal,
     ctx.log,
   );
-  return { result: formatMarkdown(result, ctx.workspace.locale), structured: toStructured(result) };
+  return { result: formatMarkdown(result), structured: toStructured(result) };
 }
 
 export const grepFileTool = defineTool({

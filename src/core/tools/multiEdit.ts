@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { applyEditsSliced, EDIT_LIMITS, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { filePathFields, targetOf } from './filePathParam';
 import { boolParam } from './params';
@@ -18,8 +18,7 @@ export const multiEditTool = defineTool({
   params: z.object({ ...filePathFields, edits: z.array(edit).min(1, 'at least one edit is required').max(EDIT_LIMITS.maxEdits, `at most ${EDIT_LIMITS.maxEdits} edits per call; split the change into several calls`), description: z.string().optional() }),
   paths: (p) => [p.file_path ?? p.relativePath],
   async handler(p, ctx) {
-    const t = translator(ctx.workspace.locale);
-    const target = targetOf(p, ctx.workspace.locale);
+    const target = targetOf(p);
     const out = await planAndWrite(ctx, 'MultiEdit', target, p.description, async (current) => {
       if (!current && p.edits[0].old_string !== '') {
         throw new ToolError('NOT_FOUND', t("File not found: {0}. To create it, make the first edit's old_string empty.", target));

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MAX_NOTEBOOK_BYTES, tooLarge } from '../edit/notebook';
 import { editNotebookOffThread } from '../edit/notebookOffThread';
 import { planAndWrite, withDiagnostics } from '../write/write';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { intParam } from './params';
 import { defineTool, jsonOutput } from './tool';
@@ -23,7 +23,6 @@ export const notebookEditCellTool = defineTool({
   }),
   paths: (p) => [p.notebook_path ?? p.relativePath],
   async handler(p, ctx) {
-    const t = translator(ctx.workspace.locale);
     const target = p.notebook_path ?? p.relativePath;
     if (!target) throw new ToolError('VALIDATION_FAILED', t('notebook_path: is required'));
     if (!/\.ipynb$/i.test(target)) throw new ToolError('VALIDATION_FAILED', t('notebook_path: {0} is not an .ipynb file', target));
@@ -37,7 +36,7 @@ export const notebookEditCellTool = defineTool({
     const out = await planAndWrite(ctx, 'NotebookEditCell', target, p.description, async (current) => {
       if (!current) throw new ToolError('NOT_FOUND', t('Notebook not found: {0}', target));
       const request = { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type };
-      const r = await editNotebookOffThread(current.text, request, current.path.rel, ctx.workspace.locale, ctx.signal);
+      const r = await editNotebookOffThread(current.text, request, current.path.rel, ctx.signal);
       return { kind: 'write', proposed: r.text, notebookEdit: r.edit, extra: r.edit };
     });
     const data = {

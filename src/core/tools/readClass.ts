@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { nameParam } from './params';
 import { MAX_PATH_CHARS } from '../workspace/paths';
-import { translator, type Translate } from '../l10n';
+import { english, t, type Translate } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { resolveInProject } from '../workspace/paths';
 import { ToolError } from '../protocol/errors';
@@ -71,7 +71,7 @@ const memberJson = (m: MethodSymbol) => ({
   ...(m.doc ? { doc: m.doc } : {}),
 });
 
-function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SOURCE, t: Translate = translator(undefined)): { result: string; structured: unknown } {
+function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SOURCE, t: Translate = english): { result: string; structured: unknown } {
   const ty = e.type;
   const ctors = ty.methods.filter((m) => m.kind === 'constructor');
   const methods = ty.methods.filter((m) => m.kind === 'method');
@@ -143,7 +143,6 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
   const to = Math.min(end, from + MAX_READ_LINES - 1);
   const firstDecl = Math.min(from, ...e.file.types.filter((ty) => !ty.outer && ty.kind !== 'module').map((ty) => startWithDocAndAnnotations(text, ty.line)));
   const header = headerLines(text, firstDecl);
-  const t = translator(ws.locale);
   const language = fenceLanguage(e.path);
   const out = [t('## {0}: {1}', kindLabel(e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), ''];
   out.push(numberedRanges(text, [...(header ? [header] : []), { start: from, end: to }], language));
@@ -182,7 +181,6 @@ export function typeInParts(found: readonly TypeEntry[]): TypeEntry[] | undefine
 /** The answer for one type, with the other files it is written in when there are several. */
 async function answerType(ws: Parameters<typeof readProjectText>[0], parts: readonly TypeEntry[], mode: string, source: Source): Promise<{ result: string; structured: unknown }> {
   const [main, ...rest] = parts as [TypeEntry, ...TypeEntry[]];
-  const t = translator(ws.locale);
   const out = mode === 'full' ? await full(ws, main, source) : structure(main, main.file.types, source, t);
   if (!rest.length) return out;
   const more = rest.map((e) => `- ${e.path}, ${lines(e.type.line, e.type.endLine, t)}: ${e.type.methods.map((m) => `\`${methodSignature(m)}\` (L${m.line})`).join(', ') || '—'}`);
@@ -210,8 +208,8 @@ export const readClassTool = defineTool({
     const how = 'className set to one of the fully qualified names above, or relativePath set to the file';
     if (lsp.value) {
       const e = lsp.value[0] as TypeEntry;
-      if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE, ctx.workspace.locale);
-      return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, translator(ctx.workspace.locale));
+      if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE);
+      return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, t);
     }
     return pinnedAnswer(ctx, async () => {
       try {
@@ -222,7 +220,7 @@ export const readClassTool = defineTool({
             // Answered from the files that declare it; the index is still built, for the next calls.
             void readyCodeIntel(ctx).catch(() => undefined);
             const parts = quick.length > 1 ? typeInParts(quick) : quick;
-            return parts ? answerType(ctx.workspace, parts, p.mode, SOURCE) : ambiguity(p.className, quick, how, SOURCE, ctx.workspace.locale);
+            return parts ? answerType(ctx.workspace, parts, p.mode, SOURCE) : ambiguity(p.className, quick, how, SOURCE);
           }
         }
         const { index } = await readyCodeIntel(ctx);
@@ -230,7 +228,7 @@ export const readClassTool = defineTool({
         const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
         if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
         const parts = found.length > 1 ? typeInParts(found) : found;
-        if (!parts) return ambiguity(p.className, found, how, SOURCE, ctx.workspace.locale);
+        if (!parts) return ambiguity(p.className, found, how, SOURCE);
         const freshParts: TypeEntry[] = [];
         for (const e of parts) freshParts.push(await fresh(index, e));
         return answerType(ctx.workspace, freshParts, p.mode, SOURCE);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { fenceFor, languageOf, splitLines } from '../workspace/text';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { defineTool } from './tool';
 import { intParam, pathParam } from './params';
 
@@ -44,7 +44,6 @@ export const readFileTool = defineTool({
   params,
   paths: (p) => [p.relativePath],
   async handler(p, { workspace, resolved }) {
-    const t = translator(workspace.locale);
     const file = await readProjectText(workspace, p.relativePath, resolved?.get(p.relativePath));
     const lines = splitLines(file.text);
     const total = lines.length;

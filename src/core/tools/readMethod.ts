@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { nameParam } from './params';
 import { MAX_PATH_CHARS } from '../workspace/paths';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
@@ -60,7 +60,7 @@ export const readMethodTool = defineTool({
       const matches = lsp.value.flatMap(pick);
       if (!matches.length) throw noMethod(lsp.value);
       if (new Set(matches.map((m) => m.owner)).size > 1) {
-        return ambiguity(p.className, lsp.value.filter((c) => matches.some((m) => m.owner === c)), 'className set to one of the fully qualified names above', LSP_SOURCE, ctx.workspace.locale);
+        return ambiguity(p.className, lsp.value.filter((c) => matches.some((m) => m.owner === c)), 'className set to one of the fully qualified names above', LSP_SOURCE);
       }
       return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
     }
@@ -79,7 +79,7 @@ export const readMethodTool = defineTool({
           }
           if (quick && owners.size > 1 && quick.length > 1 && !typeInParts(quick)) {
             void readyCodeIntel(ctx).catch(() => undefined);
-            return ambiguity(p.className, quick.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
+            return ambiguity(p.className, quick.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE);
           }
         }
         const { index, graph } = await readyCodeIntel(ctx);
@@ -98,7 +98,7 @@ export const readMethodTool = defineTool({
         const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
         // one type written in several files (Go, C# partial) is not an ambiguity: its methods are all its own
         if (owners.size > 1 && !inherited && classes.length > 1 && !typeInParts(freshClasses)) {
-          return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE, ctx.workspace.locale);
+          return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE);
         }
         if (!matches.length) throw noMethod(freshClasses);
         return answer(ctx.workspace, p, matches, inherited, SOURCE);
@@ -111,7 +111,6 @@ export const readMethodTool = defineTool({
 
 /** The declarations' sources, Javadoc included, with line numbers: the same shape from either source. */
 async function answer(ws: Workspace, p: { className: string; methodName: string }, matches: readonly MethodEntry[], inherited: boolean, source: Source): Promise<{ result: string; structured: unknown }> {
-  const t = translator(ws.locale);
   const out = [t('## Method: {0}', `${p.className}.${p.methodName}`), '', `${t('{0} declaration(s) · source: {1}', matches.length, source)}${inherited ? ` · inherited from ${[...new Set(matches.map((m) => m.owner.type.fqn))].join(', ')}` : ''}`];
   const methods = [];
   const texts = new Map<string, string[]>();

@@ -12,7 +12,7 @@ export const replaceTool = defineTool({
   params: z.object({ ...filePathFields, content: z.string(), description: z.string().optional() }),
   paths: (p) => [p.file_path ?? p.relativePath],
   async handler(p, ctx) {
-    const target = targetOf(p, ctx.workspace.locale);
+    const target = targetOf(p);
     const out = await planAndWrite(ctx, 'Replace', target, p.description, (current) =>
       current?.text === p.content
         ? { kind: 'unchanged', extra: undefined }

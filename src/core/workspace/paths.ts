@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { LinkLoopError } from './realpath';
 import type { Workspace } from './workspace';
@@ -37,7 +37,6 @@ export const MAX_PATH_CHARS = 4096;
 export const MAX_PATH_DEPTH = 256;
 
 export async function resolveInProject(ws: Workspace, requested: string | undefined): Promise<ProjectPath> {
-  const t = translator(ws.locale);
   const input = (requested ?? '').trim();
   if (input.includes('\0')) {
     throw new ToolError('VALIDATION_FAILED', 'relativePath: must not contain a NUL character');

@@ -20,8 +20,6 @@ export interface Workspace {
   readonly root: string;
   /** A human name for the project (the folder's name by default). */
   readonly name: string;
-  /** The language the developer reads (a BCP 47 tag such as 'en' or 'zh-cn'); tool results follow it. */
-  readonly locale?: string;
 
   /** Text of an editor buffer that has unsaved changes, or undefined when the file is not open and dirty. */
   dirtyText(absPath: string): string | undefined;

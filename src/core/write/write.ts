@@ -1,5 +1,5 @@
 import { readProjectText, type ProjectText } from '../policy/projectText';
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { encodeText } from '../workspace/text';
 import { accessPolicy, type Access } from '../policy/accessPolicy';
@@ -69,7 +69,6 @@ async function currentText(ctx: WriteContext, target: Access): Promise<ProjectTe
  * Latin-1 or Shift-JIS file read as UTF-8 would have every other non-ASCII byte replaced).
  */
 async function refuseUnwritable(ctx: WriteContext, current: ProjectText): Promise<void> {
-  const t = translator(ctx.workspace.locale);
   if (current.bytes && !Buffer.from(encodeText(current.text, current.encoding)).equals(Buffer.from(current.bytes.buffer, current.bytes.byteOffset, current.bytes.byteLength))) {
     throw new ToolError(
       'BAD_REQUEST',
@@ -100,7 +99,6 @@ export async function planAndWrite<X>(
   // Judged with every folder on the way, so the host can tell right before writing that nothing changed.
   const target = (await JudgedPath.judge(policy, ctx.workspace.root, relativePath, ctx.resolved?.get(relativePath))).access;
   if (target.kind === 'secret') {
-    const t = translator(ctx.workspace.locale);
     if (!ctx.changes?.allowSecretChange) {
       throw new ToolError(
         'PERMISSION_DENIED',
@@ -134,17 +132,17 @@ export async function planAndWrite<X>(
       }
       // UTF-8 cannot hold half a surrogate pair: it would be written as U+FFFD, not what was approved.
       if ((current?.encoding ?? 'utf8').startsWith('utf8') && LONE_SURROGATE.test(decided.proposed)) {
-        throw new ToolError('BAD_REQUEST', translator(ctx.workspace.locale)('The new text holds half of a UTF-16 surrogate pair, which UTF-8 cannot store. Nothing was written. Send the character whole.'));
+        throw new ToolError('BAD_REQUEST', t('The new text holds half of a UTF-16 surrogate pair, which UTF-8 cannot store. Nothing was written. Send the character whole.'));
       }
       if (!ctx.changes) {
-        throw new ToolError('PERMISSION_DENIED', translator(ctx.workspace.locale)('This host has no way to ask for approval, so it cannot write files.'));
+        throw new ToolError('PERMISSION_DENIED', t('This host has no way to ask for approval, so it cannot write files.'));
       }
       // Judged again now: a HEAD may have landed beside the file while this call waited for the consent or the lock.
       const judged = await JudgedPath.judge(policy, ctx.workspace.root, target.rel, target);
       // The file's problems now, to tell the agent after the write which ones its change brought.
       const problems = await problemsBefore(ctx.workspace, target.abs, target.kind === 'secret');
       // From here the proposal waits on a person: it gives up its slot but its text stays counted.
-      releaseHeld = holdProposal((original?.length ?? 0) + decided.proposed.length, ctx.workspace.locale);
+      releaseHeld = holdProposal((original?.length ?? 0) + decided.proposed.length);
       prepared();
       const committed = await ctx.changes.commit(
         {

@@ -5,7 +5,7 @@
  * gigabytes. Writes do not share the read tools' slots: they wait on people, and a read must not
  * queue behind a change nobody has looked at yet.
  */
-import { translator } from '../l10n';
+import { t } from '../l10n';
 import { Limiter } from '../policy/limiter';
 import { ToolError } from '../protocol/errors';
 
@@ -26,10 +26,10 @@ export function preparingSlot(signal: AbortSignal): Promise<() => void> {
  * when the proposals already waiting hold too much. One proposal alone always fits: edits are
  * bounded in size where they are parsed.
  */
-export function holdProposal(chars: number, locale: string | undefined): () => void {
+export function holdProposal(chars: number): () => void {
   if (held > 0 && held + chars > MAX_HELD_CHARS) {
     const mb = (n: number): number => Math.ceil((n * 2) / (1024 * 1024));
-    throw new ToolError('INTERNAL_ERROR', translator(locale)('Changes waiting for a decision already hold {0} MB of text; this one ({1} MB) would pass the limit. Nothing was written: try again once some are decided.', mb(held), mb(chars)));
+    throw new ToolError('INTERNAL_ERROR', t('Changes waiting for a decision already hold {0} MB of text; this one ({1} MB) would pass the limit. Nothing was written: try again once some are decided.', mb(held), mb(chars)));
   }
   held += chars;
   let released = false;

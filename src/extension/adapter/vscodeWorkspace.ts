@@ -39,8 +39,6 @@ function enabledGlobs(setting: unknown): string[] {
 export class VscodeWorkspace implements Workspace {
   readonly root: string;
   readonly name: string;
-  /** VS Code's display language: tool results are written in it. */
-  readonly locale = vscode.env.language;
   /** `readBytes` reads this host's disk through safeRead.ts (see below). */
   readonly readsLocalFiles = true;
   private readonly rg: string | undefined;
