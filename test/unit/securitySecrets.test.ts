@@ -10,7 +10,8 @@ import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import type { ToolCall } from '../../src/core/protocol/messages';
 import { Minimatch } from 'minimatch';
-import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, GlobSet, needleOf, SecretGuard, withSecretExcludes } from '../../src/core/policy/secrets';
+import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, withSecretExcludes } from '../../src/core/policy/secrets';
+import { GlobSet, needleOf, SecretGuard } from '../../src/core/workspace/globSet';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { startDevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
@@ -32,7 +33,7 @@ const tree = makeTree(
 );
 fs.symlinkSync(path.join(tree, '.env'), path.join(tree, 'src', 'innocent.txt'));
 
-const guard = new SecretGuard();
+const guard = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
 let n = 0;
 const call = (toolName: string, params: Record<string, unknown>): ToolCall => ({ id: `c${++n}`, idKey: 'toolCallId', toolName, params });
 
@@ -150,7 +151,7 @@ test('read_file resolves its path once: the file the secrets check passed is the
 });
 
 test('the guard remembers its answers per path, and stays right past its memo size', () => {
-  const g = new SecretGuard();
+  const g = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
   for (let i = 0; i < 25_000; i++) assert.equal(g.isSecret(`src/f${i}.ts`), false);
   for (const p of ['.env', 'a/.env', 'src/f1.ts', '.env']) assert.equal(g.isSecret(p), p.endsWith('.env'), p);
 });

@@ -21,11 +21,11 @@ import * as path from 'node:path';
 import { translator } from '../l10n';
 import { resolveInProject, toRelative, type ProjectPath } from '../workspace/paths';
 import { ToolError } from '../protocol/errors';
-import type { Workspace } from '../workspace/workspace';
+import type { LinkedCheck, OpenedFile, Workspace } from '../workspace/workspace';
 import { gitDirectoryOf } from './gitDirectory';
 import { PROTECTED_GLOBS } from './protectedFiles';
-import type { LinkedCheck, OpenedFile } from './safeRead';
-import { EXCLUDE_GLOBS_SETTING, GlobSet, SecretGuard } from './secrets';
+import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING } from './secrets';
+import { GlobSet, SecretGuard } from '../workspace/globSet';
 
 export type AccessKind = 'normal' | 'protected' | 'secret';
 
@@ -46,7 +46,7 @@ export interface Access extends ProjectPath {
 }
 
 const PROTECTED = new GlobSet(PROTECTED_GLOBS);
-const DEFAULT_SECRETS = new SecretGuard();
+const DEFAULT_SECRETS = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
 
 /** How long a list of the secret files' inodes is trusted, and how long making one may take. */
 const INODES_FRESH_MS = 30_000;

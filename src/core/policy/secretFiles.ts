@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../workspace/workspace';
-import type { SecretGuard } from './secrets';
+import type { SecretGuard } from '../workspace/globSet';
 
 /** Bounds of one look at the project: time, directory entries, secret files found. */
 const WALK_MS = 3_000;

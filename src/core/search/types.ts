@@ -1,4 +1,4 @@
-import type { OpenedFile } from '../policy/safeRead';
+import type { OpenedFile } from '../workspace/workspace';
 import { ToolError } from '../protocol/errors';
 
 /**

@@ -3,9 +3,18 @@
  * VS Code API; the Node adapter implements it over a real folder (tests, benchmarks, headless host).
  * All paths here are absolute, native paths that the caller has already contained in `root`.
  */
+import type { GlobSet, SecretGuard } from './globSet';
 import type { LanguageIntel } from './languageIntel';
-import type { LinkedCheck } from '../policy/safeRead';
-import type { GlobSet, SecretGuard } from '../policy/secrets';
+
+/** What identifies an opened file with more than one name: enough to find all its names in the access policy's walk. */
+export interface OpenedFile {
+  readonly dev: number;
+  readonly ino: number;
+  readonly nlink: number;
+}
+
+/** Whether an opened file may be read, judged on the open handle: one with more than one name (a hard link) only when cleared. */
+export type LinkedCheck = (opened: OpenedFile) => boolean;
 
 export interface FileInfo {
   readonly kind: 'file' | 'directory' | 'other';
