@@ -62,6 +62,13 @@ test('a secret glob matches a name in either Unicode form, and a backslash in a 
   assert.deepEqual(withSecretExcludes([], new SecretGuard(['**/\u00e4'])), ['**/\u00e4', '**/a\u0308']);
 });
 
+test('a glob naming a folder covers what it holds, anchored as the search engines anchor it', () => {
+  const g = new GlobSet(['vault', '/keys/', './certs/*', '**/build']);
+  const covered = { 'vault/a.txt': 'vault', 'vault/b/c.txt': 'vault', keys: '/keys/', 'keys/k.txt': '/keys/', 'certs/site/x.pem': './certs/*', 'q/build/out/x': '**/build' };
+  for (const [rel, glob] of Object.entries(covered)) assert.equal(g.match(rel), glob, rel);
+  for (const rel of ['x/vault/a.txt', 'a/keys/k.txt', 'docs/vault.md', 'certsx/a']) assert.equal(g.match(rel), undefined, rel);
+});
+
 test('read_file of a secret file is PERMISSION_DENIED, naming the setting; through a symlink too', async () => {
   const d = dispatcherOver(false);
   for (const rel of ['.env', 'config/.env.local', 'keys/server.PEM', 'home/.ssh/id_rsa', '.git/config', './.env', 'src/../.env', 'src/innocent.txt']) {

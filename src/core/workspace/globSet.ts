@@ -19,6 +19,11 @@ import { Minimatch } from 'minimatch';
  * system where `\` is a name character, a path with one is matched as written and with `/` in its
  * place, the stricter answer winning. Answers are remembered: agents ask about the same files again
  * and again, and each path is matched twice (as itself and as a folder's contents).
+ *
+ * A glob is read as the search engines read it (search/ignore.ts `normalizeExcludes`), so that a
+ * file the search never enters is also one the policy refuses: anchored at the project root (a
+ * leading `/` or `./` is dropped), a trailing `/` names the folder, and a glob that matches a folder
+ * covers everything inside it (`secrets` hides `secrets/prod.key`, as in `files.exclude`).
  */
 export class GlobSet {
   readonly globs: readonly string[];
@@ -29,21 +34,32 @@ export class GlobSet {
   constructor(globs: readonly string[]) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
     this.matchers = this.globs.map((glob) => {
-      const nfc = glob.normalize('NFC');
+      const nfc = asSearchReadsIt(glob).normalize('NFC');
       return { glob, needle: needleOf(nfc), m: new Minimatch(nfc, OPTIONS) };
     });
   }
 
-  /** The first glob that matches `rel`, or undefined. A folder matches when its contents would (`.git`). */
+  /**
+   * The first glob that matches `rel`, else the one that matches the nearest folder holding it, or
+   * undefined. A folder matches when its contents would (`.git`).
+   */
   match(rel: string): string | undefined {
     const known = this.seen.get(rel);
     if (known !== undefined) return known ?? undefined;
     const nfc = rel.normalize('NFC');
     const slashed = nfc.replace(/\\/g, '/');
-    const glob = this.matchClean(slashed) ?? (BACKSLASH_IS_A_NAME_CHARACTER && slashed !== nfc ? this.matchClean(nfc) : undefined);
+    const glob =
+      this.matchClean(slashed) ?? (BACKSLASH_IS_A_NAME_CHARACTER && slashed !== nfc ? this.matchClean(nfc) : undefined) ?? this.matchFolderOf(slashed);
     if (this.seen.size >= MATCH_MEMO_SIZE) this.seen.clear();
     this.seen.set(rel, glob ?? null);
     return glob;
+  }
+
+  /** The glob that matches the folder holding `rel` (or one above it); each folder's answer is remembered too. */
+  private matchFolderOf(rel: string): string | undefined {
+    const clean = rel.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    const cut = clean.lastIndexOf('/');
+    return cut > 0 ? this.match(clean.slice(0, cut)) : undefined;
   }
 
   private matchClean(rel: string): string | undefined {
@@ -86,6 +102,13 @@ export function needleOf(glob: string): string | undefined {
   }
   flush();
   return best ? best.toLowerCase() : undefined;
+}
+
+/** A glob as the search engines anchor it: no leading `/` or `./`, no trailing `/` (unless nothing else is left). */
+function asSearchReadsIt(glob: string): string {
+  const anchored = glob.replace(/^(?:\.?\/)+/, '');
+  const folder = anchored.replace(/\/+$/, '');
+  return folder === '' ? glob : folder;
 }
 
 const OPTIONS = { dot: true, nocase: true, nocomment: true } as const;
