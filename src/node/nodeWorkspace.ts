@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { realpathLenient } from '../core/workspace/realpath';
 import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
-import { withSecretExcludes } from '../core/policy/secrets';
 import type { GlobSet, SecretGuard } from '../core/workspace/globSet';
 import type { FileInfo, LinkedCheck, Workspace } from '../core/workspace/workspace';
 
@@ -105,6 +104,6 @@ export class NodeWorkspace implements Workspace {
   }
 
   searchExcludes(): readonly string[] {
-    return withSecretExcludes(this.excludes, this.secrets);
+    return this.excludes;
   }
 }

@@ -259,6 +259,7 @@ async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, sign
       }
       const rel = dirRel === '.' ? entry.name : `${dirRel}/${entry.name}`;
       const isDir = entry.isDirectory();
+      if (req.isSecret?.(rel)) continue;
       if (excludes.match(rel, isDir) === 'ignore') continue;
       if (ignoreVerdict(node, rel, isDir, explicit) === 'ignore') continue;
       if (isDir) {

@@ -62,7 +62,10 @@ export interface Workspace {
 
   /** Path of a ripgrep binary, or undefined to use the in-process search. */
   ripgrepPath(): string | undefined;
-  /** Glob patterns (VS Code `files.exclude` / `search.exclude` syntax, relative to root) that search must skip. */
+  /**
+   * Glob patterns (VS Code `files.exclude` / `search.exclude` syntax, relative to root) that search
+   * must skip. The secret globs need not be among them: the search adds them itself.
+   */
   searchExcludes(): readonly string[];
 
   /** The editor's language servers, when there is an editor (the VS Code adapter); absent elsewhere. */
