@@ -105,9 +105,9 @@ export function caseless(glob: string): string {
 }
 
 /**
- * Search exclusions plus the secret globs, without duplicates: what a Workspace's `searchExcludes()`
- * returns. The search engines match names byte for byte, so each secret glob is given in both
- * Unicode forms (composed and decomposed) for them to skip the file whichever way its name is stored.
+ * Search exclusions plus the secret globs, without duplicates: what ripgrep is told to skip, since it
+ * cannot ask the policy. It matches names byte for byte, so each secret glob is given in both
+ * Unicode forms (composed and decomposed) for it to skip the file whichever way its name is stored.
  */
 export function withSecretExcludes(excludes: readonly string[], guard: SecretGuard | undefined): readonly string[] {
   const forms = (glob: string): string[] => [glob.normalize('NFC'), glob.normalize('NFD')];
