@@ -30,6 +30,8 @@ export class GlobSet {
   private readonly matchers: readonly { glob: string; needle: string | undefined; m: Minimatch }[];
   /** Remembered answers: the glob that matched, or null for none. */
   private readonly seen = new Map<string, string | null>();
+  /** The same for the folders holding the paths asked about: far fewer, and each asked for many files. */
+  private readonly folders = new Map<string, string | null>();
 
   constructor(globs: readonly string[]) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
@@ -55,11 +57,18 @@ export class GlobSet {
     return glob;
   }
 
-  /** The glob that matches the folder holding `rel` (or one above it); each folder's answer is remembered too. */
+  /** The glob that matches the folder holding `rel` (forward slashes), or one above it. */
   private matchFolderOf(rel: string): string | undefined {
     const clean = rel.replace(/^\.\/+/, '').replace(/\/+$/, '');
     const cut = clean.lastIndexOf('/');
-    return cut > 0 ? this.match(clean.slice(0, cut)) : undefined;
+    if (cut <= 0) return undefined;
+    const folder = clean.slice(0, cut);
+    const known = this.folders.get(folder);
+    if (known !== undefined) return known ?? undefined;
+    const glob = this.matchClean(folder) ?? this.matchFolderOf(folder);
+    if (this.folders.size >= MATCH_MEMO_SIZE) this.folders.clear();
+    this.folders.set(folder, glob ?? null);
+    return glob;
   }
 
   private matchClean(rel: string): string | undefined {
