@@ -5,9 +5,10 @@
  * minimatch is already a dependency, reads the glob dialect users write in VS Code settings
  * (`**`, braces, classes, extglobs), and matches without case and with dotfiles by option.
  *
- * The search engines select files in ripgrep's own dialect (search/globs.ts emulates it for the
- * in-process search, checked against ripgrep): that decides what is searched, never what is
- * secret. Every file a search finds is judged again here (AccessPolicy.hidesFound).
+ * The search engines select files (.gitignore, `files.exclude`) in ripgrep's own dialect (search/globs.ts
+ * emulates it for the in-process search, checked against ripgrep): that decides what is searched,
+ * never what is secret. The in-process search asks this engine which paths are secret; ripgrep,
+ * which cannot ask, is given the secret globs to skip; every file either finds is judged here again.
  */
 import { Minimatch } from 'minimatch';
 
