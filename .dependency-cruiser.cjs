@@ -18,6 +18,13 @@ module.exports = {
       to: { path: ['^vscode$', '^node_modules/@types/vscode/', '^src/(extension|node|devBackend)/'] },
     },
     {
+      name: 'workspace-below-policy',
+      severity: 'error',
+      comment: 'The access policy judges paths of a Workspace; the Workspace interface and the glob engine it hands out know nothing of the policy.',
+      from: { path: '^src/core/workspace/' },
+      to: { path: '^src/core/policy/' },
+    },
+    {
       name: 'webview-speaks-only-its-contract',
       severity: 'error',
       comment: 'The chat webview runs in a browser sandbox; what it shares with the extension is the message contract.',

@@ -31,6 +31,8 @@ const builds = [
   { entryPoints: ['src/core/code/parse/parseWorker.ts'], outfile: 'dist/codeWorker.js', external: fromSources },
   // NotebookEditCell's worker (src/core/edit/notebookOffThread.ts looks for it beside the bundle).
   { entryPoints: ['src/core/edit/notebookWorker.ts'], outfile: 'dist/notebookWorker.js', external: fromSources },
+  // The in-process search's worker (src/core/search/fallback.ts looks for it beside the bundle).
+  { entryPoints: ['src/core/search/fallbackWorker.ts'], outfile: 'dist/searchWorker.js', external: fromSources },
 ];
 // The chat webview runs in a browser frame: one IIFE script plus chat.css, with the codicon font
 // (imported by webview/main.ts) copied beside it as codicon.ttf.

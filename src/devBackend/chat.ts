@@ -3,12 +3,13 @@
  * For now a placeholder that says there is no agent; a scripted agent plugs in here later by
  * passing its own `ChatHandler` to `startDevBackend({ chat })`.
  */
-import type { Protocol, SessionInfo } from './registry';
+import type { ContextItem, ProtocolVersion } from '../core/protocol/messages';
+import type { SessionInfo } from './registry';
 import type { CallToolOptions } from './toolCalls';
 
 /** One chat turn from the IDE, both protocol versions folded into one shape. */
 export interface ChatRequest {
-  readonly protocol: Protocol;
+  readonly protocol: ProtocolVersion;
   readonly message: string;
   readonly sessionId: string;
   readonly projectKey: string;
@@ -17,7 +18,7 @@ export interface ChatRequest {
   /** v1 only: the conversation's requestId (the client's, else the one the server generated). */
   readonly requestId?: string;
   /** What the developer attached (also fenced in `message`, docs/protocol.md §8.1). */
-  readonly context?: readonly { readonly path: string; readonly startLine: number; readonly endLine: number; readonly text: string; readonly truncated?: boolean }[];
+  readonly context?: readonly ContextItem[];
 }
 
 /** A command the chat handler understands, for the IDE's `/` menu. */

@@ -1,6 +1,6 @@
 /** The dev backend's table of connected IDEs, kept apart from the sockets; the rule that picks one for a tool call is routing.ts. */
 
-export type Protocol = 'v1' | 'v2';
+import type { ProtocolVersion } from '../core/protocol/messages';
 
 /** A snapshot of one IDE connection, as listed by `GET /api/ide/sessions`. */
 export interface SessionInfo {
@@ -10,7 +10,7 @@ export interface SessionInfo {
   readonly projectKey: string;
   readonly projectPath?: string;
   readonly mode?: string;
-  readonly protocol: Protocol;
+  readonly protocol: ProtocolVersion;
   /** ISO time, readable in the JSON listing. */
   readonly connectedAt: string;
   /** False only while a server started with a token waits for the IDE's CONNECT. */

@@ -8,11 +8,11 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { MAX_MESSAGE_BYTES } from '../core/protocol/messages';
+import { MAX_MESSAGE_BYTES, type ProtocolVersion } from '../core/protocol/messages';
 import { placeholderChat, type ChatCommand, type ChatHandler } from './chat';
 import { IdeConnection, type ReceivedMessage } from './connection';
 import type { CallToolOptions } from './toolCalls';
-import { SessionRegistry, type Protocol, type SessionInfo } from './registry';
+import { SessionRegistry, type SessionInfo } from './registry';
 import { allowedHost, allowedOrigin } from './requestGuard';
 import { pickTarget } from './routing';
 import { createHttpHandler } from './toolApi';
@@ -97,7 +97,7 @@ export async function startDevBackend(opts: DevBackendOptions = {}): Promise<Dev
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const protocol: Protocol | undefined = url.pathname === V2_PATH ? 'v2' : url.pathname === V1_PATH ? 'v1' : undefined;
+    const protocol: ProtocolVersion | undefined = url.pathname === V2_PATH ? 'v2' : url.pathname === V1_PATH ? 'v1' : undefined;
     if (!protocol) {
       return rejectUpgrade(socket, 404, `No WebSocket endpoint at ${url.pathname}; use ${V2_PATH} (v2) or ${V1_PATH} (v1).`);
     }

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { realpathLenient } from '../core/workspace/realpath';
-import { readRegularFile, readRegularFileSync, type LinkedCheck } from '../core/policy/safeRead';
-import { withSecretExcludes, type GlobSet, type SecretGuard } from '../core/policy/secrets';
-import type { FileInfo, Workspace } from '../core/workspace/workspace';
+import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
+import type { GlobSet, SecretGuard } from '../core/workspace/globSet';
+import type { FileInfo, LinkedCheck, Workspace } from '../core/workspace/workspace';
 
 export interface NodeWorkspaceOptions {
   /** Project name; defaults to the folder's name. */
@@ -100,6 +100,6 @@ export class NodeWorkspace implements Workspace {
   }
 
   searchExcludes(): readonly string[] {
-    return withSecretExcludes(this.excludes, this.secrets);
+    return this.excludes;
   }
 }

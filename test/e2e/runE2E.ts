@@ -141,7 +141,7 @@ function trustedChecks(w: Window): Check[] {
       name: 'the VSIX carries the code index\'s parse worker and the JDK signature table beside the bundles',
       run: async () => {
         const dist = path.join(w.server.extensionsDir, `agent-bridge.${pkg.name}-${pkg.version}`, 'dist');
-        for (const f of ['codeWorker.js', 'notebookWorker.js', 'jdk-signatures.txt']) assert.ok(fs.statSync(path.join(dist, f)).size > 0, f);
+        for (const f of ['codeWorker.js', 'notebookWorker.js', 'searchWorker.js', 'jdk-signatures.txt']) assert.ok(fs.statSync(path.join(dist, f)).size > 0, f);
       },
     },
     {

@@ -14,12 +14,13 @@ import { readProjectText } from '../../src/core/policy/projectText';
 import { ToolError } from '../../src/core/protocol/errors';
 import { accessPolicy } from '../../src/core/policy/accessPolicy';
 import { PROTECTED_GLOBS } from '../../src/core/policy/protectedFiles';
-import { GlobSet, SecretGuard } from '../../src/core/policy/secrets';
+import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
+import { GlobSet, SecretGuard } from '../../src/core/workspace/globSet';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 
 const RUNS = Number(process.env.SECURITY_PROPERTY_RUNS) || 200;
 const CANARY = 'CANARY-PROP-3141';
-const guard = new SecretGuard();
+const guard = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
 const protectedSet = new GlobSet(PROTECTED_GLOBS);
 
 /** Places a link may point to: inside (ordinary, secret, protected, folders) and outside. */

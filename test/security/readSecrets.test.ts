@@ -13,7 +13,8 @@ import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
-import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
+import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
+import { SecretGuard } from '../../src/core/workspace/globSet';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
@@ -161,6 +162,28 @@ describe('a symbolic link out of the project does not tell whether its target ex
     assert.deepEqual(fs.readdirSync(p.outside).sort(), ['dir', 'there.txt'], 'a write through a dangling link created a file outside the project');
     assert.equal(fs.readFileSync(path.join(p.outside, 'there.txt'), 'utf8'), 'outside\n');
   });
+});
+
+describe('a secret glob naming a folder: what the search never enters, a read refuses too', () => {
+  // The search engines read `vault`, `/keys/` and `certs/*` as .gitignore lines do: the folder and
+  // all it holds. The policy once matched only the folder itself, so read_file gave out its files.
+  for (const engine of ENGINES) {
+    test(`[${engine}] files inside a folder glob are neither found nor read`, async () => {
+      const p = project(engine, ['vault', '/keys/', 'certs/*']);
+      const inside = ['vault/prod.txt', 'vault/deep/er.txt', 'keys/k.txt', 'certs/site/chain.txt'];
+      for (const rel of inside) {
+        fs.mkdirSync(path.dirname(path.join(p.root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(p.root, rel), `API_KEY=${CANARY}\n`);
+      }
+      await searchesHide(p, 'inside a secret folder');
+      for (const rel of inside) {
+        const r = await p.call('read_file', { relativePath: rel });
+        assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
+        assert.ok(!JSON.stringify(r).includes(CANARY));
+      }
+      assert.equal((await p.call('read_file', { relativePath: 'docs/plain.txt' })).success, true);
+    });
+  }
 });
 
 test('[ripgrep] a hard link to .env put back to a plain file right after ripgrep read it is not shown', async () => {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConnectionState } from '../../src/core/link/connection';
-import { parseServerMessage, type ClientMessage, type ServerMessage, type ToolCall } from '../../src/core/protocol/messages';
+import { parseServerMessage, type ClientMessage, type ProtocolVersion, type ServerMessage, type ToolCall } from '../../src/core/protocol/messages';
 import { EntrySchema, type Entry } from '../../src/extension/chat/contract';
 import { Conversation, type ChatTexts } from '../../src/extension/chat/conversation';
 import { MAX_ENTRIES, Transcript, transcriptKey } from '../../src/extension/chat/transcript';
@@ -23,7 +23,7 @@ const texts: ChatTexts = {
   explain: (code) => `explained ${code}`,
 };
 
-function setup(opts: { protocol?: 'v1' | 'v2'; state?: ConnectionState; timeoutMs?: number } = {}) {
+function setup(opts: { protocol?: ProtocolVersion; state?: ConnectionState; timeoutMs?: number } = {}) {
   const sent: ClientMessage[] = [];
   const link = {
     state: opts.state ?? ('connected' as ConnectionState),

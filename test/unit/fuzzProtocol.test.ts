@@ -12,7 +12,8 @@ import { startLink } from '../../src/core/link/startLink';
 import type { ChangeGate, ProposedChange } from '../../src/core/write/gate';
 import { silentLogger } from '../../src/core/log';
 import { parseServerMessage, ToolResultSchema } from '../../src/core/protocol/messages';
-import { SecretGuard } from '../../src/core/policy/secrets';
+import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
+import { SecretGuard } from '../../src/core/workspace/globSet';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { startDevBackend } from '../../src/devBackend/server';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
@@ -61,7 +62,7 @@ test('any params for every tool, through a real link: exactly one valid TOOL_RES
       return Promise.resolve({ finalText: change.proposed, modifiedByUser: false, formatted: false, saved: false });
     },
   };
-  const guard = new SecretGuard();
+  const guard = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
   const backend = await startDevBackend({ port: 0 });
   const link = startLink({
     dispatcher: { workspace: new NodeWorkspace(tree, { ripgrep: false, secrets: guard }), tools: ALL_TOOLS, log: silentLogger, changes: recorder, limits: () => ({ timeoutMs: 3000 }) },

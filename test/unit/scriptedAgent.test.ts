@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { startDevBackend, V1_PATH, V2_PATH, type DevBackend } from '../../src/devBackend/server';
 import { createScriptedAgent, uniqueTail } from '../../src/devBackend/scriptedAgent';
+import type { ProtocolVersion } from '../../src/core/protocol/messages';
 
 type Json = Record<string, unknown>;
 
@@ -34,7 +35,7 @@ interface Ide {
   close(): void;
 }
 
-async function connect(backend: DevBackend, protocol: 'v1' | 'v2'): Promise<Ide> {
+async function connect(backend: DevBackend, protocol: ProtocolVersion): Promise<Ide> {
   const query: Record<string, string> = { sessionId: 's-1', projectKey: 'demo', ...(protocol === 'v1' ? { projectPath: '/tmp/demo' } : {}) };
   const ws = new WebSocket(backend.wsUrl(protocol === 'v1' ? V1_PATH : V2_PATH, query));
   const received: Json[] = [];
@@ -78,7 +79,7 @@ async function connect(backend: DevBackend, protocol: 'v1' | 'v2'): Promise<Ide>
   };
 }
 
-async function withIde(protocol: 'v1' | 'v2', fn: (ide: Ide) => Promise<void>): Promise<void> {
+async function withIde(protocol: ProtocolVersion, fn: (ide: Ide) => Promise<void>): Promise<void> {
   const backend = await startDevBackend({ port: 0, chat: createScriptedAgent({ stepDelayMs: 0 }) });
   const ide = await connect(backend, protocol);
   try {

@@ -10,7 +10,8 @@ import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import type { ToolCall } from '../../src/core/protocol/messages';
 import { Minimatch } from 'minimatch';
-import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, GlobSet, needleOf, SecretGuard, withSecretExcludes } from '../../src/core/policy/secrets';
+import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, withSecretExcludes } from '../../src/core/policy/secrets';
+import { GlobSet, needleOf, SecretGuard } from '../../src/core/workspace/globSet';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { startDevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
@@ -32,7 +33,7 @@ const tree = makeTree(
 );
 fs.symlinkSync(path.join(tree, '.env'), path.join(tree, 'src', 'innocent.txt'));
 
-const guard = new SecretGuard();
+const guard = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
 let n = 0;
 const call = (toolName: string, params: Record<string, unknown>): ToolCall => ({ id: `c${++n}`, idKey: 'toolCallId', toolName, params });
 
@@ -59,6 +60,13 @@ test('a secret glob matches a name in either Unicode form, and a backslash in a 
   assert.ok(new SecretGuard(['**/geheim-a\u0308.txt']).isSecret('geheim-\u00e4.txt'));
   assert.ok(new SecretGuard(['**/.env*']).isSecret('docs\\.env'), 'a backslash read as a folder separator');
   assert.deepEqual(withSecretExcludes([], new SecretGuard(['**/\u00e4'])), ['**/\u00e4', '**/a\u0308']);
+});
+
+test('a glob naming a folder covers what it holds, anchored as the search engines anchor it', () => {
+  const g = new GlobSet(['vault', '/keys/', './certs/*', '**/build']);
+  const covered = { 'vault/a.txt': 'vault', 'vault/b/c.txt': 'vault', keys: '/keys/', 'keys/k.txt': '/keys/', 'certs/site/x.pem': './certs/*', 'q/build/out/x': '**/build' };
+  for (const [rel, glob] of Object.entries(covered)) assert.equal(g.match(rel), glob, rel);
+  for (const rel of ['x/vault/a.txt', 'a/keys/k.txt', 'docs/vault.md', 'certsx/a']) assert.equal(g.match(rel), undefined, rel);
 });
 
 test('read_file of a secret file is PERMISSION_DENIED, naming the setting; through a symlink too', async () => {
@@ -150,7 +158,7 @@ test('read_file resolves its path once: the file the secrets check passed is the
 });
 
 test('the guard remembers its answers per path, and stays right past its memo size', () => {
-  const g = new SecretGuard();
+  const g = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
   for (let i = 0; i < 25_000; i++) assert.equal(g.isSecret(`src/f${i}.ts`), false);
   for (const p of ['.env', 'a/.env', 'src/f1.ts', '.env']) assert.equal(g.isSecret(p), p.endsWith('.env'), p);
 });

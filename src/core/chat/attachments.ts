@@ -9,6 +9,7 @@
 import { t } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
+import type { ContextItem } from '../protocol/messages';
 import { splitLines } from '../workspace/text';
 import type { Workspace } from '../workspace/workspace';
 
@@ -17,16 +18,6 @@ export interface ContextRef {
   readonly path: string;
   readonly startLine?: number;
   readonly endLine?: number;
-}
-
-/** An attachment as it goes on the wire. */
-export interface ContextItem {
-  readonly path: string;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly text: string;
-  /** The file (or range) was longer than the budget left: only lines startLine..endLine are sent. */
-  readonly truncated?: boolean;
 }
 
 /** At most this many attachments on one message. */

@@ -1,6 +1,6 @@
 /** Attachments in the message text (docs/protocol.md §8.1), so a backend that knows nothing of attachments still gets them; reading them is attachments.ts. */
 import { fenceFor, languageOf } from '../workspace/text';
-import type { ContextItem } from './attachments';
+import type { ContextItem } from '../protocol/messages';
 
 /** `path` or `path:10-20` (a single line: `path:10`), as the chat and the message show an attachment. */
 export function contextLabel(item: Pick<ContextItem, 'path' | 'startLine' | 'endLine'>, wholeFile = false): string {

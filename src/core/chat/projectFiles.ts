@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { accessPolicy } from '../policy/accessPolicy';
+import { withSecretExcludes } from '../policy/secrets';
 import { normalizeExcludes } from '../search/ignore';
 import { ripgrepPaths, runRipgrepText } from '../search/ripgrep';
 import type { Workspace } from '../workspace/workspace';
@@ -18,7 +19,7 @@ export async function listProjectFiles(ws: Workspace): Promise<string[]> {
   let files: string[] | undefined;
   if (rg) {
     const args = ['--files', '--no-config', '--hidden', '--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--null'];
-    for (const glob of normalizeExcludes(ws.searchExcludes())) args.push('--glob', `!${glob}`);
+    for (const glob of normalizeExcludes(withSecretExcludes(ws.searchExcludes(), policy.secrets))) args.push('--glob', `!${glob}`);
     const out = await runRipgrepText(rg, args, { cwd: ws.root, timeoutMs: LIST_TIMEOUT_MS, maxBytes: 32 * 1024 * 1024 });
     files = out === undefined ? undefined : ripgrepPaths(out).slice(0, MAX_LISTED_FILES);
   }

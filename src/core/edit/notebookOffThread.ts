@@ -1,8 +1,6 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { messageBundle, t } from '../l10n';
 import { ToolError } from '../protocol/errors';
+import { findWorkerScript, startWorker } from '../workers';
 import type { NotebookCellEdit } from './types';
 import { editNotebookText, type NotebookEditRequest } from './notebook';
 import type { NotebookAnswer, NotebookJob } from './notebookWorker';
@@ -19,15 +17,7 @@ const WORKER_HEAP_MB = 1024;
 /** dist/notebookWorker.js beside the bundle, or notebookWorker.ts when running from sources (tsx). */
 function workerScript(): string | undefined {
   if (typeof __dirname !== 'string') return undefined;
-  return [path.join(__dirname, 'notebookWorker.js'), path.join(__dirname, 'notebookWorker.ts')].find((c) => fs.existsSync(c));
-}
-
-function startWorker(script: string): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
-  if (!script.endsWith('.ts')) return new Worker(script, { resourceLimits });
-  // From the sources (tests) a worker does not inherit tsx's hooks: it registers them itself.
-  const tsx = require.resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, { eval: true, resourceLimits });
+  return findWorkerScript(__dirname, 'notebookWorker.js', 'notebookWorker.ts');
 }
 
 /**
@@ -49,7 +39,7 @@ async function editInWorker(text: string, request: NotebookEditRequest, rel: str
   const script = workerScript();
   if (!script) throw new ToolError('INTERNAL_ERROR', t('The notebook worker (notebookWorker.js) is missing from this installation, so {0} cannot be edited without stalling the host. Nothing was written.', rel));
   if (signal.aborted) throw new ToolError('CANCELLED', t('The call was cancelled; nothing was written.'));
-  const worker = startWorker(script);
+  const worker = startWorker(script, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   try {
     const answer = await new Promise<NotebookAnswer>((resolve, reject) => {
       const timer = setTimeout(() => reject(new ToolError('BAD_REQUEST', t('{0} took longer than {1} s to parse and edit; Agent Bridge stopped. Nothing was written.', rel, WORKER_TIME_MS / 1000))), WORKER_TIME_MS);

@@ -1,12 +1,11 @@
 import WebSocket from 'ws';
 import type { Logger } from '../log';
 import type { TlsTrust } from './systemCa';
-import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage, type ParseOutcome, type ServerMessage } from '../protocol/messages';
+import { MAX_MESSAGE_BYTES, parseServerMessage, type ClientMessage, type ParseOutcome, type ProtocolVersion, type ServerMessage } from '../protocol/messages';
 import { Outflow } from './outflow';
 import { explainTlsError } from './tlsErrors';
 
-export type ProtocolSetting = 'auto' | 'v1' | 'v2';
-export type Protocol = 'v1' | 'v2';
+export type ProtocolSetting = 'auto' | ProtocolVersion;
 export type ConnectionState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
 
 export interface ConnectionTiming {
@@ -71,7 +70,7 @@ export function exposesToken(url: URL, headers: Record<string, string>): boolean
 }
 
 /** v1 when the setting says so, or when the URL path is `/ws/analyze` under `auto`. */
-export function resolveProtocol(serverUrl: string, setting: ProtocolSetting): Protocol {
+export function resolveProtocol(serverUrl: string, setting: ProtocolSetting): ProtocolVersion {
   if (setting !== 'auto') return setting;
   return new URL(serverUrl).pathname.replace(/\/+$/, '').endsWith('/ws/analyze') ? 'v1' : 'v2';
 }
@@ -147,7 +146,7 @@ export class BridgeConnection {
     return this.authRefusal !== undefined;
   }
 
-  get protocol(): Protocol {
+  get protocol(): ProtocolVersion {
     return resolveProtocol(this.options.serverUrl, this.options.protocol);
   }
 

@@ -3,7 +3,8 @@
  * and what its outcome was, as a kind the editor turns into a sentence. Nothing is answered and
  * nothing reconnects: the probe closes as soon as it knows.
  */
-import { BridgeConnection, buildConnectUrl, carriesToken, exposesToken, type ConnectionOptions, type Protocol } from './connection';
+import { BridgeConnection, buildConnectUrl, carriesToken, exposesToken, type ConnectionOptions } from './connection';
+import type { ProtocolVersion } from '../protocol/messages';
 import { explainTlsError } from './tlsErrors';
 
 export type ProbeFailure =
@@ -32,7 +33,7 @@ export type ProbeFailure =
   | 'other';
 
 export type ProbeOutcome =
-  | { readonly ok: true; readonly protocol: Protocol; readonly url: string; readonly tokenSent: boolean; readonly greeted: boolean }
+  | { readonly ok: true; readonly protocol: ProtocolVersion; readonly url: string; readonly tokenSent: boolean; readonly greeted: boolean }
   | { readonly ok: false; readonly kind: ProbeFailure; readonly url: string; readonly tokenSent: boolean; readonly status?: number; readonly detail: string };
 
 export interface ProbeOptions extends Omit<ConnectionOptions, 'timing'> {

@@ -21,11 +21,13 @@ import * as path from 'node:path';
 import { t } from '../l10n';
 import { resolveInProject, toRelative, type ProjectPath } from '../workspace/paths';
 import { ToolError } from '../protocol/errors';
-import type { Workspace } from '../workspace/workspace';
+import type { LinkedCheck, OpenedFile, Workspace } from '../workspace/workspace';
 import { gitDirectoryOf } from './gitDirectory';
 import { PROTECTED_GLOBS } from './protectedFiles';
-import type { LinkedCheck, OpenedFile } from './safeRead';
-import { EXCLUDE_GLOBS_SETTING, GlobSet, SecretGuard } from './secrets';
+import { SecretFileList } from './secretFiles';
+import { ProjectSecretValues, type SecretValues } from './secretValues';
+import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING } from './secrets';
+import { GlobSet, SecretGuard } from '../workspace/globSet';
 
 export type AccessKind = 'normal' | 'protected' | 'secret';
 
@@ -46,7 +48,7 @@ export interface Access extends ProjectPath {
 }
 
 const PROTECTED = new GlobSet(PROTECTED_GLOBS);
-const DEFAULT_SECRETS = new SecretGuard();
+const DEFAULT_SECRETS = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
 
 /** How long a list of the secret files' inodes is trusted, and how long making one may take. */
 const INODES_FRESH_MS = 30_000;
@@ -80,8 +82,16 @@ function multiNamed(abs: string): fs.Stats | undefined {
 export class AccessPolicy {
   private linked: LinkedNames | undefined;
   private scanning: Promise<LinkedNames> | undefined;
+  private readonly values: ProjectSecretValues;
 
-  constructor(private readonly ws: Workspace) {}
+  constructor(private readonly ws: Workspace) {
+    this.values = new ProjectSecretValues(new SecretFileList(ws.root));
+  }
+
+  /** What the project's secret files hold as values now, to cut out of any text a language service wrote (secretValues.ts). */
+  secretValues(): Promise<SecretValues> {
+    return this.values.current(this.secrets);
+  }
 
   /** The secret globs in force now (a setting may change between calls); the defaults when the workspace names none. */
   get secrets(): SecretGuard {
@@ -299,7 +309,11 @@ export class AccessPolicy {
 
 const policies = new WeakMap<Workspace, AccessPolicy>();
 
-/** The workspace's access policy: the only door to its files for every tool. */
+/**
+ * The workspace's access policy: the only door to its files for every tool. It also holds all the
+ * policy remembers of the project (hard links, secret files, their values), which so lives as long
+ * as the workspace does.
+ */
 export function accessPolicy(ws: Workspace): AccessPolicy {
   let policy = policies.get(ws);
   if (!policy) {

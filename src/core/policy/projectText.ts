@@ -1,9 +1,9 @@
 import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { accessPolicy, type Access } from './accessPolicy';
-import { MAX_FILE_BYTES, type LinkedCheck } from './safeRead';
+import { MAX_FILE_BYTES } from './safeRead';
 import { decodeText, isBinary, type Encoding } from '../workspace/text';
-import type { Workspace } from '../workspace/workspace';
+import type { LinkedCheck, Workspace } from '../workspace/workspace';
 
 export interface ProjectText {
   readonly path: Access;

@@ -15,7 +15,7 @@
  * which run the project's code the agent edits anyway, and agents change them as routine work;
  * asking for every such edit would train people to click through the warning that matters.
  */
-import { GlobSet } from './secrets';
+import { GlobSet } from '../workspace/globSet';
 
 export const PROTECTED_GLOBS: readonly string[] = [
   // Version control metadata. `HEAD` is what makes any folder a git directory: see gitDirectory.ts.

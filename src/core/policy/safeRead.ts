@@ -15,6 +15,7 @@
  * ELINKED (a hard link not cleared), or the system's own.
  */
 import * as fs from 'node:fs';
+import type { LinkedCheck, OpenedFile } from '../workspace/workspace';
 
 /** Largest file any tool loads: larger ones get a clear error instead of filling the host's memory. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -41,16 +42,6 @@ export interface CheckedFile {
   readonly size: number;
   readonly mtimeMs: number;
 }
-
-/** What identifies an opened file with more than one name: enough to find all its names in the access policy's walk. */
-export interface OpenedFile {
-  readonly dev: number;
-  readonly ino: number;
-  readonly nlink: number;
-}
-
-/** Whether an opened file may be read, judged on the open handle: one with more than one name (a hard link) only when cleared. */
-export type LinkedCheck = (opened: OpenedFile) => boolean;
 
 /**
  * Refuses a handle `linked` does not clear; without a check, one with more than one name is never

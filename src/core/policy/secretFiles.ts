@@ -6,8 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Workspace } from '../workspace/workspace';
-import type { SecretGuard } from './secrets';
+import type { SecretGuard } from '../workspace/globSet';
 
 /** Bounds of one look at the project: time, directory entries, secret files found. */
 const WALK_MS = 3_000;
@@ -31,24 +30,35 @@ interface FolderSeen {
   readonly secrets: readonly string[];
 }
 
-interface Listing {
-  readonly guard: SecretGuard;
-  readonly folders: ReadonlyMap<string, FolderSeen>;
-}
-
-const listings = new WeakMap<Workspace, Listing>();
-
 /** A project too large to list is not walked again for this long: the answer stays "unknown" (fail closed) meanwhile. */
 const OVER_BOUND_MS = 30_000;
-const overBound = new WeakMap<Workspace, { readonly guard: SecretGuard; readonly at: number }>();
 
-/** Absolute paths of the project's secret files (links included), or undefined when a bound was hit. */
-export async function secretFiles(ws: Workspace, guard: SecretGuard): Promise<string[] | undefined> {
-  const root = ws.root;
-  const over = overBound.get(ws);
-  if (over && over.guard === guard && Date.now() - over.at < OVER_BOUND_MS) return undefined;
-  const before = listings.get(ws);
-  const known = before?.guard === guard ? before.folders : undefined;
+/** One project's secret files; its AccessPolicy keeps one, so what the last walk saw lives as long as the workspace. */
+export class SecretFileList {
+  /** The folders as the last complete walk saw them, for the secret globs it judged with. */
+  private listing: { readonly guard: SecretGuard; readonly folders: ReadonlyMap<string, FolderSeen> } | undefined;
+  /** When a walk last ran over its bounds, for those globs. */
+  private overBound: { readonly guard: SecretGuard; readonly at: number } | undefined;
+
+  constructor(private readonly root: string) {}
+
+  /** Absolute paths of the project's secret files (links included), or undefined when a bound was hit. */
+  async list(guard: SecretGuard): Promise<string[] | undefined> {
+    const over = this.overBound;
+    if (over && over.guard === guard && Date.now() - over.at < OVER_BOUND_MS) return undefined;
+    const found = await walk(this.root, guard, this.listing?.guard === guard ? this.listing.folders : undefined);
+    if (!found) {
+      this.listing = undefined;
+      this.overBound = { guard, at: Date.now() };
+      return undefined;
+    }
+    this.listing = { guard, folders: found.seen };
+    return found.files;
+  }
+}
+
+/** Every folder looked at (again only where it changed since `known`), and the secret files found; undefined past a bound. */
+async function walk(root: string, guard: SecretGuard, known: ReadonlyMap<string, FolderSeen> | undefined): Promise<{ files: string[]; seen: Map<string, FolderSeen> } | undefined> {
   const seen = new Map<string, FolderSeen>();
   const started = Date.now();
   const found: string[] = [];
@@ -73,13 +83,7 @@ export async function secretFiles(ws: Workspace, guard: SecretGuard): Promise<st
       await nextTurn();
     }
   }
-  if (overBounds()) {
-    listings.delete(ws);
-    overBound.set(ws, { guard, at: Date.now() });
-    return undefined;
-  }
-  listings.set(ws, { guard, folders: seen });
-  return found;
+  return overBounds() ? undefined : { files: found, seen };
 }
 
 /** One folder: as seen last time when its modification time says nothing changed in it, else read and judged now. */

@@ -10,10 +10,9 @@
  * every quoted literal and long number of every message is cut out instead (fail closed).
  */
 import * as fs from 'node:fs';
-import type { Workspace } from '../workspace/workspace';
-import { accessPolicy } from './accessPolicy';
+import type { SecretGuard } from '../workspace/globSet';
 import { readHead, readRegularFile } from './safeRead';
-import { secretFiles } from './secretFiles';
+import type { SecretFileList } from './secretFiles';
 
 /** A value shorter than this is not looked for (a one- to three-character value is no secret). */
 const MIN_VALUE = 4;
@@ -59,47 +58,48 @@ interface FileValues {
   readonly values: readonly string[];
 }
 
-/** Per project: each secret file's values, and the values of them all as last put together. */
-interface Known {
-  readonly files: Map<string, FileValues>;
-  built?: { readonly stamps: string; readonly values: SecretValues };
-}
-const known = new WeakMap<Workspace, Known>();
+/** One project's secret values: its AccessPolicy keeps one (AccessPolicy.secretValues), so what was read lives as long as the workspace. */
+export class ProjectSecretValues {
+  /** Each secret file's values, as last read. */
+  private readonly files = new Map<string, FileValues>();
+  /** The values of them all as last put together, and the files' stamps they were put together from. */
+  private built: { readonly stamps: string; readonly values: SecretValues } | undefined;
 
-/**
- * The project's secret values as they are now: the secret files are listed again (secretFiles.ts)
- * and each is read again when its stat changed; fail closed on any error or bound.
- */
-export async function secretValues(ws: Workspace): Promise<SecretValues> {
-  try {
-    return await collect(ws);
-  } catch {
-    return FAIL_CLOSED;
-  }
-}
+  constructor(private readonly fileList: SecretFileList) {}
 
-async function collect(ws: Workspace): Promise<SecretValues> {
-  const files = await secretFiles(ws, accessPolicy(ws).secrets);
-  if (!files) return FAIL_CLOSED;
-  let state = known.get(ws);
-  if (!state) known.set(ws, (state = { files: new Map() }));
-  const now = new Map<string, FileValues>();
-  let bytes = 0;
-  for (const abs of files) {
-    if (COMPUTED_ON.test(abs)) return FAIL_CLOSED;
-    const read = await valuesOf(abs, state.files.get(abs));
-    if (!read) continue;
-    now.set(abs, read);
-    bytes += read.bytes;
-    if (read.unread || bytes > MAX_SECRET_BYTES) return FAIL_CLOSED;
+  /**
+   * The project's secret values as they are now: the secret files are listed again (secretFiles.ts)
+   * and each is read again when its stat changed; fail closed on any error or bound.
+   */
+  async current(guard: SecretGuard): Promise<SecretValues> {
+    try {
+      return await this.collect(guard);
+    } catch {
+      return FAIL_CLOSED;
+    }
   }
-  state.files.clear();
-  for (const [abs, read] of now) state.files.set(abs, read);
-  const stamps = [...now].map(([abs, read]) => `${abs}\u0000${read.stamp}`).join('\u0000');
-  if (state.built?.stamps === stamps) return state.built.values;
-  const values = gather(now.values());
-  state.built = { stamps, values };
-  return values;
+
+  private async collect(guard: SecretGuard): Promise<SecretValues> {
+    const files = await this.fileList.list(guard);
+    if (!files) return FAIL_CLOSED;
+    const now = new Map<string, FileValues>();
+    let bytes = 0;
+    for (const abs of files) {
+      if (COMPUTED_ON.test(abs)) return FAIL_CLOSED;
+      const read = await valuesOf(abs, this.files.get(abs));
+      if (!read) continue;
+      now.set(abs, read);
+      bytes += read.bytes;
+      if (read.unread || bytes > MAX_SECRET_BYTES) return FAIL_CLOSED;
+    }
+    this.files.clear();
+    for (const [abs, read] of now) this.files.set(abs, read);
+    const stamps = [...now].map(([abs, read]) => `${abs}\u0000${read.stamp}`).join('\u0000');
+    if (this.built?.stamps === stamps) return this.built.values;
+    const values = gather(now.values());
+    this.built = { stamps, values };
+    return values;
+  }
 }
 
 /** Every value of every file, as GRAM-long runs and short values; fail closed past MAX_VALUE_CHARS. */

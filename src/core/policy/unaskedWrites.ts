@@ -10,7 +10,7 @@
  * rarely written in a programming language's source extension, and those that are (the names
  * below) follow a handful of naming patterns.
  */
-import { GlobSet } from './secrets';
+import { GlobSet } from '../workspace/globSet';
 
 /** Extensions of programming languages' source files, and of prose and notebooks. */
 const SOURCE_EXTENSIONS = new Set([

@@ -15,6 +15,9 @@ const optStr = z.string().optional();
 const optNum = z.number().optional();
 const params = z.record(z.string(), z.unknown());
 
+/** The two shapes of the wire contract: v1 (ANALYZE) and v2 (AGENT_CHAT), docs/protocol.md §1.2. */
+export type ProtocolVersion = 'v1' | 'v2';
+
 // ---------------------------------------------------------------- server → IDE
 
 /** Server greets the client after the handshake; keep `requestId` for v1 multi-turn. */
@@ -257,6 +260,11 @@ export const BACKEND_WAIT_MS = 30_000;
 
 /** What the developer attached to a chat message, beside its fenced copy in `message` (docs/protocol.md §8.1). */
 export const ChatContextItemSchema = z.object({ path: str, startLine: z.number(), endLine: z.number(), text: z.string(), truncated: z.boolean().optional() });
+/**
+ * One attachment as it goes on the wire: a project-relative path, the 1-based inclusive lines sent,
+ * their text, and `truncated` when the file (or range) was longer than the budget left.
+ */
+export type ContextItem = Readonly<z.infer<typeof ChatContextItemSchema>>;
 
 /** v2 chat request (docs/protocol.md §8.1). */
 export const AgentChatSchema = z.object({

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { readRegularFile, MAX_FILE_BYTES, type LinkedCheck } from '../policy/safeRead';
+import { readRegularFile, MAX_FILE_BYTES } from '../policy/safeRead';
+import type { LinkedCheck } from '../workspace/workspace';
 import { decodeForSearch } from './decode';
 import { cancelledError, clipLine, stripCr, type FileMatches } from './types';
 

@@ -1,11 +1,12 @@
 import type { Dirent } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { readSmallText, type OpenedFile } from '../policy/safeRead';
+import { readSmallText } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
-import { WORKER_SOURCE, type WorkerInit } from './fallbackWorker';
+import { findWorkerScript, startWorker } from '../workers';
+import type { ScanJob, WorkerInit, WorkerReply, WorkerRequest } from './fallbackWorker';
 import { NameMatcher } from './globs';
 import {
   excludeMatcher,
@@ -20,9 +21,7 @@ import {
   compareNames,
   type EngineRequest,
   type FileResult,
-  MAX_DISPLAY_LINE,
   MAX_LINE_BYTES,
-  type LineMatch,
   type ResultSink,
 } from './types';
 
@@ -77,19 +76,11 @@ export function compilePattern(req: Pick<EngineRequest, 'pattern' | 'regex' | 'c
   return { source, flags };
 }
 
-interface ScanJob {
-  readonly abs: string;
-  readonly rel: string;
-  /** A file named by the agent: searched whatever its size. */
-  readonly explicit: boolean;
-  /** False: only count the matching lines. */
-  readonly details: boolean;
-}
-
-interface WorkerReply {
-  readonly id: number;
-  readonly results?: ReadonlyArray<{ rel: string; count: number; matches: LineMatch[]; partlySearchedLines?: number; opened?: OpenedFile }>;
-  readonly error?: string;
+/** dist/searchWorker.js beside the bundle, or fallbackWorker.ts when running from the sources (tsx). */
+function workerScript(): string {
+  const script = typeof __dirname === 'string' ? findWorkerScript(__dirname, 'searchWorker.js', 'fallbackWorker.ts') : undefined;
+  if (script === undefined) throw new ToolError('INTERNAL_ERROR', 'The search worker (searchWorker.js) is missing from this installation: install ripgrep, or reinstall.');
+  return script;
 }
 
 /** Feeds files to the worker in batches, with back-pressure, and their results to the sink in order. */
@@ -111,7 +102,7 @@ class ScanWorker {
     private readonly sink: ResultSink,
     private readonly signal: AbortSignal,
   ) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: init });
+    this.worker = startWorker(workerScript(), { workerData: init });
     this.worker.on('message', (msg: WorkerReply) => this.onReply(msg));
     this.worker.on('error', (err) => this.fail(new ToolError('INTERNAL_ERROR', `Search worker failed: ${err.message}`)));
     this.worker.on('exit', (code) => {
@@ -182,7 +173,8 @@ class ScanWorker {
     const jobs = this.batch;
     this.batch = [];
     this.inFlight++;
-    this.worker.postMessage({ id: this.nextId++, jobs });
+    const request: WorkerRequest = { id: this.nextId++, jobs };
+    this.worker.postMessage(request);
   }
 
   async drain(): Promise<void> {
@@ -267,6 +259,7 @@ async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, sign
       }
       const rel = dirRel === '.' ? entry.name : `${dirRel}/${entry.name}`;
       const isDir = entry.isDirectory();
+      if (req.isSecret?.(rel)) continue;
       if (excludes.match(rel, isDir) === 'ignore') continue;
       if (ignoreVerdict(node, rel, isDir, explicit) === 'ignore') continue;
       if (isDir) {
@@ -294,7 +287,6 @@ export async function runFallback(req: EngineRequest, sink: ResultSink, signal: 
       perFileLimit: req.perFileLimit,
       maxFileSize: req.maxFileSize,
       maxLine: MAX_LINE_BYTES,
-      maxShown: MAX_DISPLAY_LINE,
       chunkBytes: READ_CHUNK_BYTES,
     },
     sink,

@@ -1,61 +1,74 @@
+import * as fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { OpenedFile } from '../workspace/workspace';
+import { shownLine, type LineMatch } from './types';
+
 /**
- * The in-process search's worker (see fallback.ts), and what it is started with.
+ * The in-process search's worker (fallback.ts starts it; bundled on its own as dist/searchWorker.js).
+ * It streams a file in bounded chunks, decodes it the way ripgrep does (a UTF-8 BOM is dropped,
+ * UTF-16 with a BOM is transcoded, everything else is UTF-8), skips it when binary (a NUL after
+ * decoding), splits it at '\n' and matches line by line.
+ *
+ * It opens the file as safeRead.ts does (no final link followed, no blocking, a regular file on the
+ * handle, on Linux the handle's path the one walked) and reports the handle's identity.
  */
 
+/** What the worker is started with (`workerData`). */
 export interface WorkerInit {
   readonly source: string;
   readonly flags: string;
   readonly contextLines: number;
   readonly perFileLimit: number;
   readonly maxFileSize: number;
+  /** Characters of a line kept and searched; the rest of a longer line is neither. */
   readonly maxLine: number;
-  readonly maxShown: number;
   readonly chunkBytes: number;
 }
 
-/**
- * The worker: plain JavaScript (it runs from a string, so it works the same from the tsx test
- * runner and from the esbuild bundle). It streams a file in bounded chunks, decodes it the way
- * ripgrep does (a UTF-8 BOM is dropped, UTF-16 with a BOM is transcoded, everything else is UTF-8),
- * skips it when binary (a NUL after decoding), splits it at '\n' and matches line by line.
- *
- * It opens the file as safeRead.ts does (no final link followed, no blocking, a regular file on the
- * handle, on Linux the handle's path the one walked) and reports the handle's identity.
- */
-export const WORKER_SOURCE = String.raw`
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const { source, flags, contextLines, perFileLimit, maxFileSize, maxLine, maxShown, chunkBytes } = workerData;
-const re = new RegExp(source, flags);
+/** One file to search. */
+export interface ScanJob {
+  readonly abs: string;
+  readonly rel: string;
+  /** A file named by the agent: searched whatever its size. */
+  readonly explicit: boolean;
+  /** False: only count the matching lines. */
+  readonly details: boolean;
+}
+
+export interface ScanResult {
+  readonly rel: string;
+  readonly count: number;
+  readonly matches: LineMatch[];
+  readonly partlySearchedLines?: number;
+  readonly opened?: OpenedFile;
+}
+
+/** A batch of jobs, and its answer in the same order (or why the batch failed). */
+export interface WorkerRequest {
+  readonly id: number;
+  readonly jobs: readonly ScanJob[];
+}
+export interface WorkerReply {
+  readonly id: number;
+  readonly results?: readonly ScanResult[];
+  readonly error?: string;
+}
+
 // Opened without following a final link and without blocking (a FIFO swapped in must not hang the read).
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0) | (fs.constants.O_NONBLOCK || 0);
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd') ? '/proc/self/fd/' : undefined;
 
-function stripCr(line) {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
-}
-function safeCut(text, index) {
-  if (index > 0 && index < text.length) {
-    const code = text.charCodeAt(index);
-    if (code >= 0xdc00 && code <= 0xdfff) return index - 1;
-  }
-  return index;
-}
-// The same as clipLine and shownLine in types.ts (this worker cannot import them).
-function shown(raw, column) {
-  const text = stripCr(raw);
-  if (text.length <= maxShown) return text;
-  let start = 0;
-  if (column !== undefined) start = Math.max(0, Math.min(column - 1 - Math.floor(maxShown / 4), text.length - maxShown));
-  start = safeCut(text, start);
-  const end = safeCut(text, start + maxShown);
-  return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
+interface Decoder {
+  /** BOM bytes to drop at the start. */
+  readonly skip: number;
+  /** Whether a NUL byte before decoding already makes the file binary (UTF-8; not UTF-16). */
+  readonly binaryBytes: boolean;
+  decode(bytes: Buffer, end: boolean): string;
 }
 
 // Decodes as ripgrep does, chunk by chunk: a UTF-8 BOM is dropped, UTF-16 with a BOM is
 // transcoded, everything else is UTF-8.
-function decoderFor(first) {
+function decoderFor(first: Buffer): Decoder {
   if (first.length >= 3 && first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf) {
     const d = new TextDecoder('utf-8', { ignoreBOM: true });
     return { skip: 3, binaryBytes: false, decode: (b, end) => d.decode(b, { stream: !end }) };
@@ -66,7 +79,7 @@ function decoderFor(first) {
   }
   if (first.length >= 2 && first[0] === 0xfe && first[1] === 0xff) {
     const d = new TextDecoder('utf-16le', { ignoreBOM: true });
-    let odd;
+    let odd: Buffer | undefined;
     return {
       skip: 2,
       binaryBytes: false,
@@ -84,15 +97,23 @@ function decoderFor(first) {
   return { skip: 0, binaryBytes: true, decode: (b, end) => d.decode(b, { stream: !end }) };
 }
 
-// Reads the file in chunks of chunkBytes and matches line by line, holding at most maxLine
-// characters of a line (the rest of a longer line is neither kept nor searched), the last
-// contextLines lines as shown, and the first perFileLimit matches.
-function scan(job) {
-  const none = { rel: job.rel, count: 0, matches: [] };
-  let fd;
+interface FoundLine {
+  line: number;
+  column: number;
+  text: string;
+  before: string[];
+  after: string[];
+  cut?: true;
+}
+
+/** Searches one file; every failure (gone, not a regular file, swapped, unreadable) is "no matches", as in ripgrep. */
+function scan(job: ScanJob, init: WorkerInit, re: RegExp): ScanResult {
+  const { contextLines, perFileLimit, maxFileSize, maxLine, chunkBytes } = init;
+  const none: ScanResult = { rel: job.rel, count: 0, matches: [] };
+  let fd: number;
   try {
     fd = fs.openSync(job.abs, OPEN_FLAGS);
-  } catch (err) {
+  } catch {
     return none;
   }
   try {
@@ -100,46 +121,48 @@ function scan(job) {
     if (!st.isFile() || (!job.explicit && st.size > maxFileSize)) return none;
     // As safeRead.ts: on Linux the handle's path must be the one walked (no folder swapped on the way).
     if (PROC_FD) {
-      let at;
+      let at: string | undefined;
       try {
-        at = fs.readlinkSync(PROC_FD + fd);
+        at = fs.readlinkSync(PROC_FD + String(fd));
       } catch {
         at = undefined;
       }
       if (at !== undefined && at !== job.abs) return none;
     }
+    // Reads the file in chunks of chunkBytes and matches line by line, holding at most maxLine
+    // characters of a line, the last contextLines lines as shown, and the first perFileLimit matches.
     const buf = Buffer.alloc(chunkBytes);
-    let decoder;
+    let decoder: Decoder | undefined;
     let line = '';
     let lineCut = false;
     let lineNo = 0;
     let count = 0;
     let partly = 0;
     let total = 0;
-    const matches = [];
-    const recent = [];
-    let pending = [];
-    const onLine = (text, cut) => {
+    const matches: FoundLine[] = [];
+    const recent: string[] = [];
+    let pending: FoundLine[] = [];
+    const onLine = (text: string, cut: boolean): void => {
       lineNo++;
       if (cut) partly++;
-      for (const p of pending) p.after.push(shown(text));
+      for (const p of pending) p.after.push(shownLine(text));
       pending = pending.filter((p) => p.after.length < contextLines);
       const m = re.exec(text);
       if (m !== null) {
         count++;
         if (job.details && matches.length < perFileLimit) {
-          const match = { line: lineNo, column: m.index + 1, text: shown(text, m.index + 1), before: recent.slice(), after: [] };
+          const match: FoundLine = { line: lineNo, column: m.index + 1, text: shownLine(text, m.index + 1), before: recent.slice(), after: [] };
           if (cut) match.cut = true;
           matches.push(match);
           if (contextLines > 0) pending.push(match);
         }
       }
       if (contextLines > 0) {
-        recent.push(shown(text));
+        recent.push(shownLine(text));
         if (recent.length > contextLines) recent.shift();
       }
     };
-    const take = (text) => {
+    const take = (text: string): void => {
       let from = 0;
       for (;;) {
         const nl = text.indexOf('\n', from);
@@ -178,21 +201,26 @@ function scan(job) {
     }
     if (line.length > 0 || lineCut) onLine(line, lineCut);
     // The identity of what was read: the access policy judges that file, not what the name shows afterwards (a hard link swapped in between).
-    const result = { rel: job.rel, count, matches, opened: { dev: st.dev, ino: st.ino, nlink: st.nlink } };
-    if (partly > 0) result.partlySearchedLines = partly;
-    return result;
-  } catch (err) {
+    const opened: OpenedFile = { dev: st.dev, ino: st.ino, nlink: st.nlink };
+    return { rel: job.rel, count, matches, opened, ...(partly > 0 ? { partlySearchedLines: partly } : {}) };
+  } catch {
     return none;
   } finally {
     fs.closeSync(fd);
   }
 }
 
-parentPort.on('message', (msg) => {
-  try {
-    parentPort.postMessage({ id: msg.id, results: msg.jobs.map(scan) });
-  } catch (err) {
-    parentPort.postMessage({ id: msg.id, error: String((err && err.stack) || err) });
-  }
-});
-`;
+if (parentPort) {
+  const port = parentPort;
+  const init = workerData as WorkerInit;
+  const re = new RegExp(init.source, init.flags);
+  port.on('message', (msg: WorkerRequest) => {
+    try {
+      const reply: WorkerReply = { id: msg.id, results: msg.jobs.map((job) => scan(job, init, re)) };
+      port.postMessage(reply);
+    } catch (err) {
+      const reply: WorkerReply = { id: msg.id, error: String((err instanceof Error && err.stack) || err) };
+      port.postMessage(reply);
+    }
+  });
+}

@@ -1,6 +1,7 @@
 import type { Logger } from '../log';
 import { toRelative } from '../workspace/paths';
 import { accessPolicy } from '../policy/accessPolicy';
+import { withSecretExcludes } from '../policy/secrets';
 import { MAX_FILE_BYTES, readHead } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import type { Workspace } from '../workspace/workspace';
@@ -167,6 +168,7 @@ export async function search(
   }
   const isFile = info.kind === 'file';
   const realTarget = toRelative(ws.root, target.abs);
+  const secrets = policy.secrets;
 
   const req: EngineRequest = {
     root: ws.root,
@@ -181,9 +183,12 @@ export async function search(
     excludeGlobs: normalizeExcludes(ws.searchExcludes()),
     explicitIgnore: isFile ? [] : await explicitIgnoreLines(ws.root, realTarget),
     maxFileSize: MAX_FILE_SIZE,
+    isSecret: (rel) => secrets.isSecret(rel),
   };
+  // ripgrep cannot ask the policy: it skips the secret globs in its own dialect instead.
+  const ripgrepReq: EngineRequest = { ...req, excludeGlobs: normalizeExcludes(withSecretExcludes(ws.searchExcludes(), secrets)) };
 
-  // Both engines skip the secret globs themselves; this filter is the policy's own word on each file.
+  // Both engines skip the secret files themselves; this filter is the policy's own word on each file.
   const hidden = (file: FileResult): boolean => policy.hidesFound(file);
   let collector = new ResultCollector(limit, hidden);
   const rg = engine === 'fallback' ? undefined : ws.ripgrepPath();
@@ -201,7 +206,7 @@ export async function search(
     let readByRipgrep = false;
     if (rg) {
       try {
-        await runRipgrep(rg, req, collector, budget.signal);
+        await runRipgrep(rg, ripgrepReq, collector, budget.signal);
         readByRipgrep = true;
       } catch (err) {
         if (!(err instanceof RipgrepUnavailableError) || engine === 'ripgrep') throw err;

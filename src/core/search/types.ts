@@ -1,4 +1,4 @@
-import type { OpenedFile } from '../policy/safeRead';
+import type { OpenedFile } from '../workspace/workspace';
 import { ToolError } from '../protocol/errors';
 
 /**
@@ -105,6 +105,12 @@ export interface EngineRequest {
    */
   readonly explicitIgnore: readonly string[];
   readonly maxFileSize: number;
+  /**
+   * Whether the access policy keeps a root-relative path secret (the one glob engine,
+   * workspace/globSet.ts): the in-process search neither enters nor reads it. ripgrep cannot ask,
+   * so it gets the secret globs among its `excludeGlobs`; either way every file found is judged again.
+   */
+  readonly isSecret?: (rel: string) => boolean;
 }
 
 export interface FileMatches {

@@ -3,9 +3,18 @@
  * VS Code API; the Node adapter implements it over a real folder (tests, benchmarks, headless host).
  * All paths here are absolute, native paths that the caller has already contained in `root`.
  */
+import type { GlobSet, SecretGuard } from './globSet';
 import type { LanguageIntel } from './languageIntel';
-import type { LinkedCheck } from '../policy/safeRead';
-import type { GlobSet, SecretGuard } from '../policy/secrets';
+
+/** What identifies an opened file with more than one name: enough to find all its names in the access policy's walk. */
+export interface OpenedFile {
+  readonly dev: number;
+  readonly ino: number;
+  readonly nlink: number;
+}
+
+/** Whether an opened file may be read, judged on the open handle: one with more than one name (a hard link) only when cleared. */
+export type LinkedCheck = (opened: OpenedFile) => boolean;
 
 export interface FileInfo {
   readonly kind: 'file' | 'directory' | 'other';
@@ -51,7 +60,10 @@ export interface Workspace {
 
   /** Path of a ripgrep binary, or undefined to use the in-process search. */
   ripgrepPath(): string | undefined;
-  /** Glob patterns (VS Code `files.exclude` / `search.exclude` syntax, relative to root) that search must skip. */
+  /**
+   * Glob patterns (VS Code `files.exclude` / `search.exclude` syntax, relative to root) that search
+   * must skip. The secret globs need not be among them: the search adds them itself.
+   */
   searchExcludes(): readonly string[];
 
   /** The editor's language servers, when there is an editor (the VS Code adapter); absent elsewhere. */

@@ -1,7 +1,7 @@
 /** Problems as the agent reads them: which are new since a write, and which it may see, with the secret files' values cut out of their messages. */
 import * as path from 'node:path';
 import { accessPolicy } from '../policy/accessPolicy';
-import { redactSecretValues, secretValues } from '../policy/secretValues';
+import { redactSecretValues } from '../policy/secretValues';
 import type { DiagnosticInfo, Workspace } from '../workspace/workspace';
 
 /** At most this many problems go into an answer; the rest are counted. */
@@ -68,7 +68,7 @@ export async function viewOf(
     if (await leadsToSecret(ws, abs)) hiddenFiles.add(abs);
   }
   const visible = named.filter(({ d }) => !hiddenFiles.has(d.path)).sort((a, b) => rank(a.d) - rank(b.d) || a.rel.localeCompare(b.rel) || a.d.line - b.d.line);
-  const values = visible.length ? await secretValues(ws) : undefined;
+  const values = visible.length ? await policy.secretValues() : undefined;
   const shown = visible.slice(0, max).map(({ d, rel }) => {
     const message = values ? redactSecretValues(d.message, values) : d.message;
     return {

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { ProtocolSetting } from '../../core/link/connection';
 import type { ToolLimits } from '../../core/policy/limiter';
 import { extraProtectedGlobs } from '../../core/policy/protectedFiles';
-import { DEFAULT_EXCLUDE_GLOBS, SecretGuard, type GlobSet } from '../../core/policy/secrets';
+import { DEFAULT_EXCLUDE_GLOBS } from '../../core/policy/secrets';
+import { SecretGuard, type GlobSet } from '../../core/workspace/globSet';
 
 /** Every setting key in one place; all live under the `agentBridge` section. */
 export const SECTION = 'agentBridge';

@@ -5,7 +5,8 @@
  * the message is sent, through the core's one door (core/chat/attachments.ts).
  */
 import * as vscode from 'vscode';
-import { MAX_CONTEXT_ITEMS, readContext, type ContextItem, type ContextRef } from '../../core/chat/attachments';
+import { MAX_CONTEXT_ITEMS, readContext, type ContextRef } from '../../core/chat/attachments';
+import type { ContextItem } from '../../core/protocol/messages';
 import { contextLabel } from '../../core/chat/contextMessage';
 import { accessPolicy } from '../../core/policy/accessPolicy';
 import type { Workspace } from '../../core/workspace/workspace';

@@ -4,10 +4,10 @@
  * transcript entries. One request at a time (docs/protocol.md §8.3), abandoned locally on Stop, on the
  * 5-minute analysis timeout (§6.3), or when the link drops. No `vscode` import, so it is unit-testable.
  */
-import type { ContextItem, ContextRef } from '../../core/chat/attachments';
+import type { ContextRef } from '../../core/chat/attachments';
 import { messageWithContext } from '../../core/chat/contextMessage';
 import type { ConnectionState } from '../../core/link/connection';
-import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
+import type { ClientMessage, ContextItem, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { Entry } from './contract';
 import type { Transcript } from './transcript';
 import { newId, TurnEntries, type Turn } from './turnEntries';

@@ -1,4 +1,4 @@
-import type { SecretGuard } from '../../policy/secrets';
+import type { SecretGuard } from '../../workspace/globSet';
 import { accessPolicy } from '../../policy/accessPolicy';
 import type { CallSite, FileSymbols } from '../model';
 import { callKey } from '../packedSymbols';
