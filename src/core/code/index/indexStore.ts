@@ -6,7 +6,7 @@ import type { Workspace } from '../../workspace/workspace';
 import type { ExtractMode } from '../languages/registry';
 import { listSourceTree } from '../languages/sourceFiles';
 import { unpackJson, type PackedSymbols } from '../packedSymbols';
-import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from '../parse/parsePool';
+import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from './parsePool';
 import { CallPulls, PassProgress, PassQueue } from './passQueue';
 import { RecordStore, type Job } from './recordStore';
 
