@@ -147,7 +147,7 @@ export class UnpackedFiles {
 }
 
 /**
- * The timer holds its files weakly: an index nobody uses any more (a cold answer's, onDemand.ts)
+ * The timer holds its files weakly: an index nobody uses any more (a cold answer's, neededFilesIndex.ts)
  * is collected at once, not kept for the minute.
  */
 function idleTimer(files: WeakRef<UnpackedFiles>, ms: number): NodeJS.Timeout {

@@ -1,5 +1,5 @@
 // call_chain past a cold answer's bounds, asked while the index's call-site pass runs
-// (src/core/code/intel/callsFirst.ts), for bench/code.ts.
+// (src/core/code/intel/neededCallSites.ts), for bench/code.ts.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -94,7 +94,7 @@ async function readsUntil(pending: Promise<unknown>, call: Call): Promise<number
  * callers of PULLED_METHOD are asked; once the index is whole, the same question again must give
  * the same text. The row: how long the first answer took, and whether it came before the end.
  */
-export async function benchPulled(backend: DevBackend, root: string, key: string, tree: string): Promise<Row[]> {
+export async function benchNeededCallSites(backend: DevBackend, root: string, key: string, tree: string): Promise<Row[]> {
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-bench-code-pulled-'));
   const host = startChild('hostChild.ts', [backend.wsUrl(), root, key, cache], ['--expose-gc']);
   try {
@@ -130,7 +130,7 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
       'pulled',
       `is asked during the build, slowest, ${tree} tree`,
       pulled,
-      'the same host, while its parse workers build the call sites; the question pulls the files naming `add` forward and asks in rounds, each run in slices of 8 ms (intel/callsFirst.ts)',
+      'the same host, while its parse workers build the call sites; the question pulls the files naming `add` forward and asks in rounds, each run in slices of 8 ms (intel/neededCallSites.ts)',
     );
     return [{
       figure: `call_chain \`${PULLED_METHOD}\` callers, depth 1, asked once the declarations are in (past a cold answer's bounds), ${tree} tree`,
@@ -139,7 +139,7 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
       ratio: '—',
       target: 'an answer before the index is whole, no "try again"',
       pass: d.success === true && beforeBuild,
-      note: 'a host of its own; the files naming `add` are parsed first (intel/callsFirst.ts); the same text as the built index gives later',
+      note: 'a host of its own; the files naming `add` are parsed first (intel/neededCallSites.ts); the same text as the built index gives later',
     }, pulledBusy, busy];
   } finally {
     await host.stop();
