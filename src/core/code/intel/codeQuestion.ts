@@ -11,7 +11,8 @@ import { codeIntelFor, pinnedAnswer, readyCodeIntel } from './intel';
  *  1. The editor's language server, when the workspace has one and it knows the name, within
  *     LSP_BUDGET_MS (lsp/attempt.ts); past it, or when it fails, the next step answers.
  *  2. While the index lacks what the question needs, the files the question names, parsed alone
- *     (quickLookup.ts, neededFilesIndex.ts); the index build is started for the next calls.
+ *     (quickLookup.ts; neededFilesIndex.ts, within NEEDED_FILES_LIMITS); the index build is
+ *     started for the next calls.
  *  3. The workspace's index, waited for as long as `readyCodeIntel` allows.
  *
  * Steps 2 and 3 run with the files they unpack pinned (`pinnedAnswer`), and their NOT_FOUND says
