@@ -73,7 +73,7 @@ export async function runSlicedWhileUnchanged<T>(index: CodeIndex, version: Inde
  * so that read_class and read_method after a save do not make them in one block at their first
  * lookup. A change meanwhile throws them away; the lookup then makes them at once, as before.
  */
-export async function makeLookupTablesInSlices(index: CodeIndex, signal: AbortSignal): Promise<void> {
+async function makeLookupTablesInSlices(index: CodeIndex, signal: AbortSignal): Promise<void> {
   await runSliced(index.lookupTablesSliced(), { signal });
 }
 

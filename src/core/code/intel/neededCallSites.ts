@@ -44,7 +44,7 @@ type Context = { readonly workspace: Workspace; readonly signal: AbortSignal };
  * The index and a call graph over it that answer `question` as the built index will, once the
  * files it needs have their call sites; `question` makes every lookup the answer will make.
  */
-export async function waitForNeededCallSites<T>(ctx: Context, question: (graph: CallGraph) => Sliced<T>): Promise<NeededCallSites<T>> {
+async function waitForNeededCallSites<T>(ctx: Context, question: (graph: CallGraph) => Sliced<T>): Promise<NeededCallSites<T>> {
   const { index } = codeIntelFor(ctx.workspace);
   const rg = ctx.workspace.ripgrepPath();
   const waitMs = codeIndexSettings().waitMs ?? 20_000;
@@ -118,13 +118,13 @@ export async function answerFromCallIndex<T>(ctx: Context, question: (graph: Cal
  * round's outcome is the answer); without one (the index is built, or was waited for), ask the
  * question of `intel`.
  */
-export interface NeededCallSites<T> {
+interface NeededCallSites<T> {
   readonly intel: CodeIntel;
   readonly outcome?: QuestionOutcome<T>;
 }
 
 /** A question's outcome: its value, or the tool error it answers with (not found, ambiguous...: its lookups are made all the same). */
-export type QuestionOutcome<T> = { readonly value: T } | { readonly error: ToolError };
+type QuestionOutcome<T> = { readonly value: T } | { readonly error: ToolError };
 
 /** A round in slices, stopped at a pause when the call is. */
 async function slicedRound<T>(work: Sliced<T>, index: CodeIndex, version: IndexVersion, ctx: Context): Promise<T | typeof STALE> {
