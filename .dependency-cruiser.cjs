@@ -17,6 +17,50 @@ module.exports = {
       from: { path: '^src/core/' },
       to: { path: ['^vscode$', '^node_modules/@types/vscode/', '^src/(extension|node|devBackend)/'] },
     },
+    // Code intelligence in layers, each importing only those below it: the shared types at the
+    // root of src/core/code, then parse/, java/, languages/, index/, lsp/, and intel/ on top.
+    {
+      name: 'code-root-is-the-bottom',
+      severity: 'error',
+      comment: 'The files at the root of src/core/code (the symbol model, entries, the language table) are what every layer shares.',
+      from: { path: '^src/core/code/[^/]+$' },
+      to: { path: '^src/core/code/[^/]+/' },
+    },
+    {
+      name: 'code-parse-below-java',
+      severity: 'error',
+      comment: 'parse/ is tree-sitter and its node helpers: it knows no language extractor, index or answer.',
+      from: { path: '^src/core/code/parse/' },
+      to: { path: '^src/core/code/(java|languages|index|lsp|intel)/' },
+    },
+    {
+      name: 'code-java-below-languages',
+      severity: 'error',
+      comment: 'java/ types Java against an index it sees only as JavaTypeIndex (javaTypes.ts).',
+      from: { path: '^src/core/code/java/' },
+      to: { path: '^src/core/code/(languages|index|lsp|intel)/' },
+    },
+    {
+      name: 'code-languages-below-index',
+      severity: 'error',
+      comment: 'languages/ turns one file into FileSymbols; the index runs the extractors, not the other way.',
+      from: { path: '^src/core/code/languages/' },
+      to: { path: '^src/core/code/(index|lsp|intel)/' },
+    },
+    {
+      name: 'code-index-below-answers',
+      severity: 'error',
+      comment: 'index/ keeps the symbols and the call graph; the language server and the tools ask it, it asks neither.',
+      from: { path: '^src/core/code/index/' },
+      to: { path: '^src/core/code/(lsp|intel)/' },
+    },
+    {
+      name: 'code-lsp-below-intel',
+      severity: 'error',
+      comment: 'lsp/ answers from the language server; intel/ chooses between it and the index.',
+      from: { path: '^src/core/code/lsp/' },
+      to: { path: '^src/core/code/intel/' },
+    },
     {
       name: 'workspace-below-policy',
       severity: 'error',

@@ -27,8 +27,8 @@ const builds = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...fromSources] },
   { entryPoints: ['src/node/host.ts'], outfile: 'dist/host.js', banner: { js: '#!/usr/bin/env node' }, external: fromSources },
   { entryPoints: ['src/devBackend/main.ts'], outfile: 'dist/devBackend.js', external: fromSources },
-  // The code index's parse worker (src/core/code/parse/parsePool.ts looks for it beside the bundle).
-  { entryPoints: ['src/core/code/parse/parseWorker.ts'], outfile: 'dist/codeWorker.js', external: fromSources },
+  // The code index's parse worker (src/core/code/index/parsePool.ts looks for it beside the bundle).
+  { entryPoints: ['src/core/code/index/parseWorker.ts'], outfile: 'dist/codeWorker.js', external: fromSources },
   // NotebookEditCell's worker (src/core/edit/notebookOffThread.ts looks for it beside the bundle).
   { entryPoints: ['src/core/edit/notebookWorker.ts'], outfile: 'dist/notebookWorker.js', external: fromSources },
   // The in-process search's worker (src/core/search/fallback.ts looks for it beside the bundle).

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DevBackend } from '../src/devBackend/server';
-import { benchPulled } from './codePulled';
+import { benchNeededCallSites } from './codeNeededCallSites';
 import { log, mb, median, ms, now, quantile, runChildJson, startChild, type Child, type Row } from './lib';
 
 type Json = Record<string, unknown>;
@@ -104,7 +104,7 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
     if (d0.success !== true && d0.code !== 'TIMEOUT') throw new Error(`read_class (cold) failed: ${String(d0.error)}`);
     const coldAnswer = d0.success === true ? String(d0.result) : undefined;
     // call_chain before the index: callees from the method's own file, callers from a ripgrep
-    // pre-search (intel/onDemand.ts). It may still say TIMEOUT where that is not enough; ask again
+    // pre-search (intel/neededFilesIndex.ts). It may still say TIMEOUT where that is not enough; ask again
     // as an agent would until an answer comes.
     const chainQuery: Query = { tool: 'call_chain', params: { method: CHAIN_METHOD, depth: 1 } };
     const chained = async (c: typeof call): Promise<{ ms: number; attempts: number; answer: string }> => {
@@ -146,7 +146,7 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
       ratio: '—',
       target: big ? '≤ 60 s' : 'reported',
       pass: big ? declarationsMs <= 60_000 : undefined,
-      note: 'call_chain answers cold (intel/onDemand.ts) until the second pass below has ended',
+      note: 'call_chain answers cold (intel/neededFilesIndex.ts) until the second pass below has ended',
     });
     rows.push({
       figure: `code index build with every call site (call_chain from the index), ${tree} tree (${num(statsA.files)} files)`,
@@ -298,7 +298,7 @@ export async function benchWholeTree(backend: DevBackend, root: string, tree = '
       note: 'list the source files, parse the one file the name points to, answer; the index is built in the background for the next calls',
     });
     // past a cold answer's bounds, on a host of its own (the answer's memory is not host A's)
-    if (!big) rows.push(...(await benchPulled(backend, root, key('d'), tree)));
+    if (!big) rows.push(...(await benchNeededCallSites(backend, root, key('d'), tree)));
   } finally {
     // a host still building would write its cache after we removed the folder: stop hosts first
     await Promise.all(children.map((c) => c.stop()));

@@ -34,7 +34,7 @@ const builtYet = (): boolean => {
 };
 const watchBuild = setInterval(builtYet, 200);
 watchBuild.unref();
-// The event-loop delay since the bench last asked (a question's own, bench/codePulled.ts). It is
+// The event-loop delay since the bench last asked (a question's own, bench/codeNeededCallSites.ts). It is
 // reset 50 ms after each ask: the ask's forced GC shows up as a delay at the histogram's next tick.
 const sinceAsk = monitorEventLoopDelay({ resolution: 10 });
 sinceAsk.enable();

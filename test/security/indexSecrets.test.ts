@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { SLICE_LIMITS, type Sliced } from '../../src/core/code/index/slices';
-import { dropCodeIntel, settledAnswer } from '../../src/core/code/intel/intel';
+import { dropCodeIntel, answerFromBuiltIndex } from '../../src/core/code/intel/intel';
 import { byWorkspace } from '../../src/core/code/intel/state';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
 import { SecretGuard } from '../../src/core/workspace/globSet';
@@ -77,7 +77,7 @@ test('an answer worked out in slices while the secret globs change is not given:
       return found;
     }
     setImmediate(() => (ws.guard = new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, '**/keys/**'])));
-    const given = await settledAnswer(index, ask, new AbortController().signal);
+    const given = await answerFromBuiltIndex(index, ask, new AbortController().signal);
     assert.deepEqual(given, [], 'the now-secret file is not in the answer');
   } finally {
     SLICE_LIMITS.ms = saved;

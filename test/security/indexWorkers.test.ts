@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
-import { ParsePool } from '../../src/core/code/parse/parsePool';
+import { ParsePool } from '../../src/core/code/index/parsePool';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
 import { SecretGuard } from '../../src/core/workspace/globSet';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -37,7 +37,7 @@ export interface SoakOptions {
   readonly maxConcurrent?: number;
   /**
    * Resolves once the host's code index has every call site. The warm-up's call_chain answers
-   * once the declarations are in (callsFirst.ts); the baseline must also include the call sites.
+   * once the declarations are in (neededCallSites.ts); the baseline must also include the call sites.
    */
   readonly indexBuilt?: () => Promise<void>;
   /**
@@ -219,7 +219,7 @@ export async function soakAgainst(backend: DevBackend, memory: MemoryProbe, o: S
 
     // Warm-up: the code index, the search engine, JIT; then the baseline. A method of a class that
     // exists nowhere needs every declaration: its NOT_FOUND suggests names from every file, so even
-    // the cold call_chain (intel/onDemand.ts, which answers most chains before the index) waits for
+    // the cold call_chain (intel/neededFilesIndex.ts, which answers most chains before the index) waits for
     // the first pass; until then it answers TIMEOUT. The call sites follow (`indexBuilt`).
     const t0 = Date.now();
     for (;;) {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { configureCodeIndexes, codeIntelFor, dropCodeIntel } from '../../src/core/code/intel/intel';
-import { ON_DEMAND_LIMITS } from '../../src/core/code/intel/onDemand';
+import { NEEDED_FILES_LIMITS } from '../../src/core/code/intel/neededFilesIndex';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
@@ -12,7 +12,7 @@ import { jdkMissing, unpackModule } from './helpers/jdk';
 import { callTool } from './helpers/tools';
 
 /**
- * call_chain before the index is built (intel/onDemand.ts): answered from the files the question
+ * call_chain before the index is built (intel/neededFilesIndex.ts): answered from the files the question
  * needs, and the same answer, byte for byte, as the full index gives once built. The tool may not
  * wait for the index here (a 1 ms wait would answer TIMEOUT), so an answer proves the cold path.
  */
@@ -54,15 +54,15 @@ test('a name called from more files than the cold bound is not guessed: the tool
   const files: Record<string, string> = { 'src/p/Task.java': 'package p;\npublic class Task { public void run() {} }\n' };
   for (let i = 0; i < 30; i++) files[`src/p/User${i}.java`] = `package p;\nclass User${i} { void go() { new Task().run(); } }\n`;
   const ws = new NodeWorkspace(makeTree(files));
-  const saved = { ...ON_DEMAND_LIMITS };
-  ON_DEMAND_LIMITS.maxFiles = 20;
+  const saved = { ...NEEDED_FILES_LIMITS };
+  NEEDED_FILES_LIMITS.maxFiles = 20;
   try {
     // callers of `run` would mean parsing 31 files: over the bound, so the 1 ms wait for the index answers
     await assert.rejects(callTool(callChainTool, ws, { method: 'p.Task.run', direction: 'callers' }), /still being built/);
     // its callees need only its own file
     assert.match(answerOf(await callTool(callChainTool, ws, { method: 'p.User7.go', direction: 'callees' })).result, /Task\.run/);
   } finally {
-    Object.assign(ON_DEMAND_LIMITS, saved);
+    Object.assign(NEEDED_FILES_LIMITS, saved);
   }
   await codeIntelFor(ws).index.ready();
   assert.equal((answerOf(await callTool(callChainTool, ws, { method: 'p.Task.run', direction: 'callers' })).structured as { callers: Array<{ children: unknown[] }> }).callers[0]?.children.length, 30);

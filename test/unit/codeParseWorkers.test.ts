@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import type { ExtractMode } from '../../src/core/code/languages/registry';
-import { ParsePool, ParseRefused, workerScript } from '../../src/core/code/parse/parsePool';
+import { ParsePool, ParseRefused, workerScript } from '../../src/core/code/index/parsePool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
 import { jdkMissing, unpackModule } from './helpers/jdk';

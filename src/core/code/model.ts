@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 
-import type { LanguageId } from './languages/table';
+import type { LanguageId } from './languageTable';
 
-/** The parser's languages, from the language table (languages/table.ts). */
+/** The parser's languages, from the language table (languageTable.ts). */
 export type { LanguageId };
 
 /**

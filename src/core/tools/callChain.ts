@@ -4,10 +4,10 @@ import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
 import { boolParam, intParam, nameParam } from './params';
-import { defineTool, type ToolContext } from './tool';
+import { defineTool } from './tool';
 import type { Workspace } from '../workspace/workspace';
 import { callText, isConstructorName, parseMethodSpec, paramsMatch, type CallGraph, type CallTree, type CallTreeNode, type PossibleCaller } from '../code/index/callGraph';
-import { runSliced, STALE, type Sliced } from '../code/index/slices';
+import type { Sliced } from '../code/index/slices';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
 import type { ResolvedCall } from '../code/java/resolver';
 import { MAX_CALL_SITES } from '../code/packedSymbols';
@@ -15,11 +15,11 @@ import { QUERY_LIMITS } from '../code/parse/exprBounds';
 import { ambiguity, methodInfo, numbered, shortName, SOURCE } from './codeAnswers';
 import { LspCallTree } from '../code/lsp/lspCalls';
 import type { LspSession } from '../code/lsp/lspLookup';
-import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
+import { fenceLanguage, LSP_SOURCE, type Source } from '../code/lsp/attempt';
 import { notFound } from './readClass';
-import { codeIntelFor, pinnedAnswer, readyCodeIntel, settledAnswer } from '../code/intel/intel';
-import { callsReady } from '../code/intel/callsFirst';
-import { onDemandIntel } from '../code/intel/onDemand';
+import { answerCodeQuestion } from '../code/intel/codeQuestion';
+import { answerFromCallIndex } from '../code/intel/neededCallSites';
+import { answerFromNeededFiles } from '../code/intel/neededFilesIndex';
 
 /**
  * call_chain: callers and/or callees of `ClassName.methodName` (every overload unless parameter
@@ -126,51 +126,34 @@ export const callChainTool = defineTool({
   writes: false,
   params,
   async handler(p, ctx) {
-    const lsp = await viaLanguageServer(ctx, 'call_chain', (s) => viaServer(p, s));
     const how = 'method set to ClassName.methodName with the fully qualified class name';
-    if (lsp.value) {
-      const v = lsp.value;
-      if ('classes' in v) throw new ToolError('NOT_FOUND', `No method matches ${p.method} in ${v.classes.map((c) => c.type.fqn).join(', ')}.`);
-      const owners = [...new Set(v.roots.map((m) => m.owner))];
-      if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE);
-      return answer(p, ctx.workspace, { source: LSP_SOURCE, roots: v.roots, inherited: false, trees: v.trees, possible: [], missing: [], cut: [] });
-    }
-    return pinnedAnswer(ctx, async () => {
-      try {
-        // Before the index has every call site: a Java chain from the files it needs alone (onDemand.ts), else wait for it.
+    const write = (found: Found | { readonly ambiguous: TypeEntry[] }) => ('ambiguous' in found ? ambiguity(p.method, found.ambiguous, how, SOURCE) : answer(p, ctx.workspace, found));
+    const { answer: written } = await answerCodeQuestion(ctx, {
+      tool: 'call_chain',
+      needs: 'calls',
+      languageServer: {
+        find: (s) => viaServer(p, s),
+        async answer(v) {
+          if ('classes' in v) throw new ToolError('NOT_FOUND', `No method matches ${p.method} in ${v.classes.map((c) => c.type.fqn).join(', ')}.`);
+          const owners = [...new Set(v.roots.map((m) => m.owner))];
+          if (owners.length > 1) return ambiguity(p.method, owners, how, LSP_SOURCE);
+          return answer(p, ctx.workspace, { source: LSP_SOURCE, roots: v.roots, inherited: false, trees: v.trees, possible: [], missing: [], cut: [] });
+        },
+      },
+      // A Java chain from the files it needs alone (neededFilesIndex.ts), in slices: one file's calls can be costly to type.
+      async fromFilesAlone() {
         const spec = parseMethodSpec(p.method);
-        const cold = codeIntelFor(ctx.workspace).index.isReady
-          ? undefined
-          : await onDemandIntel(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => ask(g, p, ctx.signal), ctx.signal);
-        if (cold) void readyCodeIntel(ctx, 'calls').catch(() => undefined);
-        // Else from the index, once the files the question needs have their call sites (callsFirst.ts).
-        // In slices either way: one file's calls can be costly to type. The cold index is the
-        // question's own (nothing else changes it meanwhile); the built one may change at a pause.
-        const found = cold ? await coldAnswer(question(cold.graph, p), ctx.signal) : await fromIndex(ctx, p);
-        if ('ambiguous' in found) return ambiguity(p.method, found.ambiguous, how, SOURCE);
-        return answer(p, ctx.workspace, found);
-      } catch (e) {
-        throw explainFallback(e, lsp.note);
-      }
+        const found = await answerFromNeededFiles(ctx.workspace, { ...spec, callers: p.direction !== 'callees' }, (g) => question(g, p), ctx.signal);
+        return found && (async () => write(await found()));
+      },
+      // From the index, once the files the question needs have their call sites (neededCallSites.ts).
+      fromIndex: async () => write(await answerFromCallIndex(ctx, (g) => question(g, p))),
     });
+    return written;
   },
 });
 
 type Direction = 'callers' | 'callees';
-
-/**
- * The answer from the index: while it builds, the outcome of the callsFirst.ts round that found
- * every file the question needs in; once built, worked out in slices (intel.ts `settledAnswer`).
- */
-async function fromIndex(ctx: ToolContext, p: z.output<typeof params>): Promise<Found | { readonly ambiguous: TypeEntry[] }> {
-  const ready = await callsReady(ctx, (g) => question(g, p));
-  if (ready.outcome) {
-    if ('error' in ready.outcome) throw ready.outcome.error;
-    return ready.outcome.value;
-  }
-  const { index, graph } = ready.intel;
-  return settledAnswer(index, () => question(graph, p), ctx.signal);
-}
 
 /** What a question found, from the parser's graph or from the language server, before it is written out. */
 interface Found {
@@ -219,24 +202,6 @@ function* question(graph: CallGraph, p: z.output<typeof params>): Sliced<Found |
     if (dir === 'callers') for (const r of q.matches) possible.push(...(yield* graph.possibleCallersSliced(r)));
   }
   return { source: SOURCE, roots: q.matches, inherited: q.inherited, trees, possible, missing: graph.index.callSitesMissing(), cut: graph.index.callSitesCut() };
-}
-
-/** The question asked of the on-demand index, in slices. */
-async function coldAnswer<T>(work: Sliced<T>, signal: AbortSignal): Promise<T> {
-  const outcome = await runSliced(work, { signal });
-  // runSliced gives STALE only when asked to check for changes, which this run is not
-  if (outcome === STALE) throw new Error('a cold call chain was stopped as stale');
-  return outcome;
-}
-
-/** Every lookup the answer makes, without the answer (the on-demand index and callsFirst.ts note them), in slices. */
-async function ask(graph: CallGraph, p: z.output<typeof params>, signal: AbortSignal): Promise<void> {
-  try {
-    await coldAnswer(question(graph, p), signal);
-  } catch (e) {
-    // the lookups made before a not-found or ambiguous answer are what that answer needs
-    if (!(e instanceof ToolError)) throw e;
-  }
 }
 
 /** The roots and their trees from the language server; `classes` when the class is known there but the method is not. */

@@ -12,11 +12,12 @@ import { defineTool } from './tool';
 import type { CodeIndex, TypeEntry } from '../code/index/codeIndex';
 import type { MethodSymbol, TypeSymbol } from '../code/model';
 import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numberedRanges, SOURCE } from './codeAnswers';
-import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
+import { fenceLanguage, LSP_SOURCE, type Source } from '../code/lsp/attempt';
 import { languageForPath } from '../code/languages/registry';
 import { quickTypes } from '../code/intel/quickLookup';
 import { headerLines, startWithDocAndAnnotations } from '../code/sourceLines';
-import { codeIntelFor, pinnedAnswer, readyCodeIntel, tablesInSlices } from '../code/intel/intel';
+import { indexForLookups } from '../code/intel/intel';
+import { answerCodeQuestion } from '../code/intel/codeQuestion';
 
 /**
  * read_class: a class's structure (package, declaration, fields, constructors, methods with line
@@ -201,30 +202,29 @@ export const readClassTool = defineTool({
   params,
   paths: (p) => [p.relativePath],
   async handler(p, ctx) {
-    const lsp = await viaLanguageServer(ctx, 'read_class', async (s) => {
-      const found = await s.findClasses(p.className, p.relativePath);
-      return found.length ? found : undefined;
-    });
     const how = 'className set to one of the fully qualified names above, or relativePath set to the file';
-    if (lsp.value) {
-      const e = lsp.value[0] as TypeEntry;
-      if (lsp.value.length > 1) return ambiguity(p.className, lsp.value, how, LSP_SOURCE);
-      return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, t);
-    }
-    return pinnedAnswer(ctx, async () => {
-      try {
-        const intel = codeIntelFor(ctx.workspace);
-        if (!intel.index.declarationsIn) {
-          const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
-          if (quick?.length) {
-            // Answered from the files that declare it; the index is still built, for the next calls.
-            void readyCodeIntel(ctx).catch(() => undefined);
-            const parts = quick.length > 1 ? typeInParts(quick) : quick;
-            return parts ? answerType(ctx.workspace, parts, p.mode, SOURCE) : ambiguity(p.className, quick, how, SOURCE);
-          }
-        }
-        const { index } = await readyCodeIntel(ctx);
-        await tablesInSlices(index, ctx.signal);
+    const { answer } = await answerCodeQuestion(ctx, {
+      tool: 'read_class',
+      needs: 'declarations',
+      languageServer: {
+        async find(s) {
+          const found = await s.findClasses(p.className, p.relativePath);
+          return found.length ? found : undefined;
+        },
+        async answer(found) {
+          const e = found[0] as TypeEntry;
+          if (found.length > 1) return ambiguity(p.className, found, how, LSP_SOURCE);
+          return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, t);
+        },
+      },
+      async fromFilesAlone() {
+        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
+        if (!quick?.length) return undefined;
+        const parts = quick.length > 1 ? typeInParts(quick) : quick;
+        return async () => (parts ? answerType(ctx.workspace, parts, p.mode, SOURCE) : ambiguity(p.className, quick, how, SOURCE));
+      },
+      async fromIndex() {
+        const { index } = await indexForLookups(ctx);
         const found = await findClass(index, ctx.workspace, p.className, p.relativePath);
         if (!found.length) throw notFound(index, p.className + (p.relativePath ? ` in ${p.relativePath}` : ''));
         const parts = found.length > 1 ? typeInParts(found) : found;
@@ -232,9 +232,8 @@ export const readClassTool = defineTool({
         const freshParts: TypeEntry[] = [];
         for (const e of parts) freshParts.push(await fresh(index, e));
         return answerType(ctx.workspace, freshParts, p.mode, SOURCE);
-      } catch (e) {
-        throw explainFallback(e, lsp.note);
-      }
+      },
     });
+    return answer;
   },
 });

@@ -10,9 +10,10 @@ import type { Workspace } from '../workspace/workspace';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
 import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity } from './codeAnswers';
 import { findClass, fresh, notFound, typeInParts } from './readClass';
-import { explainFallback, fenceLanguage, LSP_SOURCE, viaLanguageServer, type Source } from '../code/lsp/attempt';
+import { fenceLanguage, LSP_SOURCE, type Source } from '../code/lsp/attempt';
 import { quickTypes } from '../code/intel/quickLookup';
-import { codeIntelFor, pinnedAnswer, readyCodeIntel, tablesInSlices } from '../code/intel/intel';
+import { indexForLookups } from '../code/intel/intel';
+import { answerCodeQuestion } from '../code/intel/codeQuestion';
 import { isConstructorName, paramsMatch, parseMethodSpec } from '../code/index/callGraph';
 
 /**
@@ -52,38 +53,39 @@ export const readMethodTool = defineTool({
       const what = spec.params ? `${spec.methodName}(${spec.params.join(', ')})` : spec.methodName;
       return new ToolError('NOT_FOUND', `No method ${what} in ${classes.map((c) => c.type.fqn).join(', ')}. Methods: ${names.slice(0, 40).join(', ') || '(none)'}${names.length > 40 ? ', …' : ''}`);
     };
-    const lsp = await viaLanguageServer(ctx, 'read_method', async (s) => {
-      const classes = await s.findClasses(p.className, p.relativePath);
-      return classes.length ? classes : undefined;
-    });
-    if (lsp.value) {
-      const matches = lsp.value.flatMap(pick);
-      if (!matches.length) throw noMethod(lsp.value);
-      if (new Set(matches.map((m) => m.owner)).size > 1) {
-        return ambiguity(p.className, lsp.value.filter((c) => matches.some((m) => m.owner === c)), 'className set to one of the fully qualified names above', LSP_SOURCE);
-      }
-      return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
-    }
-    return pinnedAnswer(ctx, async () => {
-      try {
-        if (!codeIntelFor(ctx.workspace).index.declarationsIn) {
-          // Before the index is ready: the method of a class found in the files that declare it
-          // (see quickLookup.ts). Several classes of that name declaring it are listed, as the index
-          // lists them; an inherited method waits for the index (its supertypes may be anywhere).
-          const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
-          const matches = quick?.flatMap(pick) ?? [];
-          const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
-          if (matches.length && owners.size === 1) {
-            void readyCodeIntel(ctx).catch(() => undefined);
-            return answer(ctx.workspace, p, matches, false, SOURCE);
+    const how = 'className set to one of the fully qualified names above';
+    const { answer: written } = await answerCodeQuestion(ctx, {
+      tool: 'read_method',
+      needs: 'declarations',
+      languageServer: {
+        async find(s) {
+          const classes = await s.findClasses(p.className, p.relativePath);
+          return classes.length ? classes : undefined;
+        },
+        async answer(classes) {
+          const matches = classes.flatMap(pick);
+          if (!matches.length) throw noMethod(classes);
+          if (new Set(matches.map((m) => m.owner)).size > 1) {
+            return ambiguity(p.className, classes.filter((c) => matches.some((m) => m.owner === c)), how, LSP_SOURCE);
           }
-          if (quick && owners.size > 1 && quick.length > 1 && !typeInParts(quick)) {
-            void readyCodeIntel(ctx).catch(() => undefined);
-            return ambiguity(p.className, quick.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE);
-          }
+          return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
+        },
+      },
+      // The method of a class found in the files that declare it (see quickLookup.ts). Several
+      // classes of that name declaring it are listed, as the index lists them; an inherited
+      // method waits for the index (its supertypes may be anywhere).
+      async fromFilesAlone() {
+        const quick = await quickTypes(ctx.workspace, p.className, p.relativePath, ctx.signal);
+        const matches = quick?.flatMap(pick) ?? [];
+        const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
+        if (matches.length && owners.size === 1) return () => answer(ctx.workspace, p, matches, false, SOURCE);
+        if (quick && owners.size > 1 && quick.length > 1 && !typeInParts(quick)) {
+          return async () => ambiguity(p.className, quick.filter((c) => matches.some((m) => m.owner.type === c.type)), how, SOURCE);
         }
-        const { index, graph } = await readyCodeIntel(ctx);
-        await tablesInSlices(index, ctx.signal);
+        return undefined;
+      },
+      async fromIndex() {
+        const { index, graph } = await indexForLookups(ctx);
         const classes = await findClass(index, ctx.workspace, p.className, p.relativePath);
         if (!classes.length) throw notFound(index, p.className);
         const freshClasses: TypeEntry[] = [];
@@ -98,14 +100,13 @@ export const readMethodTool = defineTool({
         const owners = new Set(matches.map((m) => m.owner.type.fqn + m.owner.path));
         // one type written in several files (Go, C# partial) is not an ambiguity: its methods are all its own
         if (owners.size > 1 && !inherited && classes.length > 1 && !typeInParts(freshClasses)) {
-          return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), 'className set to one of the fully qualified names above', SOURCE);
+          return ambiguity(p.className, freshClasses.filter((c) => matches.some((m) => m.owner.type === c.type)), how, SOURCE);
         }
         if (!matches.length) throw noMethod(freshClasses);
         return answer(ctx.workspace, p, matches, inherited, SOURCE);
-      } catch (e) {
-        throw explainFallback(e, lsp.note);
-      }
+      },
     });
+    return written;
   },
 });
 

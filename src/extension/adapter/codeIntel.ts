@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 // Only the extension list and the index registry: the parser and the extractors load on first use.
-import { SOURCE_EXTENSIONS } from '../../core/code/languages/table';
+import { SOURCE_EXTENSIONS } from '../../core/code/languageTable';
 import { configureCodeIndexes, peekCodeIntel } from '../../core/code/intel/state';
 import type { Logger } from '../../core/log';
 import type { Workspace } from '../../core/workspace/workspace';

@@ -115,7 +115,7 @@ export interface CallReads {
 export class CallGraph {
   constructor(
     readonly index: CodeIndex,
-    /** Noted as the graph reads call sites (intel/callsFirst.ts: which files an answer needs parsed). */
+    /** Noted as the graph reads call sites (intel/neededCallSites.ts: which files an answer needs parsed). */
     private readonly reads?: CallReads,
   ) {}
 

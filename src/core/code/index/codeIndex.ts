@@ -11,7 +11,9 @@ import { lookupTables, type CallRef, type Derived, type IncompleteFiles, type Me
 
 export type { CallRef, MethodEntry, PackageTypes, TypeEntry, TypeRef };
 
-export interface AnswerStamp {
+/** The index as an answer saw it (`version()`): which symbols it handed out, under which secret globs. */
+export interface IndexVersion {
+  /** How many times the unpacked symbols were let go. */
   readonly epoch: number;
   readonly guard: SecretGuard;
 }
@@ -44,7 +46,7 @@ export class CodeIndex extends IndexStore {
   private readonly unpacked = new UnpackedFiles(() => this.symbolsLetGo());
   /** Caches that hold symbols, by owner (`symbolScoped`). */
   private scoped = new WeakMap<object, unknown>();
-  /** How many times the symbols were let go (`answerStamp`). */
+  /** How many times the symbols were let go (`version`). */
   private letGoCount = 0;
   /** Paths the secret globs of `guard` were found not to hide (`visible`). */
   private shown: { readonly guard?: SecretGuard; readonly paths: Set<string> } = { paths: new Set() };
@@ -67,14 +69,14 @@ export class CodeIndex extends IndexStore {
    * What an answer worked out across pauses (slices.ts) depends on: the symbols lookups hand out
    * (they may change whenever a file changes or unpacked files are let go, and an answer that met
    * two copies of a method is wrong) and the secret globs (a file they come to cover must leave the
-   * answer, whatever was read before). The answer stands only while `unchanged(stamp)`.
+   * answer, whatever was read before). The answer stands only while `unchanged(version)`.
    */
-  answerStamp(): AnswerStamp {
+  version(): IndexVersion {
     return { epoch: this.letGoCount, guard: accessPolicy(this.ws).secrets };
   }
 
-  unchanged(stamp: AnswerStamp): boolean {
-    return stamp.epoch === this.letGoCount && stamp.guard === accessPolicy(this.ws).secrets;
+  unchanged(version: IndexVersion): boolean {
+    return version.epoch === this.letGoCount && version.guard === accessPolicy(this.ws).secrets;
   }
 
   /**

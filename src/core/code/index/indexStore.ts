@@ -6,8 +6,8 @@ import type { Workspace } from '../../workspace/workspace';
 import type { ExtractMode } from '../languages/registry';
 import { listSourceTree } from '../languages/sourceFiles';
 import { unpackJson, type PackedSymbols } from '../packedSymbols';
-import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from '../parse/parsePool';
-import { CallPulls, PassProgress, PassQueue } from './passQueue';
+import { defaultWorkerCount, ParsePool, ParseRefused, workerScript } from './parsePool';
+import { FilesWanted, PassProgress, PassQueue } from './passQueue';
 import { RecordStore, type Job } from './recordStore';
 
 /**
@@ -64,11 +64,11 @@ export class IndexStore extends RecordStore {
   isReady = false;
   /** The last build: files parsed, files taken from the cache, milliseconds to the declarations and to the end. */
   lastBuild: { parsed: number; cached: number; declarationsMs: number; ms: number } | undefined;
-  /** Files answers wait for: the call-site pass takes them first (`pullCalls`). */
-  private readonly pulls = new CallPulls();
-  /** What the call-site pass has done so far (callsFirst.ts). */
+  /** Files answers wait for: the call-site pass takes them first (`parseCallSitesFirst`). */
+  private readonly filesWanted = new FilesWanted();
+  /** What the call-site pass has done so far (neededCallSites.ts). */
   readonly passProgress = new PassProgress();
-  /** Source files that are symbolic links, as the last build listed them (ripgrep does not follow them: callsFirst.ts). */
+  /** Source files that are symbolic links, as the last build listed them (ripgrep does not follow them: neededCallSites.ts). */
   linkedSources: ReadonlySet<string> = new Set();
 
   constructor(
@@ -92,9 +92,9 @@ export class IndexStore extends RecordStore {
    * call-site pass, which takes them before the others (passQueue.ts); at once when the build is
    * not running, and when `signal` aborts. The caller looks again at what is in.
    */
-  pullCalls(rels: Iterable<string>, signal?: AbortSignal): Promise<void> {
+  parseCallSitesFirst(rels: Iterable<string>, signal?: AbortSignal): Promise<void> {
     if (!this.phases || this.isReady) return Promise.resolve();
-    return this.pulls.want(this.awaitingCalls(rels), signal);
+    return this.filesWanted.want(this.awaitingCalls(rels), signal);
   }
 
   /** Which of `rels` the call-site pass has yet to parse: only their declarations are in (a file it failed on stays so, and is not waited for). */
@@ -111,7 +111,7 @@ export class IndexStore extends RecordStore {
   }
 
   protected override changed(): void {
-    this.passProgress.lookupsAt = this.passProgress.stamp;
+    this.passProgress.lookupsAt = this.passProgress.putCount;
     super.changed();
   }
 
@@ -189,7 +189,7 @@ export class IndexStore extends RecordStore {
     try {
       await this.passes(list, poolFor, declared, started);
     } finally {
-      this.pulls.finish();
+      this.filesWanted.finish();
       this.passProgress.end(this.isReady);
       this.bulk = false;
       await (pool as ParsePool | undefined)?.close();
@@ -245,8 +245,8 @@ export class IndexStore extends RecordStore {
     const wantCalls = mode === 'full';
     // Files are read (and, with workers, parsed) ahead, but stored in list order: the same index either way.
     const ahead = pool ? READ_AHEAD * this.workerCount * 2 : READ_AHEAD;
-    /** Jobs started ahead, each with the file's edit stamp when it started (see `wanted` below). */
-    const jobs = new Map<string, { readonly job: Promise<Job>; readonly stamp: number }>();
+    /** Jobs started ahead, each with the file's edit count when it started (see `wanted` below). */
+    const jobs = new Map<string, { readonly job: Promise<Job>; readonly edits: number }>();
     // Where the workspace reads its own disk, a worker reads the file as well as parsing it: the
     // reads, their buffers and the copy of the text to the worker were half the main thread's work.
     const workerReads = !!pool && this.ws.readsLocalFiles === true;
@@ -280,31 +280,31 @@ export class IndexStore extends RecordStore {
     };
     const startJob = (rel: string): void => {
       if (jobs.has(rel)) return;
-      const stamp = this.editsOf(rel);
+      const edits = this.editsOf(rel);
       const read = this.readIfChanged(rel, workerReads, wantCalls);
-      jobs.set(rel, { job: pool ? read.then(viaWorker) : read, stamp });
+      jobs.set(rel, { job: pool ? read.then(viaWorker) : read, edits });
     };
     const foreground = this.options.foreground;
     // The call-site pass takes first the files answers wait for (passQueue.ts), even while a cold answer holds the build back.
-    const pulls = wantCalls ? this.pulls : undefined;
-    const queue = new PassQueue(list, pulls);
-    if (pulls) {
-      pulls.reopen();
+    const filesWanted = wantCalls ? this.filesWanted : undefined;
+    const queue = new PassQueue(list, filesWanted);
+    if (filesWanted) {
+      filesWanted.reopen();
       this.passProgress.begin();
     }
     this.report({ phase, done: 0, total: list.length });
     for (let i = 0; ; i++) {
-      if (foreground?.busy && !pulls?.pending) await Promise.race([foreground.idle(), ...(pulls ? [pulls.arrival()] : [])]);
+      if (foreground?.busy && !filesWanted?.pending) await Promise.race([foreground.idle(), ...(filesWanted ? [filesWanted.arrival()] : [])]);
       const rel = queue.take();
       if (rel === undefined) break;
       startJob(rel);
       for (const next of queue.ahead(ahead - 1)) startJob(next);
-      const { job, stamp } = jobs.get(rel) as { job: Promise<Job>; stamp: number };
+      const { job, edits } = jobs.get(rel) as { job: Promise<Job>; edits: number };
       const r = await job;
       jobs.delete(rel);
       // A file updated or removed since this pass read it (a save, a checkout) has a newer record
       // than this read; and the call-site pass replaces only records still outlined.
-      const wanted = (): boolean => this.editsOf(r.rel) === stamp && (!wantCalls || this.files.get(r.rel)?.outline === true);
+      const wanted = (): boolean => this.editsOf(r.rel) === edits && (!wantCalls || this.files.get(r.rel)?.outline === true);
       if (!wanted()) {
         // newer than this pass's read: kept
       } else if (r.parsed || r.text !== undefined) {
@@ -316,9 +316,9 @@ export class IndexStore extends RecordStore {
         // Gone, unreadable, secret or leading outside: a record from the cache must not stay.
         if (this.files.delete(r.rel)) this.passProgress.put(r.rel);
       }
-      if (pulls) {
+      if (filesWanted) {
         this.passProgress.passed(r.rel);
-        pulls.settles(r.rel);
+        filesWanted.doneWith(r.rel);
       }
       const now = Date.now();
       if (now - lastYield > YIELD_EVERY_MS) {

@@ -1,24 +1,15 @@
-import type { CallSite, MethodSymbol } from '../model';
 import type { TypeHead } from '../packedSymbols';
 import type { FileRecord } from './recordStore';
 import { scanPause, type Sliced } from './slices';
-import type { TypeEntry } from './unpackedFiles';
+import type { CallRef, MethodEntry, PackageTypes } from '../entries';
+
+export type { CallRef, MethodEntry, PackageTypes };
 
 /**
  * The code index's lookup tables (codeIndex.ts): types by fully qualified name, by simple name and
  * by package, made from the records' heads with nothing unpacked, once per change of the index;
  * and what lookups give.
  */
-
-export interface MethodEntry {
-  readonly owner: TypeEntry;
-  readonly method: MethodSymbol;
-}
-
-export interface CallRef {
-  readonly caller: MethodEntry;
-  readonly site: CallSite;
-}
 
 /** A type found by name, its file not unpacked. */
 export interface TypeRef {
@@ -27,13 +18,6 @@ export interface TypeRef {
   readonly rec: FileRecord;
   /** Its position in the file's types. */
   readonly at: number;
-}
-
-/** A package's top-level types by simple name (what the resolvers ask of a package). */
-export interface PackageTypes {
-  has(name: string): boolean;
-  get(name: string): readonly TypeEntry[] | undefined;
-  values(): Iterable<readonly TypeEntry[]>;
 }
 
 export interface Derived {

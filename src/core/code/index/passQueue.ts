@@ -1,7 +1,7 @@
 /**
  * The order the call-site pass parses files in (indexStore.ts), and the files answers are waiting
  * for. A call_chain asked while the pass runs needs the call sites of a few files only (those
- * naming the methods it asks about: intel/callsFirst.ts); they are pulled to the front of the pass
+ * naming the methods it asks about: intel/neededCallSites.ts); they are moved to the front of the pass
  * instead of waiting for the whole project. Nothing is parsed twice and nothing more is parsed:
  * the pass only changes its order.
  */
@@ -15,7 +15,7 @@ interface Waiter {
 const COMPACT_AFTER = 1024;
 
 /** Files answers wait for, kept by the index across passes: the call-site pass takes them first. */
-export class CallPulls {
+export class FilesWanted {
   /** Wanted files, oldest first, from `head` on; each once (`queued`). */
   private urgent: string[] = [];
   private head = 0;
@@ -79,7 +79,7 @@ export class CallPulls {
   }
 
   /** The pass is done with `rel`: answers waiting for it alone go on. */
-  settles(rel: string): void {
+  doneWith(rel: string): void {
     for (const w of [...this.waiters]) if (w.left.delete(rel) && !w.left.size) w.done();
   }
 
@@ -106,17 +106,17 @@ export class PassQueue {
 
   constructor(
     private readonly list: readonly string[],
-    private readonly pulls?: CallPulls,
+    private readonly filesWanted?: FilesWanted,
   ) {
     this.inList = new Set(list);
   }
 
   /** The next file to parse, or undefined when the pass is done. */
   take(): string | undefined {
-    for (let rel = this.pulls?.take(); rel !== undefined; rel = this.pulls?.take()) {
-      if (!this.inList.has(rel)) this.pulls?.settles(rel); // not this pass's: nothing to wait for
+    for (let rel = this.filesWanted?.take(); rel !== undefined; rel = this.filesWanted?.take()) {
+      if (!this.inList.has(rel)) this.filesWanted?.doneWith(rel); // not this pass's: nothing to wait for
       else if (!this.taken.has(rel)) return this.mark(rel);
-      // else taken already: settled when the pass is done with it (callers ask only for files it has yet to be through)
+      // else taken already: waited for until the pass is done with it (callers ask only for files it has yet to be through)
     }
     while (this.next < this.list.length) {
       const rel = this.list[this.next++] as string;
@@ -131,7 +131,7 @@ export class PassQueue {
    */
   ahead(n: number): string[] {
     const out: string[] = [];
-    for (const rel of this.pulls?.peek() ?? []) {
+    for (const rel of this.filesWanted?.peek() ?? []) {
       if (out.length >= n) return out;
       if (this.inList.has(rel) && !this.taken.has(rel)) out.push(rel);
     }
@@ -149,7 +149,7 @@ export class PassQueue {
 }
 
 /**
- * What the call-site pass has done so far, for answers given beside it (intel/callsFirst.ts):
+ * What the call-site pass has done so far, for answers given beside it (intel/neededCallSites.ts):
  * the files it has been through (parsed, failed, or found gone), and when each record was last
  * put, counted in records put since the pass began, so an answer can tell whether a file it read
  * changed while it ran, or after the lookup tables it used were made.
@@ -159,8 +159,8 @@ export class PassProgress {
   private readonly putAt = new Map<string, number>();
   private active = false;
   /** Records put while the pass ran. */
-  stamp = 0;
-  /** `stamp` when the index's lookup tables were last dropped (IndexStore.changed). */
+  putCount = 0;
+  /** `putCount` when the index's lookup tables were last dropped (IndexStore.changed). */
   lookupsAt = 0;
 
   begin(): void {
@@ -174,7 +174,7 @@ export class PassProgress {
 
   /** A record was put or removed (by the pass, or by a save while it runs). */
   put(rel: string): void {
-    if (this.active) this.putAt.set(rel, ++this.stamp);
+    if (this.active) this.putAt.set(rel, ++this.putCount);
   }
 
   /** The pass is done with `rel`. */
@@ -186,9 +186,9 @@ export class PassProgress {
     return this.through.has(rel);
   }
 
-  /** Whether a record of `rels` was put after `stamp` (kept after a pass that failed, for the answers it left). */
-  putSince(rels: Iterable<string>, stamp: number): boolean {
-    for (const rel of rels) if ((this.putAt.get(rel) ?? 0) > stamp) return true;
+  /** Whether a record of `rels` was put after the `putCount` given (kept after a pass that failed, for the answers it left). */
+  putSince(rels: Iterable<string>, putCount: number): boolean {
+    for (const rel of rels) if ((this.putAt.get(rel) ?? 0) > putCount) return true;
     return false;
   }
 

@@ -197,13 +197,13 @@ export class RecordStore {
     if (this.files.delete(rel)) this.changed();
   }
 
-  /** A stamp of the file's updates and removals so far: a read taken under an older stamp is stale. */
+  /** How many updates and removals the file has had: a read taken under an older count is stale. */
   protected editsOf(rel: string): number {
     return this.edits.get(rel) ?? 0;
   }
 
-  /** How many updates and removals there have been (an answer that saw one meanwhile asks again: callsFirst.ts). */
-  get editStamp(): number {
+  /** How many updates and removals there have been (an answer that saw one meanwhile asks again: neededCallSites.ts). */
+  get totalEdits(): number {
     return this.editCount;
   }
 

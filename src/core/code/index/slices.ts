@@ -9,7 +9,7 @@ import { setImmediate } from 'node:timers';
  * behind it, and its cancel is heard in the middle.
  *
  * A sliced run may see the index change at a pause: it stops there (`stale`), before any step
- * meets the new state beside the old one, and its caller asks again (intel.ts `settledAnswer`).
+ * meets the new state beside the old one, and its caller asks again (intel.ts `answerFromBuiltIndex`).
  */
 export type Sliced<T> = Generator<undefined, T, undefined>;
 

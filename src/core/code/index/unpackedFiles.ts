@@ -1,5 +1,8 @@
 import { setImmediate } from 'node:timers';
-import type { FileSymbols, TypeSymbol } from '../model';
+import type { TypeEntry } from '../entries';
+import type { FileSymbols } from '../model';
+
+export type { TypeEntry };
 import { unpackDecl } from '../packedSymbols';
 import { declBytes, type FileRecord } from './recordStore';
 
@@ -14,13 +17,6 @@ import { declBytes, type FileRecord } from './recordStore';
  * lookup. Letting go calls `letGo`: whatever holds symbols (the call graph's resolutions) must let
  * go too, both for the memory and so that no later answer mixes old copies with new ones.
  */
-
-export interface TypeEntry {
-  /** Project-relative path of the file declaring the type. */
-  readonly path: string;
-  readonly file: FileSymbols;
-  readonly type: TypeSymbol;
-}
 
 export interface Unpacked {
   readonly file: FileSymbols;
@@ -151,7 +147,7 @@ export class UnpackedFiles {
 }
 
 /**
- * The timer holds its files weakly: an index nobody uses any more (a cold answer's, onDemand.ts)
+ * The timer holds its files weakly: an index nobody uses any more (a cold answer's, neededFilesIndex.ts)
  * is collected at once, not kept for the minute.
  */
 function idleTimer(files: WeakRef<UnpackedFiles>, ms: number): NodeJS.Timeout {

@@ -4,7 +4,7 @@ import { ToolError } from '../../protocol/errors';
 import { withinDeadline } from '../../deadline';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
-import { CodeIndex, type AnswerStamp } from '../index/codeIndex';
+import { CodeIndex, type IndexVersion } from '../index/codeIndex';
 import { runSliced, runWhole, STALE, type Sliced } from '../index/slices';
 import { foregroundGate } from './foreground';
 import { byWorkspace, codeIndexSettings, type CodeIntel } from './state';
@@ -48,38 +48,44 @@ const SLICED_TRIES = 2;
  * afresh for the new symbols, would keep what it worked out from the old (a later answer would
  * repeat it). So it does when the secret globs change (a setting): what it read before may name a
  * file they now cover. It is asked again, and after SLICED_TRIES at once. While the index builds,
- * its pass replaces records without moving the stamp, so a paused run could not tell: the answer
- * then comes from callsFirst.ts, whose rounds judge those puts, and here it is computed at once.
+ * its pass replaces records without moving the version, so a paused run could not tell: the answer
+ * then comes from neededCallSites.ts, whose rounds judge those puts, and here it is computed at once.
  */
-export async function settledAnswer<T>(index: CodeIndex, ask: () => Sliced<T>, signal: AbortSignal): Promise<T> {
+export async function answerFromBuiltIndex<T>(index: CodeIndex, ask: () => Sliced<T>, signal: AbortSignal): Promise<T> {
   for (let i = 0; index.isReady && i < SLICED_TRIES; i++) {
-    const outcome = await slicedUnder(index, index.answerStamp(), tablesFirst(index, ask), signal);
+    const outcome = await runSlicedWhileUnchanged(index, index.version(), lookupTablesThen(index, ask), signal);
     if (outcome !== STALE) return outcome;
   }
   return runWhole(ask());
 }
 
 /**
- * `work` in slices while the index's `stamp` holds; STALE when it moved, at a pause or in the last
- * step (a change a lookup met there, such as the secret globs, left no pause to stop at).
+ * `work` in slices while the index stays at `version`; STALE when it moved, at a pause or in the
+ * last step (a change a lookup met there, such as the secret globs, left no pause to stop at).
  */
-export async function slicedUnder<T>(index: CodeIndex, stamp: AnswerStamp, work: Sliced<T>, signal: AbortSignal): Promise<T | typeof STALE> {
-  const outcome = await runSliced(work, { signal, stale: () => !index.unchanged(stamp) });
-  return outcome !== STALE && index.unchanged(stamp) ? outcome : STALE;
+export async function runSlicedWhileUnchanged<T>(index: CodeIndex, version: IndexVersion, work: Sliced<T>, signal: AbortSignal): Promise<T | typeof STALE> {
+  const outcome = await runSliced(work, { signal, stale: () => !index.unchanged(version) });
+  return outcome !== STALE && index.unchanged(version) ? outcome : STALE;
 }
 
 /**
- * The index's lookup tables, made in slices when a change dropped them (a save, the build's end:
- * 20–70 ms on the JDK, about four times that on 60,000 files), so that read_class and read_method
- * after a save do not make them in one block at their first lookup. A change meanwhile throws
- * them away; the lookup then makes them at once, as before.
+ * The index's lookup tables, made in slices when a change dropped them (a save, the build's end),
+ * so that read_class and read_method after a save do not make them in one block at their first
+ * lookup. A change meanwhile throws them away; the lookup then makes them at once, as before.
  */
-export async function tablesInSlices(index: CodeIndex, signal: AbortSignal): Promise<void> {
+async function makeLookupTablesInSlices(index: CodeIndex, signal: AbortSignal): Promise<void> {
   await runSliced(index.lookupTablesSliced(), { signal });
 }
 
+/** The index with every declaration in and its lookup tables made: what read_class and read_method ask. */
+export async function indexForLookups(ctx: { readonly workspace: Workspace; readonly signal: AbortSignal }): Promise<CodeIntel> {
+  const intel = await readyCodeIntel(ctx);
+  await makeLookupTablesInSlices(intel.index, ctx.signal);
+  return intel;
+}
+
 /** The index's lookup tables, made in slices when a change dropped them, then the question. */
-export function* tablesFirst<T>(index: CodeIndex, ask: () => Sliced<T>): Sliced<T> {
+export function* lookupTablesThen<T>(index: CodeIndex, ask: () => Sliced<T>): Sliced<T> {
   yield* index.lookupTablesSliced();
   return yield* ask();
 }

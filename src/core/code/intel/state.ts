@@ -9,7 +9,7 @@ import type { CodeIndex } from '../index/codeIndex';
  * build before answering "still indexing" (the backend gives a tool call 30 s).
  *
  * This module holds only that state and loads no parser: the editor configures it and its file
- * watchers look into it at activation; `shared.ts` creates and builds the indexes on first use.
+ * watchers look into it at activation; `intel.ts` creates and builds the indexes on first use.
  */
 
 export interface CodeIndexSettings {
@@ -28,7 +28,7 @@ export interface CodeIntel {
 }
 
 let settings: CodeIndexSettings = {};
-/** Each workspace's index; `shared.ts` adds them. */
+/** Each workspace's index; `intel.ts` adds them. */
 export const byWorkspace = new WeakMap<Workspace, CodeIntel>();
 
 export function configureCodeIndexes(s: CodeIndexSettings): void {

@@ -1,7 +1,7 @@
 import type { Language, Node, Query as QueryType } from 'web-tree-sitter';
 import { Query } from '../parse/parser';
 import { bindable, callsDeeper, cutText as cut, ExprBounds, QUERY_LIMITS, siteName } from '../parse/exprBounds';
-import { argCount, cleanType, isComment, line, namedKids, typeText } from './javaSyntax';
+import { argCount, cleanType, isComment, line, namedKids, typeText } from '../parse/javaSyntax';
 import { ANONYMOUS, IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type Expr, type VarSymbol } from '../model';
 
 /**

@@ -1,4 +1,4 @@
-import type { TypeEntry } from '../index/codeIndex';
+import type { TypeEntry } from '../entries';
 import { FINAL_OBJECT_METHODS, OBJECT, OBJECT_METHODS } from './javaLang';
 import { byArgumentTypes, functionalType, inferred, methodBindings, returnType, samParam, type ArgType } from './javaInference';
 import { looksLikeType, rkey, rtype, type FoundMethod, type JavaTypes, type RType, type Scope } from './javaTypes';

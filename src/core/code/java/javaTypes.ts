@@ -1,4 +1,4 @@
-import type { CodeIndex, TypeEntry } from '../index/codeIndex';
+import type { PackageTypes, TypeEntry } from '../entries';
 import { isJdkStub, jdkStub } from './jdkStubs';
 import { jdkPackageTypes } from './jdkTypes';
 import { FINAL_OBJECT_METHODS, JAVA_LANG_TYPES, OBJECT, OBJECT_METHODS } from './javaLang';
@@ -11,6 +11,13 @@ import { erasedSimple, parseType, PRIMITIVES, type TypeRef } from './typeRef';
  * variables and their erasure, supertypes with type arguments substituted, fields and methods
  * along the hierarchy. Whatever cannot be decided from the sources in hand is `undefined`, never guessed.
  */
+
+/** What Java typing asks of the code index (CodeIndex gives it): the types of a name, and of a package. */
+export interface JavaTypeIndex {
+  typesByFqn(fqn: string): readonly TypeEntry[];
+  hasType(fqn: string): boolean;
+  packageTypes(pkg: string): PackageTypes | undefined;
+}
 
 export interface RType {
   /** Fully qualified (`.` for nesting), a primitive, or `?` for a type argument that could not be resolved. */
@@ -72,7 +79,7 @@ export class JavaTypes {
   /** Types and declarations looked through so far: the resolver counts them against a call's budget (typingBudget.ts). */
   work = 0;
 
-  constructor(readonly index: CodeIndex) {}
+  constructor(readonly index: JavaTypeIndex) {}
 
   /** The type's declaration in the project, else its JDK stub (`jdkStubs.ts`) when it is a JDK class in the table. */
   entryOf(fqn: string, near?: TypeEntry): TypeEntry | undefined {

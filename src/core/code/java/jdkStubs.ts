@@ -1,4 +1,4 @@
-import type { TypeEntry } from '../index/codeIndex';
+import type { TypeEntry } from '../entries';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeStub } from './jdkSignatures';

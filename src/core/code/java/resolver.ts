@@ -1,8 +1,8 @@
-import type { CodeIndex, MethodEntry } from '../index/codeIndex';
+import type { MethodEntry } from '../entries';
 import { JavaExpressions, type Meaning } from './javaExpressions';
 import { byArgumentTypes } from './javaInference';
 import { isJdkStub } from './jdkStubs';
-import { JavaTypes, type Scope } from './javaTypes';
+import { JavaTypes, type JavaTypeIndex, type Scope } from './javaTypes';
 import { ANONYMOUS, IN_NESTED_CLASS, type CallSite } from '../model';
 import { rawName } from './typeRef';
 import { TYPING_LIMITS, TypingBudgetSpent, TypingRun } from './typingBudget';
@@ -31,7 +31,7 @@ export class JavaResolver {
   /** Typing steps spent on each file's calls so far (by path), against TYPING_LIMITS.fileSteps. */
   private readonly spentByFile = new Map<string, number>();
 
-  constructor(readonly index: CodeIndex) {
+  constructor(readonly index: JavaTypeIndex) {
     this.types = new JavaTypes(index);
     this.expressions = new JavaExpressions(this.types);
   }

@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { collectCalls, type MemberRange } from '../java/javaBody';
-import { cleanType, docSummary, endLine, line, modifiersOf, namedKids, typeParamsOf, typeText } from '../java/javaSyntax';
+import { cleanType, docSummary, endLine, line, modifiersOf, namedKids, typeParamsOf, typeText } from '../parse/javaSyntax';
 import type {
   CallSite,
   EnumConstantSymbol,

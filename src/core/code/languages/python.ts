@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { summarize } from '../java/javaSyntax';
+import { summarize } from '../parse/javaSyntax';
 import { collect, moduleInitializer, paramExpr, UNKNOWN, type Dialect, type Walker } from '../parse/callSites';
 import { moduleName } from '../model';
 import type { FileSymbols, ImportSymbol, MethodSymbol, TypeSymbol, VarSymbol } from '../model';

@@ -5,7 +5,7 @@ import { extractGo } from './golang';
 import { extractJava } from './java';
 import { javaOutline } from '../java/outline';
 import { extractKotlin } from './kotlin';
-import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from './table';
+import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from '../languageTable';
 import type { FileSymbols, ParamSymbol, LanguageId } from '../model';
 import { packSymbols, type PackedJson } from '../packedSymbols';
 import { withTree } from '../parse/parser';

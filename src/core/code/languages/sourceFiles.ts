@@ -1,7 +1,7 @@
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { LANGUAGE_EXTENSIONS } from './table';
+import { LANGUAGE_EXTENSIONS } from '../languageTable';
 
 /**
  * Which files the code index reads: the listing the index build and the cold lookups start from

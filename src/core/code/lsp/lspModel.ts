@@ -1,5 +1,5 @@
 import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../../workspace/languageIntel';
-import { summarize } from '../java/javaSyntax';
+import { summarize } from '../parse/javaSyntax';
 import { fieldDocTable, moduleName, withFieldDocs, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 import { startWithDoc } from '../sourceLines';
 import { splitTopLevel } from '../java/typeRef';

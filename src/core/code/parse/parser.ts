@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Tree } from 'web-tree-sitter';
-import { perLanguage, type LanguageId } from '../languages/table';
+import { perLanguage, type LanguageId } from '../languageTable';
 // `require`, not `import`: esbuild then bundles web-tree-sitter's CommonJS build. Its ES module
 // build calls createRequire(import.meta.url), which is undefined in our CommonJS bundle.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

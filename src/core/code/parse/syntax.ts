@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { summarize } from '../java/javaSyntax';
+import { summarize } from './javaSyntax';
 import { withFieldDocs, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 
 /**
@@ -8,7 +8,7 @@ import { withFieldDocs, type MethodSymbol, type TypeKind, type TypeSymbol, type 
  * empty.
  */
 
-export { endLine, line } from '../java/javaSyntax';
+export { endLine, line } from './javaSyntax';
 
 export const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
 

@@ -85,7 +85,7 @@ test('a callers answer from the built index lets the event loop run between its 
 test('a save during the pauses of an answer: the answer is the index after the save, not a mix', async () => {
   const { ws, index, root } = await builtIndex();
   try {
-    const stamp = index.answerStamp();
+    const version = index.version();
     let savedFirst = false;
     // at the answer's first pause: C0 stops calling hit()
     setImmediate(() => {
@@ -94,7 +94,7 @@ test('a save during the pauses of an answer: the answer is the index after the s
     });
     const answer = await callersOf(ws);
     assert.ok(savedFirst, 'the save landed before the answer was given');
-    assert.equal(index.unchanged(stamp), false, 'the save moved the stamp');
+    assert.equal(index.unchanged(version), false, 'the save moved the version');
     assert.doesNotMatch(answer.result, /C0\.go0/);
     for (let i = 1; i < CALLERS; i++) assert.match(answer.result, new RegExp(`C${i}\\.go${i}`));
     const after = await callersOf(ws);

@@ -1,5 +1,5 @@
 // call_chain past a cold answer's bounds, asked while the index's call-site pass runs
-// (src/core/code/intel/callsFirst.ts), for bench/code.ts.
+// (src/core/code/intel/neededCallSites.ts), for bench/code.ts.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,8 +9,8 @@ import { log, median, ms, now, quantile, startChild, type Row } from './lib';
 type Json = Record<string, unknown>;
 
 /** Callers of a name about 2,800 of the JDK's files have as a word: beyond a cold answer's 1,200 files. */
-const PULLED_METHOD = 'java.util.ArrayList.add';
-const PULLED_PARAMS = { method: PULLED_METHOD, direction: 'callers', depth: 1 };
+const ASKED_METHOD = 'java.util.ArrayList.add';
+const ASKED_PARAMS = { method: ASKED_METHOD, direction: 'callers', depth: 1 };
 
 /** A small file read while the built index answers: its round trip is the wait another tool has. */
 const SMALL_FILE = 'java.base/java/util/function/IntPredicate.java';
@@ -31,7 +31,7 @@ const PACE_NOTE = `a read is sent up to ${READ_EVERY_MS} ms after the one before
 type LoopDelay = { readonly p99: number; readonly max: number; readonly samples: number };
 const loopText = (l: LoopDelay | undefined): string => (l ? `the host's event-loop delay meanwhile p99 ${ms(l.p99)}, max ${ms(l.max)}` : "the host's event-loop delay not reported");
 
-/** A call_chain of PULLED_PARAMS with small reads sent meanwhile, and the host's figures after it. */
+/** A call_chain of ASKED_PARAMS with small reads sent meanwhile, and the host's figures after it. */
 interface Asked {
   readonly data: Json;
   readonly took: number;
@@ -41,7 +41,7 @@ interface Asked {
 }
 
 /**
- * Asks PULLED_PARAMS with reads at READ_EVERY_MS meanwhile. The host is asked for its figures first,
+ * Asks ASKED_PARAMS with reads at READ_EVERY_MS meanwhile. The host is asked for its figures first,
  * which starts its event-loop delay since the ask afresh (50 ms later: bench/hostChild.ts).
  */
 async function askedWithReads(host: { ask: (signal: 'SIGUSR2') => Promise<Json> }, call: Call): Promise<Asked> {
@@ -49,7 +49,7 @@ async function askedWithReads(host: { ask: (signal: 'SIGUSR2') => Promise<Json> 
   await sleep(100);
   const start = now();
   let end = 0;
-  const asked = call('call_chain', PULLED_PARAMS).finally(() => (end = now()));
+  const asked = call('call_chain', ASKED_PARAMS).finally(() => (end = now()));
   const reads = await readsUntil(asked, call);
   const data = (await asked).data as Json;
   return { data, took: end - start, reads, stats: await host.ask('SIGUSR2') };
@@ -58,9 +58,9 @@ async function askedWithReads(host: { ask: (signal: 'SIGUSR2') => Promise<Json> 
 /** The row of the reads answered while `a` ran: the slowest round trip against 50 ms. */
 function busyRow(name: string, when: string, a: Asked, note: string): Row {
   const worst = Math.max(...a.reads);
-  log(`${name} call_chain ${PULLED_METHOD}: ${a.took.toFixed(0)} ms; ${a.reads.length} read_file meanwhile, the slowest ${worst.toFixed(1)} ms`);
+  log(`${name} call_chain ${ASKED_METHOD}: ${a.took.toFixed(0)} ms; ${a.reads.length} read_file meanwhile, the slowest ${worst.toFixed(1)} ms`);
   return {
-    figure: `read_file round trip while call_chain \`${PULLED_METHOD}\` callers ${when}`,
+    figure: `read_file round trip while call_chain \`${ASKED_METHOD}\` callers ${when}`,
     ours: ms(worst),
     comparison: `${a.reads.length} reads, one every ${READ_EVERY_MS} ms at most, during the ${ms(a.took)} the call_chain took, median ${ms(median(a.reads))}, p99 ${ms(quantile(a.reads, 0.99))}; ${loopText(a.stats.loopSinceAskMs as LoopDelay | undefined)}`,
     ratio: '—',
@@ -91,11 +91,11 @@ async function readsUntil(pending: Promise<unknown>, call: Call): Promise<number
 
 /**
  * A fresh host with no cache: a read_class starts its index; once the declarations are in, the
- * callers of PULLED_METHOD are asked; once the index is whole, the same question again must give
+ * callers of ASKED_METHOD are asked; once the index is whole, the same question again must give
  * the same text. The row: how long the first answer took, and whether it came before the end.
  */
-export async function benchPulled(backend: DevBackend, root: string, key: string, tree: string): Promise<Row[]> {
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-bench-code-pulled-'));
+export async function benchNeededCallSites(backend: DevBackend, root: string, key: string, tree: string): Promise<Row[]> {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-bench-code-needed-calls-'));
   const host = startChild('hostChild.ts', [backend.wsUrl(), root, key, cache], ['--expose-gc']);
   try {
     await host.ready;
@@ -106,14 +106,14 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
     while (!(await host.ask('SIGUSR2')).declarationsIn) await sleep(250);
     // Small reads, at an agent's pace, while the question runs: how long another tool waits
     // behind it, with the build's workers busy too (the question's rounds run in slices).
-    const pulled = await askedWithReads(host, call);
-    const d = pulled.data;
-    const took = pulled.took;
-    const beforeBuild = !pulled.stats.lastBuild;
-    let stats = pulled.stats;
+    const early = await askedWithReads(host, call);
+    const d = early.data;
+    const took = early.took;
+    const beforeBuild = !early.stats.lastBuild;
+    let stats = early.stats;
     for (const end = now() + 600_000; !stats.lastBuild && now() < end; stats = await host.ask('SIGUSR2')) await sleep(1000);
     const lastBuild = (stats.lastBuild ?? {}) as Json;
-    log(`pulled call_chain ${PULLED_METHOD}: ${d.success === true ? 'answered' : String(d.code)} in ${took.toFixed(0)} ms, before the build ended: ${beforeBuild}`);
+    log(`early call_chain ${ASKED_METHOD}: ${d.success === true ? 'answered' : String(d.code)} in ${took.toFixed(0)} ms, before the build ended: ${beforeBuild}`);
     // The same question of the built index, with small reads at the same pace meanwhile:
     // how long another tool waits behind it (the question runs in slices, index/slices.ts).
     const built = await askedWithReads(host, call);
@@ -126,21 +126,21 @@ export async function benchPulled(backend: DevBackend, root: string, key: string
       built,
       "the same host, after the build; the question reads about 10,000 call sites in slices of 8 ms (index/slices.ts), after making the index's lookup tables again in slices (the build's end changed the index)",
     );
-    const pulledBusy = busyRow(
-      'pulled',
+    const earlyBusy = busyRow(
+      'early',
       `is asked during the build, slowest, ${tree} tree`,
-      pulled,
-      'the same host, while its parse workers build the call sites; the question pulls the files naming `add` forward and asks in rounds, each run in slices of 8 ms (intel/callsFirst.ts)',
+      early,
+      'the same host, while its parse workers build the call sites; the question has the files naming `add` parsed first and asks in rounds, each run in slices of 8 ms (intel/neededCallSites.ts)',
     );
     return [{
-      figure: `call_chain \`${PULLED_METHOD}\` callers, depth 1, asked once the declarations are in (past a cold answer's bounds), ${tree} tree`,
+      figure: `call_chain \`${ASKED_METHOD}\` callers, depth 1, asked once the declarations are in (past a cold answer's bounds), ${tree} tree`,
       ours: d.success === true ? ms(took) : `${String(d.code)} after ${ms(took)}`,
       comparison: `declarations in ${ms(Number(lastBuild.declarationsMs))}, every call site in ${ms(Number(lastBuild.ms))} after the build started`,
       ratio: '—',
       target: 'an answer before the index is whole, no "try again"',
       pass: d.success === true && beforeBuild,
-      note: 'a host of its own; the files naming `add` are parsed first (intel/callsFirst.ts); the same text as the built index gives later',
-    }, pulledBusy, busy];
+      note: 'a host of its own; the files naming `add` are parsed first (intel/neededCallSites.ts); the same text as the built index gives later',
+    }, earlyBusy, busy];
   } finally {
     await host.stop();
     fs.rmSync(cache, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { CheckedFile } from '../../policy/safeRead';
 import type { ExtractMode } from '../languages/registry';
 import type { PackedJson } from '../packedSymbols';
-import { grammarDirectory } from './parser';
+import { grammarDirectory } from '../parse/parser';
 import type { WorkerAnswer } from './parseWorker';
 
 /**

@@ -4,7 +4,7 @@ import { ReadRefusal, readRegularFileSync, type CheckedFile } from '../../policy
 import { decodeText, isBinary } from '../../workspace/text';
 import { extractPacked, type ExtractMode } from '../languages/registry';
 import type { PackedJson } from '../packedSymbols';
-import { configureGrammarDirectory } from './parser';
+import { configureGrammarDirectory } from '../parse/parser';
 
 /**
  * A code-index parse worker (see parsePool.ts): loads web-tree-sitter and the grammars in its own

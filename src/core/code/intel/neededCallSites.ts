@@ -4,23 +4,23 @@ import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
 import { toRelative } from '../../workspace/paths';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph, type CallReads } from '../index/callGraph';
-import type { AnswerStamp, CodeIndex } from '../index/codeIndex';
+import type { CodeIndex, IndexVersion } from '../index/codeIndex';
 import { LANGUAGES } from '../languages/registry';
 import { runWhole, STALE, type Sliced } from '../index/slices';
-import { codeIntelFor, readyCodeIntel, slicedUnder, stillBuilding, tablesFirst, type CodeIntel } from './intel';
+import { answerFromBuiltIndex, codeIntelFor, lookupTablesThen, readyCodeIntel, runSlicedWhileUnchanged, stillBuilding, type CodeIntel } from './intel';
 import { codeIndexSettings } from './state';
 
 /**
- * call_chain while the index's second pass is still parsing call sites (issue #15: on 60,000
- * files that pass takes minutes, and callers of a common name such as `add` are beyond a cold
- * answer's bounds). Every declaration is in by then, so a question needs the call sites of a few
- * files only: those whose text names a method it asks the callers of (ripgrep), those whose
- * methods' calls it lists, and the source files that are symbolic links (ripgrep does not follow
- * them). Those the pass has yet to parse are pulled to the front of it (index/passQueue.ts) and
- * the question is asked again, with fresh lookups, until a round finds every file it needed
+ * call_chain while the index's second pass is still parsing call sites (on a large project that
+ * pass takes minutes, and callers of a common name such as `add` are beyond what
+ * neededFilesIndex.ts can bound). Every declaration is in by then, so a question needs the call
+ * sites of a few files only: those whose text names a method it asks the callers of (ripgrep),
+ * those whose methods' calls it lists, and the source files that are symbolic links (ripgrep does
+ * not follow them). Those the pass has yet to parse are moved to the front of it
+ * (index/passQueue.ts) and the question is asked again, with fresh lookups, until a round finds every file it needed
  * parsed and none of them parsed while it ran: that round's outcome is then the answer, the one
  * the built index gives (tests compare). Each round runs in slices (index/slices.ts) and is asked
- * again when the symbols or the secret globs change at a pause (`CodeIndex.answerStamp`). It
+ * again when the symbols or the secret globs change at a pause (`CodeIndex.version`). It
  * waits as long as waiting for the whole index would have (`waitMs`), then answers TIMEOUT as
  * before; when ripgrep cannot be used it waits for the whole index.
  *
@@ -44,7 +44,7 @@ type Context = { readonly workspace: Workspace; readonly signal: AbortSignal };
  * The index and a call graph over it that answer `question` as the built index will, once the
  * files it needs have their call sites; `question` makes every lookup the answer will make.
  */
-export async function callsReady<T>(ctx: Context, question: (graph: CallGraph) => Sliced<T>): Promise<CallsReady<T>> {
+async function waitForNeededCallSites<T>(ctx: Context, question: (graph: CallGraph) => Sliced<T>): Promise<NeededCallSites<T>> {
   const { index } = codeIntelFor(ctx.workspace);
   const rg = ctx.workspace.ripgrepPath();
   const waitMs = codeIndexSettings().waitMs ?? 20_000;
@@ -55,23 +55,22 @@ export async function callsReady<T>(ctx: Context, question: (graph: CallGraph) =
   const naming = new Map<string, readonly string[]>();
   let stale = 0;
   for (let round = 0; round < MAX_ROUNDS && !index.isReady; round++) {
-    const edits = index.editStamp;
+    const edits = index.totalEdits;
     // the lookup tables this round uses are at least this fresh (another call may drop them meanwhile)
     const since = index.passProgress.lookupsAt;
     const reads: CallReads = { names: new Set(), files: new Set() };
     // A graph of its own: nothing it holds was resolved before the files it needs were in.
     const graph = new CallGraph(index, reads);
-    // In slices, as from the built index (intel.ts `settledAnswer`); the symbols let go or the
+    // In slices, as from the built index (intel.ts `answerFromBuiltIndex`); the symbols let go or the
     // secret globs changed at a pause: the round again. A round that keeps meeting such changes
-    // (the pass lets go of lookups every 5 s; other questions' rounds do) runs whole.
-    const stamp = index.answerStamp();
-    // The lookup tables first, in slices too: the pass lets go of them every 5 s and the round
-    // before may have (`freshLookups`), and made at the first lookup they held the loop 80–100 ms
-    // on the JDK while the build ran.
+    // (the pass lets go of lookups now and then; other questions' rounds do) runs whole.
+    const version = index.version();
+    // The lookup tables first, in slices too: the pass lets go of them now and then and the round
+    // before may have (`freshLookups`); made at the first lookup they would hold the loop.
     const outcome = stale < SLICED_ROUNDS
-      ? await slicedRound(settle(tablesFirst(index, () => question(graph))), index, stamp, ctx)
-      : runWhole(settle(question(graph)));
-    if (outcome === STALE || !index.unchanged(stamp)) {
+      ? await slicedRound(outcomeOf(lookupTablesThen(index, () => question(graph))), index, version, ctx)
+      : runWhole(outcomeOf(question(graph)));
+    if (outcome === STALE || !index.unchanged(version)) {
       stale++;
       if (Date.now() > deadline) throw stillBuilding(index);
       continue;
@@ -84,14 +83,14 @@ export async function callsReady<T>(ctx: Context, question: (graph: CallGraph) =
     for (const name of reads.names) for (const rel of naming.get(name) ?? []) needed.add(rel);
     const awaiting = index.awaitingCalls(needed);
     if (awaiting.length) {
-      await pulled(index, awaiting, ctx, deadline);
+      await waitUntilParsed(index, awaiting, ctx, deadline);
       // the pass stopped (failed) before taking them: wait for the index as before, which builds it again
       if (!index.passProgress.running && index.awaitingCalls(awaiting).length === awaiting.length) return { intel: await readyCodeIntel(ctx, 'calls', deadline - Date.now()) };
       index.freshLookups();
     } else if (index.passProgress.putSince(needed, since)) {
       // a file it needed was put after the lookup tables it used were made: they may hold its copy from before
       index.freshLookups();
-    } else if (index.editStamp === edits && index.unchanged(stamp)) {
+    } else if (index.totalEdits === edits && index.unchanged(version)) {
       // the round read nothing that changed since (the globs may have, during the search): its outcome is the answer
       return { intel: { index, graph }, outcome };
     }
@@ -101,22 +100,36 @@ export async function callsReady<T>(ctx: Context, question: (graph: CallGraph) =
 }
 
 /**
+ * A call question's answer from the index: while it builds, the outcome of the round that found
+ * every file the question needs in; once built, worked out in slices (`answerFromBuiltIndex`).
+ */
+export async function answerFromCallIndex<T>(ctx: Context, question: (graph: CallGraph) => Sliced<T>): Promise<T> {
+  const ready = await waitForNeededCallSites(ctx, question);
+  if (ready.outcome) {
+    if ('error' in ready.outcome) throw ready.outcome.error;
+    return ready.outcome.value;
+  }
+  const { index, graph } = ready.intel;
+  return answerFromBuiltIndex(index, () => question(graph), ctx.signal);
+}
+
+/**
  * The index, and the question's outcome when a round found every file it needed in (then that
  * round's outcome is the answer); without one (the index is built, or was waited for), ask the
  * question of `intel`.
  */
-export interface CallsReady<T> {
+interface NeededCallSites<T> {
   readonly intel: CodeIntel;
-  readonly outcome?: Settled<T>;
+  readonly outcome?: QuestionOutcome<T>;
 }
 
 /** A question's outcome: its value, or the tool error it answers with (not found, ambiguous...: its lookups are made all the same). */
-export type Settled<T> = { readonly value: T } | { readonly error: ToolError };
+type QuestionOutcome<T> = { readonly value: T } | { readonly error: ToolError };
 
 /** A round in slices, stopped at a pause when the call is. */
-async function slicedRound<T>(work: Sliced<T>, index: CodeIndex, stamp: AnswerStamp, ctx: Context): Promise<T | typeof STALE> {
+async function slicedRound<T>(work: Sliced<T>, index: CodeIndex, version: IndexVersion, ctx: Context): Promise<T | typeof STALE> {
   try {
-    return await slicedUnder(index, stamp, work, ctx.signal);
+    return await runSlicedWhileUnchanged(index, version, work, ctx.signal);
   } catch (e) {
     // the dispatcher's reason (cancelled, or past the tool's deadline) when it is the tool's own error
     if (ctx.signal.aborted) throw ctx.signal.reason instanceof ToolError ? ctx.signal.reason : cancelled();
@@ -124,7 +137,7 @@ async function slicedRound<T>(work: Sliced<T>, index: CodeIndex, stamp: AnswerSt
   }
 }
 
-function* settle<T>(work: Sliced<T>): Sliced<Settled<T>> {
+function* outcomeOf<T>(work: Sliced<T>): Sliced<QuestionOutcome<T>> {
   try {
     return { value: yield* work };
   } catch (e) {
@@ -142,8 +155,8 @@ function unsaved(ws: Workspace): string[] {
 }
 
 /** Waits for the pass to parse `files`; TIMEOUT (how far the build is) past the deadline, CANCELLED when stopped. */
-async function pulled(index: CodeIndex, files: readonly string[], ctx: Context, deadline: number): Promise<void> {
-  const outcome = await withinDeadline(index.pullCalls(files, ctx.signal), deadline - Date.now());
+async function waitUntilParsed(index: CodeIndex, files: readonly string[], ctx: Context, deadline: number): Promise<void> {
+  const outcome = await withinDeadline(index.parseCallSitesFirst(files, ctx.signal), deadline - Date.now());
   if (ctx.signal.aborted) throw cancelled();
   if (outcome.kind === 'late') throw stillBuilding(index);
 }

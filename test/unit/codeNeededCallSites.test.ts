@@ -3,12 +3,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
-import { CodeIndex, type AnswerStamp } from '../../src/core/code/index/codeIndex';
+import { CodeIndex, type IndexVersion } from '../../src/core/code/index/codeIndex';
 import type { PackedSymbols } from '../../src/core/code/packedSymbols';
-import { CallPulls, PassQueue } from '../../src/core/code/index/passQueue';
+import { FilesWanted, PassQueue } from '../../src/core/code/index/passQueue';
 import { SLICE_LIMITS, slicePauses } from '../../src/core/code/index/slices';
 import { configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
-import { ON_DEMAND_LIMITS } from '../../src/core/code/intel/onDemand';
+import { NEEDED_FILES_LIMITS } from '../../src/core/code/intel/neededFilesIndex';
 import { byWorkspace } from '../../src/core/code/intel/state';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
@@ -19,21 +19,21 @@ import { TablesProbe } from './helpers/tablesProbe';
 import { callTool, failsWith } from './helpers/tools';
 
 /**
- * call_chain while the index's call-site pass runs (intel/callsFirst.ts): the files the question
- * needs are pulled to the front of the pass (index/passQueue.ts), and the answer, given before
+ * call_chain while the index's call-site pass runs (intel/neededCallSites.ts): the files the question
+ * needs are moved to the front of the pass (index/passQueue.ts), and the answer, given before
  * the pass ends, is the one the built index gives.
  */
 
-const saved = { ...ON_DEMAND_LIMITS };
+const saved = { ...NEEDED_FILES_LIMITS };
 const savedSlice = SLICE_LIMITS.ms;
 const savedRecords = SLICE_LIMITS.records;
 before(() => {
   // beyond a cold answer's bounds, as callers of `add` on a large project: the cold path gives up
-  ON_DEMAND_LIMITS.maxFiles = 0;
+  NEEDED_FILES_LIMITS.maxFiles = 0;
   configureCodeIndexes({ waitMs: 15_000 });
 });
 after(() => {
-  Object.assign(ON_DEMAND_LIMITS, saved);
+  Object.assign(NEEDED_FILES_LIMITS, saved);
   configureCodeIndexes({});
 });
 
@@ -59,7 +59,7 @@ const FILLERS = 120;
 
 function project(): Record<string, string> {
   const files: Record<string, string> = {
-    // listed last (the pass goes in path order): only pulling them first answers before the pass ends
+    // listed last (the pass goes in path order): only parsing them first answers before the pass ends
     'z/a/Target.java': 'package a;\npublic class Target {\n  public void hit() {}\n  public void other() { helper(); hit(); }\n  void helper() {}\n}\n',
     'z/b/Caller.java': 'package b;\nimport a.Target;\npublic class Caller {\n  public void go(Target t) { t.hit(); }\n}\n',
     'z/c/Mid.java': 'package c;\nimport b.Caller;\nclass Mid {\n  void run() { new Caller().go(null); }\n}\n',
@@ -75,7 +75,7 @@ async function heldIndex(
   Ws: typeof NodeWorkspace = NodeWorkspace,
   prepare: (root: string) => void = () => undefined,
 ): Promise<{ ws: NodeWorkspace; index: CodeIndex; gate: Gate; built: Promise<void> }> {
-  const root = makeTree(files, 'ab-callsfirst-');
+  const root = makeTree(files, 'ab-needed-calls-');
   prepare(root);
   const ws = new Ws(root);
   const gate = new Gate();
@@ -110,9 +110,9 @@ test('callers and callees answered while the call-site pass is held back: only t
     assert.ok(slicePauses.count - pausesBefore >= 3, `${slicePauses.count - pausesBefore} pauses in the answers given while the index builds`);
     assert.equal(index.isReady, false, 'answered before the pass ended');
     assert.match(early[0] as string, /Caller\.go/);
-    assert.match(early[0] as string, /Mid\.run/, 'the second level: callers of Caller.go, pulled in a second round');
+    assert.match(early[0] as string, /Mid\.run/, 'the second level: callers of Caller.go, parsed first in a second round');
     assert.match(early[1] as string, /helper/);
-    assert.equal(outlined(index, 'z/'), 0, 'the files naming hit, go and other were pulled');
+    assert.equal(outlined(index, 'z/'), 0, 'the files naming hit, go and other were parsed first');
     assert.ok(outlined(index, 'f/') >= FILLERS - 2, `no filler was parsed for the answers (${outlined(index, 'f/')} of ${FILLERS} still outlined)`);
     gate.open();
     await built;
@@ -181,7 +181,7 @@ test('the secret globs change during the pauses of a round, or during its search
   }
 });
 
-test('a question whose files cannot be pulled in time answers TIMEOUT, as waiting for the whole index did', async () => {
+test('a question whose files cannot be parsed in time answers TIMEOUT, as waiting for the whole index did', async () => {
   configureCodeIndexes({ waitMs: 1 });
   const { ws, index, gate } = await heldIndex();
   try {
@@ -216,7 +216,7 @@ async function whileSearching(
 ): Promise<{ early: string; late: string }> {
   const h = await heldIndex(files, CodeIndex, SlowRgWorkspace);
   try {
-    await h.index.pullCalls(first);
+    await h.index.parseCallSitesFirst(first);
     const answer = callTool(callChainTool, h.ws, q);
     await waitFor(() => (h.ws as SlowRgWorkspace).searching(), 10_000, 'the first search');
     await meanwhile(h.index, h.ws.root);
@@ -238,7 +238,7 @@ async function earlyAndLate(ws: NodeWorkspace, gate: Gate, built: Promise<void>,
 test('lookups made before the pass parsed a file by itself are not used: a second call_chain keeps its second level of callers', async () => {
   const { ws, index, gate, built } = await heldIndex();
   try {
-    await callTool(callChainTool, ws, { method: 'a.Target.other', direction: 'callees', depth: 1 }); // pulls z/a/Target.java alone
+    await callTool(callChainTool, ws, { method: 'a.Target.other', direction: 'callees', depth: 1 }); // wants z/a/Target.java alone
     // the pass goes on by itself, a file at a time, through the callers' files (no 5 s release of the lookups meanwhile)
     const rest = ['z/b/Caller.java', 'z/c/Mid.java'];
     while (index.awaitingCalls(rest).length) {
@@ -265,7 +265,7 @@ class FailsOnCaller extends CodeIndex {
 test('a file the pass failed on is not waited for', async () => {
   const { ws, index, gate } = await heldIndex(project(), FailsOnCaller);
   try {
-    await index.pullCalls(['z/b/Caller.java']);
+    await index.parseCallSitesFirst(['z/b/Caller.java']);
     assert.deepEqual(index.awaitingCalls(['z/b/Caller.java']), [], 'the pass has been through it');
     const t0 = Date.now();
     const out = String((await callTool(callChainTool, ws, { method: 'a.Target.hit', direction: 'callers', depth: 1 })).result);
@@ -367,7 +367,7 @@ test('a call only in an unsaved buffer, and one in a file whose extension is in 
 });
 
 /**
- * ripgrep whose searches for the files naming a method (callsFirst.ts: `-F`) take a second to
+ * ripgrep whose searches for the files naming a method (neededCallSites.ts: `-F`) take a second to
  * start, each leaving a mark first: a save, a parse, lands while the question waits for it.
  */
 class SlowRgWorkspace extends NodeWorkspace {
@@ -404,7 +404,7 @@ test('a file parsed while the question searches, and the lookup tables dropped m
   // every other file naming `hit` already has its call sites: the first round waits for nothing else
   const { early, late } = await whileSearching(project(), ['z/a/Target.java', 'z/d/Unrelated.java'], q, async (index) => {
     // the pass parses a file the first round saw without call sites, then another call drops the tables
-    await index.pullCalls(['z/b/Caller.java']);
+    await index.parseCallSitesFirst(['z/b/Caller.java']);
     index.freshLookups();
   });
   assert.match(early, /Mid\.run/, 'the second level: callers of Caller.go');
@@ -414,8 +414,8 @@ test('a file parsed while the question searches, and the lookup tables dropped m
 /**
  * An index that holds back the put of one file's record by the pass until the `landAt`-th pause of
  * the sliced runs after `arm`: the record lands there (a run asks `unchanged` once the event loop
- * has turned), between two steps of a round, which do not see it (the pass's puts leave the answer
- * stamp alone).
+ * has turned), between two steps of a round, which do not see it (the pass's puts leave the index
+ * version alone).
  */
 class PutAtPause extends CodeIndex {
   holdPutOf: string | undefined;
@@ -431,14 +431,14 @@ class PutAtPause extends CodeIndex {
     this.holdPutOf = undefined;
     this.held = () => super.put(rel, mtimeMs, size, p);
   }
-  override unchanged(stamp: AnswerStamp): boolean {
+  override unchanged(version: IndexVersion): boolean {
     if (this.pausesAt !== undefined && this.held && slicePauses.count - this.pausesAt >= this.landAt) {
       const put = this.held;
       this.held = undefined;
       put();
       this.landed = true;
     }
-    return super.unchanged(stamp);
+    return super.unchanged(version);
   }
 }
 
@@ -451,9 +451,9 @@ test('a needed file whose call sites land at any pause of a round: that round is
     const index = h.index as PutAtPause;
     try {
       // every file naming `hit` but Caller has its call sites; Caller's are parsed now and land mid-round
-      await index.pullCalls(['z/a/Target.java', 'z/d/Unrelated.java']);
+      await index.parseCallSitesFirst(['z/a/Target.java', 'z/d/Unrelated.java']);
       index.holdPutOf = 'z/b/Caller.java';
-      await index.pullCalls(['z/b/Caller.java']);
+      await index.parseCallSitesFirst(['z/b/Caller.java']);
       index.freshLookups();
       index.landAt = at;
       // a pause at every yield, and a yield every 32 records: some pauses fall while the round makes the lookup tables
@@ -492,7 +492,7 @@ test('a round makes the lookup tables in slices before its question, and its loo
     assert.equal(index.isReady, false, 'answered before the pass ended');
     assert.match(early, /Caller\.go/);
     const sliced = index.runs.filter((r) => r.steps > 0 && r.installed);
-    // one per round: the first pulls the files naming `hit`, the second answers
+    // one per round: the first waits for the files naming `hit`, the second answers
     assert.ok(sliced.length >= 2, `tables made in slices and used: ${JSON.stringify(index.runs)}`);
   } finally {
     SLICE_LIMITS.records = savedRecords;
@@ -502,38 +502,38 @@ test('a round makes the lookup tables in slices before its question, and its loo
   }
 });
 
-test('the pass order: wanted files first and once each; a wanted file already taken is settled only when the pass is done with it', async () => {
-  const pulls = new CallPulls();
-  const queue = new PassQueue(['a', 'b', 'c', 'd'], pulls);
+test('the pass order: wanted files first and once each; a wanted file already taken is waited for until the pass is done with it', async () => {
+  const wanted = new FilesWanted();
+  const queue = new PassQueue(['a', 'b', 'c', 'd'], wanted);
   assert.equal(queue.take(), 'a');
   let done = false;
-  const waiting = pulls.want(['c', 'a', 'x']).then(() => (done = true));
+  const waiting = wanted.want(['c', 'a', 'x']).then(() => (done = true));
   assert.deepEqual(queue.ahead(2), ['c', 'b'], 'read ahead: the wanted file first, then the list');
   assert.equal(queue.take(), 'c');
   assert.equal(queue.take(), 'b', "'a' is taken already, 'x' is not this pass's");
-  pulls.settles('c');
+  wanted.doneWith('c');
   await Promise.resolve();
   assert.equal(done, false, "'a' is still being parsed");
-  pulls.settles('a');
+  wanted.doneWith('a');
   await waiting;
   assert.equal(queue.take(), 'd');
   assert.equal(queue.take(), undefined, 'each file once');
-  // a pull of more files than a call's arguments can spread, wanted twice: taken once each, quickly
+  // a request for more files than a call's arguments can spread, wanted twice: taken once each, quickly
   const many = Array.from({ length: 200_000 }, (_, i) => `m${i}`);
-  const big = new PassQueue(many, pulls);
+  const big = new PassQueue(many, wanted);
   const t0 = Date.now();
-  const all = Promise.all([pulls.want(many), pulls.want(many)]);
+  const all = Promise.all([wanted.want(many), wanted.want(many)]);
   let count = 0;
   for (let rel = big.take(); rel !== undefined; rel = big.take()) {
     count++;
-    pulls.settles(rel);
+    wanted.doneWith(rel);
   }
   await all;
   assert.equal(count, many.length);
   assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
   // a stopped answer stops waiting
   const ctl = new AbortController();
-  const stopped = pulls.want(['zz'], ctl.signal);
+  const stopped = wanted.want(['zz'], ctl.signal);
   ctl.abort();
   await stopped;
 });

@@ -2,8 +2,8 @@
  * Every language the code index reads: its file extensions and its tree-sitter grammar. Nothing
  * here loads a parser, so the editor can watch these files without loading any of that.
  *
- * Adding a language: a line here, its extractor (one file in this folder, producing
- * `FileSymbols`), and a line in `registry.ts`. scripts/fetch-grammars.mjs copies the grammar files
+ * Adding a language: a line here, its extractor (one file in languages/, producing
+ * `FileSymbols`), and a line in `languages/registry.ts`. scripts/fetch-grammars.mjs copies the grammar files
  * (the VSIX end-to-end test checks it copied every one listed here).
  */
 export interface LanguageInfo {

@@ -1,16 +1,17 @@
+import { ToolError } from '../../protocol/errors';
 import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type CallRef, type PackageTypes, type TypeEntry, type TypeRef } from '../index/codeIndex';
-import type { Sliced } from '../index/slices';
+import { runSliced, STALE, type Sliced } from '../index/slices';
 import { LANGUAGES } from '../languages/registry';
 import { listSourceFiles } from '../languages/sourceFiles';
 import { filesDeclaring } from './quickLookup';
 import { foregroundGate } from './foreground';
 
 /**
- * Java call chains before the workspace index is built (issue #15: on a 60,000-file tree the
- * first build takes minutes, and "try again later" is no answer). An index over only the files the
+ * Java call chains before the workspace index is built (on a large project the first build takes
+ * minutes, and "try again later" is no answer). An index over only the files the
  * question needs is grown until asking it again needs no new file:
  *
  *  1. the files that declare the class (ripgrep), parsed;
@@ -28,7 +29,7 @@ import { foregroundGate } from './foreground';
  */
 
 /** The bounds of one cold answer (tests lower them). */
-export const ON_DEMAND_LIMITS = { maxFiles: 1200, budgetMs: 10_000 };
+export const NEEDED_FILES_LIMITS = { maxFiles: 1200, budgetMs: 10_000 };
 const MAX_ROUNDS = 16;
 /** The listing is shared by the questions of the first minute. */
 const LISTING_TTL_MS = 60_000;
@@ -45,7 +46,7 @@ interface Asked {
 const noneAsked = (): Asked => ({ fqns: new Set(), pkgs: new Map(), names: new Set(), calls: new Set(), all: false });
 
 /** A CodeIndex over the files added to it, noting every lookup made of it. */
-class OnDemandIndex extends CodeIndex {
+class NeededFilesIndex extends CodeIndex {
   asked = noneAsked();
   /** Names whose declaring files were added: an empty answer for one of them is the full index's answer too. */
   readonly namesDone = new Set<string>();
@@ -259,7 +260,7 @@ class Finder {
     const known = list ? (await list).files : this.list?.files;
     if (!known) throw new GiveUp();
     const files = ripgrepPaths(out).filter((rel) => known.has(rel));
-    return files.length > ON_DEMAND_LIMITS.maxFiles ? undefined : files;
+    return files.length > NEEDED_FILES_LIMITS.maxFiles ? undefined : files;
   }
 
   async declaringAnywhere(simple: string, list?: Promise<Listing>): Promise<string[]> {
@@ -274,7 +275,7 @@ class Finder {
     const out = await runRipgrepText(rg, ['--no-config', '--no-messages', '--no-ignore', ...JAVA_GLOBS, ...args], {
       cwd: this.ws.root,
       // the whole lookup's budget: a cold disk cache makes the first search the slow one
-      timeoutMs: ON_DEMAND_LIMITS.budgetMs,
+      timeoutMs: NEEDED_FILES_LIMITS.budgetMs,
       maxBytes: 16 * 1024 * 1024,
       signal: this.signal,
     });
@@ -286,21 +287,45 @@ class Finder {
 const normal = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '');
 
 /**
- * A small index and call graph that answer `question` as the full index would, or undefined when
- * that cannot be had within the bounds (the caller then waits for the full index).
+ * call_chain's answer before the index has every call site: `question` asked of an index of the
+ * files it needs alone, ready to be run; undefined when that index cannot be had within the
+ * bounds (the caller then asks the workspace's index).
  */
-export function onDemandIntel(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => Promise<void>, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
-  return foregroundGate(ws).run(() => answerOnDemand(ws, q, question, signal));
+export async function answerFromNeededFiles<T>(ws: Workspace, q: CallQuestion, question: (graph: CallGraph) => Sliced<T>, signal: AbortSignal): Promise<(() => Promise<T>) | undefined> {
+  const needed = await foregroundGate(ws).run(() => buildNeededFilesIndex(ws, q, (graph) => lookupsOf(question(graph), signal), signal));
+  return needed && (() => runToEnd(question(needed.graph), signal));
 }
 
-interface ColdQuestion {
+/** The question run in slices (the needed-files index is the question's own: nothing else changes it meanwhile). */
+async function runToEnd<T>(work: Sliced<T>, signal: AbortSignal): Promise<T> {
+  const outcome = await runSliced(work, { signal });
+  // runSliced gives STALE only when asked to check for changes, which this run is not
+  if (outcome === STALE) throw new Error('a cold call chain was stopped as stale');
+  return outcome;
+}
+
+/** Every lookup the answer makes, without the answer (the needed-files index notes them), in slices. */
+async function lookupsOf(work: Sliced<unknown>, signal: AbortSignal): Promise<void> {
+  try {
+    await runToEnd(work, signal);
+  } catch (e) {
+    // the lookups made before a not-found or ambiguous answer are what that answer needs
+    if (!(e instanceof ToolError)) throw e;
+  }
+}
+
+export interface CallQuestion {
   readonly className: string;
   readonly methodName: string;
   readonly callers: boolean;
 }
-type OnDemandAnswer = { index: CodeIndex; graph: CallGraph };
+type NeededFiles = { index: CodeIndex; graph: CallGraph };
 
-async function answerOnDemand(ws: Workspace, q: ColdQuestion, question: (graph: CallGraph) => Promise<void>, signal: AbortSignal): Promise<OnDemandAnswer | undefined> {
+/**
+ * A small index and call graph that answer `question` as the full index would, or undefined when
+ * that cannot be had within the bounds (the caller then waits for the full index).
+ */
+async function buildNeededFilesIndex(ws: Workspace, q: CallQuestion, question: (graph: CallGraph) => Promise<void>, signal: AbortSignal): Promise<NeededFiles | undefined> {
   const className = q.className;
   if (!ws.ripgrepPath() || !className) return undefined;
   const started = Date.now();
@@ -312,19 +337,19 @@ async function answerOnDemand(ws: Workspace, q: ColdQuestion, question: (graph: 
     const [list, declaring, calling] = await Promise.all([listed, finder.declaringAnywhere(simple, listed), q.callers ? finder.calling([q.methodName], listed) : []]);
     finder.list = list;
     if (!calling) return undefined;
-    const index = new OnDemandIndex(ws);
+    const index = new NeededFilesIndex(ws);
     const graph = new CallGraph(index);
     let parsed = 0;
     const add = async (files: Iterable<string>): Promise<number> => {
       const fresh = [...new Set(files)].filter((f) => !index.has(f));
       parsed += fresh.length;
-      if (parsed > ON_DEMAND_LIMITS.maxFiles) throw new GiveUp();
+      if (parsed > NEEDED_FILES_LIMITS.maxFiles) throw new GiveUp();
       if (fresh.some((f) => !f.endsWith('.java'))) throw new GiveUp();
       await index.add(fresh);
       return fresh.length;
     };
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (signal.aborted || Date.now() - started > ON_DEMAND_LIMITS.budgetMs) return undefined;
+      if (signal.aborted || Date.now() - started > NEEDED_FILES_LIMITS.budgetMs) return undefined;
       index.asked = noneAsked();
       if (round > 0) await question(graph);
       else {
@@ -355,7 +380,7 @@ async function answerOnDemand(ws: Workspace, q: ColdQuestion, question: (graph: 
       const callers = await finder.calling(a.calls);
       if (!callers) return undefined;
       want.push(...callers);
-      // Settled: nothing new to parse and no package newly known (its names are asked only once it is).
+      // Done: nothing new to parse and no package newly known (its names are asked only once it is).
       if ((await add(want)) === 0 && !changed && round > 0) return { index, graph };
     }
     return undefined;
