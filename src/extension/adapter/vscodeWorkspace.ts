@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { realpathLenient } from '../../core/workspace/realpath';
 import { readRegularFile } from '../../core/policy/safeRead';
-import { withSecretExcludes } from '../../core/policy/secrets';
 import type { GlobSet, SecretGuard } from '../../core/workspace/globSet';
 import type { DiagnosticInfo, FileInfo, LinkedCheck, Workspace } from '../../core/workspace/workspace';
 import { editorDiagnostics } from './diagnostics';
@@ -126,6 +125,7 @@ export class VscodeWorkspace implements Workspace {
   searchExcludes(): readonly string[] {
     const files = vscode.workspace.getConfiguration('files', this.folder.uri).get('exclude');
     const search = vscode.workspace.getConfiguration('search', this.folder.uri).get('exclude');
-    return withSecretExcludes([...new Set([...enabledGlobs(files), ...enabledGlobs(search)])], readSecretGuard());
+    // The user's exclusions only: searches add the secret globs themselves (core/search).
+    return [...new Set([...enabledGlobs(files), ...enabledGlobs(search)])];
   }
 }

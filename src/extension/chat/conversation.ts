@@ -7,7 +7,7 @@
 import type { ContextRef } from '../../core/chat/attachments';
 import { messageWithContext } from '../../core/chat/contextMessage';
 import type { ConnectionState } from '../../core/link/connection';
-import type { ClientMessage, ContextItem, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
+import type { ClientMessage, ContextItem, ProtocolVersion, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { Entry } from './contract';
 import type { Transcript } from './transcript';
 import { newId, TurnEntries, type Turn } from './turnEntries';
@@ -17,7 +17,7 @@ export const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
 /** What the conversation needs from the BridgeController. */
 export interface ChatLink {
   readonly state: ConnectionState;
-  readonly protocol: 'v1' | 'v2';
+  readonly protocol: ProtocolVersion;
   readonly requestId: string | undefined;
   send(message: ClientMessage): boolean;
 }

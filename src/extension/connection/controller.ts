@@ -4,7 +4,7 @@ import type { ConnectionState } from '../../core/link/connection';
 import type { Link } from '../../core/link/startLink';
 import type { ChangeGate } from '../../core/write/gate';
 import { redactingLogger, type Logger } from '../../core/log';
-import type { ClientMessage, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
+import type { ClientMessage, ProtocolVersion, ServerMessage, ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { TokenStore } from './auth';
 import type { ServedFolder } from '../adapter/folders';
 import type { SessionStore } from './session';
@@ -92,7 +92,7 @@ export class BridgeController implements vscode.Disposable {
   }
 
   /** The protocol the live link speaks (from the settings when there is no link). */
-  get protocol(): 'v1' | 'v2' {
+  get protocol(): ProtocolVersion {
     if (this.live) return this.live.link.connection.protocol;
     const settings = readSettings(this.folders.current);
     return link().resolveProtocol(settings.serverUrl, settings.protocol);
