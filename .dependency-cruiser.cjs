@@ -11,6 +11,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'Folders are rooms: if two import each other (types included), they are one room; move the shared piece down.',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: 'core-is-host-neutral',
       severity: 'error',
       comment: 'src/core runs in VS Code, the headless host, tests and benchmarks: it imports neither vscode (not even a type) nor a host.',
