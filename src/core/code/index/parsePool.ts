@@ -1,12 +1,11 @@
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CheckedFile } from '../../policy/safeRead';
 import type { ExtractMode } from '../languages/registry';
-import type { PackedJson } from '../packedSymbols';
 import { grammarDirectory } from '../parse/parser';
+import type { PackedJson } from '../packedSymbols';
 import type { WorkerAnswer } from './parseWorker';
+import { findWorkerScript, startWorker } from '../../workers';
 
 /**
  * Parse workers for the index build (node:worker_threads, so the same in the headless host and in
@@ -20,8 +19,7 @@ import type { WorkerAnswer } from './parseWorker';
 /** The worker script: dist/codeWorker.js beside the bundle, or parseWorker.ts when running from sources (tsx). */
 export function workerScript(): string | undefined {
   if (typeof __dirname !== 'string') return undefined;
-  const candidates = [path.join(__dirname, 'codeWorker.js'), path.join(__dirname, 'parseWorker.ts')];
-  return candidates.find((c) => fs.existsSync(c));
+  return findWorkerScript(__dirname, 'codeWorker.js', 'parseWorker.ts');
 }
 
 /**
@@ -33,17 +31,6 @@ export function workerScript(): string | undefined {
 export function defaultWorkerCount(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   return Math.max(1, Math.min(process.platform === 'linux' ? cores : cores - 1, 4));
-}
-
-/**
- * A worker running `script`. From the sources (tests, benchmarks under `node --import tsx`) a
- * worker does not inherit tsx's loader hooks: it registers tsx's CommonJS hook itself first.
- */
-function startWorker(script: string): Worker {
-  const workerData = { grammarDir: grammarDirectory() };
-  if (!script.endsWith('.ts')) return new Worker(script, { workerData });
-  const tsx = require.resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, { eval: true, workerData });
 }
 
 /**
@@ -105,7 +92,7 @@ export class ParsePool {
   }
 
   private spawn(): void {
-    const slot: Slot = { worker: startWorker(this.script), pending: new Map(), dead: false, ready: false, parsed: false, since: Date.now() };
+    const slot: Slot = { worker: startWorker(this.script, { workerData: { grammarDir: grammarDirectory() } }), pending: new Map(), dead: false, ready: false, parsed: false, since: Date.now() };
     slot.worker.on('message', (m: WorkerAnswer | { readonly ready: true }) => {
       if ('ready' in m) {
         slot.ready = true;
