@@ -79,7 +79,7 @@ void (async () => {
       for (let i = 0; i < CALLS_EACH + 2; i++) {
         const params = q.params[i % q.params.length] as Record<string, unknown>;
         const s = performance.now();
-        await q.tool.handler(q.tool.params.parse(params), { workspace: ws, callId: `b${i}`, signal: new AbortController().signal, log: silentLogger });
+        await q.tool.handler(q.tool.params.parse(params), { workspace: ws, callId: `b${i}`, signal: new AbortController().signal, log: silentLogger, paths: {} });
         if (i >= 2) lat.push(performance.now() - s); // the first two fill the lookup maps and the callers cache
       }
       latencies[name] = lat;

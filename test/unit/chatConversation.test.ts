@@ -352,7 +352,7 @@ test('a write in the chat: a landed change is a compact diff with its review tim
     return { id, idKey: 'toolCallId' as const, toolName: 'apply_change', params: { relativePath: 'a.ts' } };
   };
   const landed = JSON.stringify({ path: 'a.ts', structuredPatch: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' keep', '-old', '+new'] }], saved: true });
-  s.conv.onToolFinished(row('w1'), { type: 'TOOL_RESULT', data: { toolCallId: 'w1', success: true, result: landed, executionTime: 40, approvalWaitMs: 23_000 } });
+  s.conv.onToolFinished(row('w1'), { type: 'TOOL_RESULT', data: { toolCallId: 'w1', success: true, result: landed, structured: JSON.parse(landed), executionTime: 40, approvalWaitMs: 23_000 } });
   const ok = s.transcript.get('tool-w1');
   assert.ok(ok?.kind === 'tool');
   assert.equal(ok.status, 'succeeded');

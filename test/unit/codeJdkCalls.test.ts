@@ -163,6 +163,7 @@ test('call_chain shows JDK callees as external and keeps the unresolved ones apa
     callId: 't',
     signal: new AbortController().signal,
     log: silentLogger,
+    paths: {},
   });
   const s = out.structured as { callees: Array<{ children: Array<{ external?: string }>; unresolved?: unknown[] }> };
   const externals = (s.callees[0]?.children ?? []).map((c) => c.external).sort();

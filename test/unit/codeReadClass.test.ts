@@ -58,6 +58,7 @@ async function readStructure(className: string): Promise<Structured> {
     callId: 't',
     signal: new AbortController().signal,
     log: silentLogger,
+    paths: {},
   });
   const s = out.structured as Structured & { ambiguous?: boolean; source?: string };
   assert.equal(s.source, 'parser');

@@ -5,7 +5,8 @@ import { ToolError, type ToolErrorCode } from '../protocol/errors';
 import { BACKEND_WAIT_MS, toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from '../protocol/messages';
 import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from '../policy/limiter';
 import { t } from '../l10n';
-import { accessPolicy, type Access } from '../policy/accessPolicy';
+import type { Access } from '../policy/accessPolicy';
+import { resolveToolPaths } from '../tools/toolPaths';
 import { paramsHash, WriteJournal, type JournalEntry } from './writeJournal';
 import type { ToolDefinition, ToolOutput } from '../tools/tool';
 import type { Workspace } from '../workspace/workspace';
@@ -277,7 +278,6 @@ export class Dispatcher {
     const limits = this.limits();
     let timer: NodeJS.Timeout | undefined;
     let release: (() => void) | undefined;
-    const resolved = new Map<string, Access>();
     try {
       if (!tool.writes) {
         timer = setTimeout(() => {
@@ -291,15 +291,8 @@ export class Dispatcher {
         release = await this.limiter.acquire(signal);
       }
       // Every path the call names goes through the access policy before the tool sees it.
-      const policy = accessPolicy(this.options.workspace);
-      for (const p of tool.paths?.(parsed.data) ?? []) {
-        if (p === undefined || p.trim() === '' || resolved.has(p)) continue;
-        const access = await policy.resolve(p);
-        resolved.set(p, access);
-        if (access.kind !== 'secret') continue;
-        if (!tool.writes) throw policy.denial(access);
-        secretTarget = access;
-      }
+      const judged = await resolveToolPaths(tool, parsed.data, this.options.workspace);
+      secretTarget = judged.secretTarget;
       this.options.log.info(`${label} started`);
       const aborted = new Promise<never>((_, reject) => {
         if (signal.aborted) reject(signal.reason);
@@ -310,7 +303,7 @@ export class Dispatcher {
       const onApprovalWait = (ms: number): void => {
         waited += ms;
       };
-      const handled = tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes, resolved, onApprovalWait });
+      const handled = tool.handler(parsed.data, { workspace: this.options.workspace, callId: call.id, signal, log: this.options.log, changes: this.options.changes, paths: judged.paths, onApprovalWait });
       // A writing tool is not cut short: its gate withdraws a pending approval itself (CANCELLED),
       // and a write already under way finishes, so the answer says what really happened to the
       // file. Only a tool that ignores the signal is answered CANCELLED after a grace period.

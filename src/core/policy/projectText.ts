@@ -19,13 +19,13 @@ export interface ProjectText {
  * The current text of a project file as the developer sees it: the unsaved editor buffer when the
  * file is open and dirty, else the bytes on disk. The path goes through the access policy: outside
  * the project is refused, and so is a secret file unless `allowSecret` (a writing tool whose secret
- * target a person has allowed; `resolved` is the access the caller already holds, if any). Missing files, folders,
+ * target a person has allowed). `file` is a project path, or one the policy already judged. Missing files, folders,
  * FIFOs and other non-regular files, files over MAX_FILE_BYTES and binary files are refused with
  * errors the agent can act on.
  */
-export async function readProjectText(ws: Workspace, relativePath: string, resolved?: Access, allowSecret = false): Promise<ProjectText> {
+export async function readProjectText(ws: Workspace, file: string | Access, allowSecret = false): Promise<ProjectText> {
   const policy = accessPolicy(ws);
-  const path = resolved ?? (await policy.resolve(relativePath));
+  const path = typeof file === 'string' ? await policy.resolve(file) : file;
   if (path.kind === 'secret' && !allowSecret) throw policy.denial(path);
   if (!allowSecret && (await policy.linksToSecret(path.abs))) throw linkedDenial(path.rel);
   const dirty = ws.dirtyText(path.abs);

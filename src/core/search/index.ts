@@ -158,9 +158,10 @@ export async function search(
   const typeGlobs = fileTypeGlobs(options.fileType);
   if (signal.aborted) throw cancelledError(signal);
 
-  const requested = (options.relativePath ?? '').trim();
   const policy = accessPolicy(ws);
-  const target = await policy.forRead(requested === '' ? undefined : requested);
+  const scope = options.relativePath;
+  const target = typeof scope === 'object' ? scope : await policy.resolve(scope?.trim() || undefined);
+  if (target.kind === 'secret') throw policy.denial(target);
   const info = await ws.stat(target.abs);
   if (!info) throw new ToolError('NOT_FOUND', `File or folder not found: ${target.rel}`);
   if (info.kind === 'other') {

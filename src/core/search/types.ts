@@ -1,3 +1,4 @@
+import type { Access } from '../policy/accessPolicy';
 import type { OpenedFile } from '../workspace/workspace';
 import { ToolError } from '../protocol/errors';
 
@@ -9,8 +10,11 @@ import { ToolError } from '../protocol/errors';
 /** What the agent asked for, after parameter parsing (defaults applied). */
 export interface SearchOptions {
   readonly pattern: string;
-  /** Project-relative file or folder; undefined, '' or '.' = the whole project. */
-  readonly relativePath?: string;
+  /**
+   * Project-relative file or folder (undefined, '' or '.' = the whole project), or one the access
+   * policy already judged (a tool's `paths`).
+   */
+  readonly relativePath?: string | Access;
   readonly regex: boolean;
   readonly caseSensitive: boolean;
   readonly contextLines: number;

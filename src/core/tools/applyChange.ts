@@ -26,10 +26,10 @@ export const applyChangeTool = defineTool({
   description: 'Replace searchContent with replaceContent in a file (or create it), after the developer approves the diff; then format and save.',
   writes: true,
   params,
-  paths: (p) => [p.relativePath],
+  paths: (p) => ({ file: p.relativePath }),
   async handler(p, ctx) {
     const creating = !p.searchContent;
-    const out = await planAndWrite<Extra>(ctx, 'apply_change', p.relativePath, p.description, async (current) => {
+    const out = await planAndWrite<Extra>(ctx, 'apply_change', ctx.paths.file, p.description, async (current) => {
       const names = applyChangeNames(current?.path.rel ?? p.relativePath);
       if (creating) {
         if (planCreate(current?.text, p.replaceContent, names, t) === 'unchanged') {

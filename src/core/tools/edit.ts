@@ -3,7 +3,7 @@ import { applyEditsSliced, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
 import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
-import { filePathFields, targetOf } from './filePathParam';
+import { fileParam, filePathFields, targetOf } from './filePathParam';
 import { boolParam } from './params';
 import { defineTool, jsonOutput } from './tool';
 
@@ -13,10 +13,10 @@ export const editTool = defineTool({
   description: 'Replace old_string with new_string in a file (every occurrence with replace_all), after the developer approves the diff.',
   writes: true,
   params: z.object({ ...filePathFields, old_string: z.string(), new_string: z.string(), replace_all: boolParam().optional(), description: z.string().optional() }),
-  paths: (p) => [p.file_path ?? p.relativePath],
+  paths: fileParam,
   async handler(p, ctx) {
-    const target = targetOf(p);
-    const out = await planAndWrite(ctx, 'Edit', target, p.description, async (current) => {
+    const { requested: target, file } = targetOf(p, ctx.paths.file);
+    const out = await planAndWrite(ctx, 'Edit', file, p.description, async (current) => {
       if (!current && p.old_string !== '') throw new ToolError('NOT_FOUND', t('File not found: {0}. To create it, send an empty old_string.', target));
       const edit = { old_string: p.old_string, new_string: p.new_string, replace_all: p.replace_all };
       const r = await runEditSliced(applyEditsSliced(current?.text ?? '', [edit], current?.path.rel ?? target, t), ctx.signal, t);

@@ -29,13 +29,12 @@ export const getDiagnosticsTool = defineTool({
   description: "The editor's problems (errors, warnings) in a file, a folder or the whole project.",
   writes: false,
   params,
-  paths: (p) => [p.relativePath],
-  async handler(p, { workspace, resolved }) {
+  paths: (p) => ({ scope: p.relativePath }),
+  async handler(p, { workspace, paths }) {
     if (!workspace.diagnostics) {
       return { result: t('This host has no language services, so there are no diagnostics to report.'), structured: { available: false } };
     }
-    const target = p.relativePath ? resolved?.get(p.relativePath) : undefined;
-    const within = target && target.rel !== '.' ? target.rel : undefined;
+    const within = paths.scope && paths.scope.rel !== '.' ? paths.scope.rel : undefined;
     const all = await workspace.diagnostics(undefined);
     const wanted = WANTED[p.severity];
     const inScope = (rel: string, d: DiagnosticInfo) => wanted.has(d.severity) && (!within || rel === within || rel.startsWith(`${within}/`));

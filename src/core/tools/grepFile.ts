@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MAX_PATH_CHARS } from '../workspace/paths';
 import { formatMarkdown, search, toStructured } from '../search';
 import { boolParam, intParam } from './params';
+import type { Access } from '../policy/accessPolicy';
 import { defineTool, type ToolContext, type ToolOutput } from './tool';
 
 /** `null` from a backend means "not given": the default applies. */
@@ -24,12 +25,12 @@ export const searchParams = z.object({
 export type SearchParams = z.output<typeof searchParams>;
 
 /** The handler both search tools share. */
-export async function runSearch(p: SearchParams, ctx: ToolContext): Promise<ToolOutput> {
+export async function runSearch(p: SearchParams, ctx: ToolContext & { readonly paths: { readonly scope?: Access } }): Promise<ToolOutput> {
   const result = await search(
     ctx.workspace,
     {
       pattern: p.pattern,
-      relativePath: p.relativePath,
+      relativePath: ctx.paths.scope,
       regex: p.regex,
       caseSensitive: p.case_sensitive,
       contextLines: p.context_lines,
@@ -51,6 +52,6 @@ export const grepFileTool = defineTool({
     'at most `limit` of them, with the total count.',
   writes: false,
   params: searchParams,
-  paths: (p) => [p.relativePath],
+  paths: (p) => ({ scope: p.relativePath }),
   handler: runSearch,
 });

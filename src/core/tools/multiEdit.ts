@@ -3,7 +3,7 @@ import { applyEditsSliced, EDIT_LIMITS, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
 import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
-import { filePathFields, targetOf } from './filePathParam';
+import { fileParam, filePathFields, targetOf } from './filePathParam';
 import { boolParam } from './params';
 import { defineTool, jsonOutput } from './tool';
 
@@ -16,10 +16,10 @@ export const multiEditTool = defineTool({
   description: 'Apply several old/new string edits to one file in order, all or nothing, after the developer approves the diff.',
   writes: true,
   params: z.object({ ...filePathFields, edits: z.array(edit).min(1, 'at least one edit is required').max(EDIT_LIMITS.maxEdits, `at most ${EDIT_LIMITS.maxEdits} edits per call; split the change into several calls`), description: z.string().optional() }),
-  paths: (p) => [p.file_path ?? p.relativePath],
+  paths: fileParam,
   async handler(p, ctx) {
-    const target = targetOf(p);
-    const out = await planAndWrite(ctx, 'MultiEdit', target, p.description, async (current) => {
+    const { requested: target, file } = targetOf(p, ctx.paths.file);
+    const out = await planAndWrite(ctx, 'MultiEdit', file, p.description, async (current) => {
       if (!current && p.edits[0].old_string !== '') {
         throw new ToolError('NOT_FOUND', t("File not found: {0}. To create it, make the first edit's old_string empty.", target));
       }

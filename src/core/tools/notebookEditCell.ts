@@ -21,19 +21,19 @@ export const notebookEditCellTool = defineTool({
     edit_mode: z.enum(['replace', 'insert', 'delete']).default('replace'),
     description: z.string().optional(),
   }),
-  paths: (p) => [p.notebook_path ?? p.relativePath],
+  paths: (p) => ({ notebook: p.notebook_path ?? p.relativePath }),
   async handler(p, ctx) {
     const target = p.notebook_path ?? p.relativePath;
-    if (!target) throw new ToolError('VALIDATION_FAILED', t('notebook_path: is required'));
+    const access = ctx.paths.notebook;
+    if (!target || !access) throw new ToolError('VALIDATION_FAILED', t('notebook_path: is required'));
     if (!/\.ipynb$/i.test(target)) throw new ToolError('VALIDATION_FAILED', t('notebook_path: {0} is not an .ipynb file', target));
     // Refused before it is read, so a huge notebook costs nothing (the edit checks its text again).
     // Not a secret one: its size is not told before a person allows the change.
-    const access = ctx.resolved?.get(target);
-    if (access && access.kind !== 'secret' && ctx.workspace.dirtyText(access.abs) === undefined) {
+    if (access.kind !== 'secret' && ctx.workspace.dirtyText(access.abs) === undefined) {
       const info = await ctx.workspace.stat(access.abs);
       if (info?.kind === 'file' && info.size > MAX_NOTEBOOK_BYTES) throw tooLarge(access.rel, info.size, t);
     }
-    const out = await planAndWrite(ctx, 'NotebookEditCell', target, p.description, async (current) => {
+    const out = await planAndWrite(ctx, 'NotebookEditCell', access, p.description, async (current) => {
       if (!current) throw new ToolError('NOT_FOUND', t('Notebook not found: {0}', target));
       const request = { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type };
       const r = await editNotebookOffThread(current.text, request, current.path.rel, ctx.signal);

@@ -200,7 +200,7 @@ export const readClassTool = defineTool({
     'Read a class (Java, Kotlin, TypeScript/JavaScript, Python, Go, C#; also interfaces, enums, records, structs, and a file\'s top-level functions as its module) by simple, qualified or fully qualified name: its structure (fields, constructors, methods with line numbers and doc summaries) or, with mode "full", its source with line numbers.',
   writes: false,
   params,
-  paths: (p) => [p.relativePath],
+  paths: (p) => ({ scope: p.relativePath }),
   async handler(p, ctx) {
     const how = 'className set to one of the fully qualified names above, or relativePath set to the file';
     const { answer } = await answerCodeQuestion(ctx, {

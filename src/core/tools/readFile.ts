@@ -42,9 +42,9 @@ export const readFileTool = defineTool({
   description: 'Read a project file (whole, start_line..end_line, or line ± context_lines) as line-numbered Markdown.',
   writes: false,
   params,
-  paths: (p) => [p.relativePath],
-  async handler(p, { workspace, resolved }) {
-    const file = await readProjectText(workspace, p.relativePath, resolved?.get(p.relativePath));
+  paths: (p) => ({ file: p.relativePath }),
+  async handler(p, { workspace, paths }) {
+    const file = await readProjectText(workspace, paths.file);
     const lines = splitLines(file.text);
     const total = lines.length;
     const range = chooseRange(p, total);

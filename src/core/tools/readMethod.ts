@@ -38,7 +38,7 @@ export const readMethodTool = defineTool({
     'Read the source of a method or function (Java, Kotlin, TypeScript/JavaScript, Python, Go, C#; every overload, doc comment included) with line numbers; a top-level function is in its file\'s module (className = the file name without extension). methodName may include parameter types, e.g. "add(int, E)"; use the class name for constructors.',
   writes: false,
   params,
-  paths: (p) => [p.relativePath],
+  paths: (p) => ({ scope: p.relativePath }),
   async handler(p, ctx) {
     const spec = parseMethodSpec(`X.${p.methodName}`);
     const pick = (owner: TypeEntry): MethodEntry[] => {

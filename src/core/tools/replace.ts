@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { planAndWrite, withDiagnostics } from '../write/write';
 import { splitLines } from '../workspace/text';
-import { filePathFields, targetOf } from './filePathParam';
+import { fileParam, filePathFields, targetOf } from './filePathParam';
 import { defineTool, jsonOutput } from './tool';
 
 /** "Replace" (FileWriteTool, docs/protocol.md §5.8): create a file or overwrite it whole. */
@@ -10,10 +10,10 @@ export const replaceTool = defineTool({
   description: 'Create a file, or replace its whole content, after the developer approves the diff.',
   writes: true,
   params: z.object({ ...filePathFields, content: z.string(), description: z.string().optional() }),
-  paths: (p) => [p.file_path ?? p.relativePath],
+  paths: fileParam,
   async handler(p, ctx) {
-    const target = targetOf(p);
-    const out = await planAndWrite(ctx, 'Replace', target, p.description, (current) =>
+    const { file } = targetOf(p, ctx.paths.file);
+    const out = await planAndWrite(ctx, 'Replace', file, p.description, (current) =>
       current?.text === p.content
         ? { kind: 'unchanged', extra: undefined }
         : { kind: 'write', proposed: p.content, changedLines: { startLine: 1, endLine: Math.max(1, splitLines(p.content).length) }, extra: undefined },

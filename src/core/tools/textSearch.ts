@@ -9,6 +9,6 @@ export const textSearchTool = defineTool({
     'result as grep_file.',
   writes: false,
   params: searchParams,
-  paths: (p) => [p.relativePath],
+  paths: (p) => ({ scope: p.relativePath }),
   handler: runSearch,
 });

@@ -22,11 +22,6 @@ export interface WriteContext {
   readonly signal: AbortSignal;
   /** Where writing tools send their changes for approval and writing; absent where nothing may be written. */
   readonly changes?: ChangeGate;
-  /**
-   * The paths of `paths(params)`, resolved and classified by the access policy, by the value
-   * given: the tool reads and writes exactly these.
-   */
-  readonly resolved?: ReadonlyMap<string, Access>;
   /** Told how long a change waited for the developer, so the answer's time counts only the work. */
   readonly onApprovalWait?: (ms: number) => void;
 }
@@ -56,7 +51,7 @@ export interface WriteOutcome<X> {
 async function currentText(ctx: WriteContext, target: Access): Promise<ProjectText | undefined> {
   try {
     // A secret target is read only here, after a person allowed the change (see planAndWrite).
-    return await readProjectText(ctx.workspace, target.rel, target, target.kind === 'secret');
+    return await readProjectText(ctx.workspace, target, target.kind === 'secret');
   } catch (e) {
     if (e instanceof ToolError && e.code === 'NOT_FOUND') return undefined;
     throw e;
@@ -83,21 +78,22 @@ async function refuseUnwritable(ctx: WriteContext, current: ProjectText): Promis
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * The one path every writing tool takes: the path through the access policy (the dispatcher's
- * resolution, when it made one), a person's consent first when the file is secret, then lock the
- * file, read what the developer currently has, let the tool plan the change, and hand it to the
- * host's gate for approval and writing. The patch is computed against what was really written.
+ * The one path every writing tool takes: the path through the access policy (`file` as named, or
+ * the dispatcher's judgement of it, which must still lead to the same file), a person's consent
+ * first when the file is secret, then lock the file, read what the developer currently has, let
+ * the tool plan the change, and hand it to the host's gate for approval and writing. The patch is computed against what was really written.
  */
 export async function planAndWrite<X>(
   ctx: WriteContext,
   toolName: string,
-  relativePath: string,
+  file: string | Access,
   description: string | undefined,
   plan: (current: ProjectText | undefined) => WritePlan<X> | Promise<WritePlan<X>>,
 ): Promise<WriteOutcome<X>> {
   const policy = accessPolicy(ctx.workspace);
   // Judged with every folder on the way, so the host can tell right before writing that nothing changed.
-  const target = (await JudgedPath.judge(policy, ctx.workspace.root, relativePath, ctx.resolved?.get(relativePath))).access;
+  const [requested, earlier] = typeof file === 'string' ? [file, undefined] : [file.rel, file];
+  const target = (await JudgedPath.judge(policy, ctx.workspace.root, requested, earlier)).access;
   if (target.kind === 'secret') {
     if (!ctx.changes?.allowSecretChange) {
       throw new ToolError(

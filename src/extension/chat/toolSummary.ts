@@ -53,18 +53,12 @@ export const toolEntryId = (callId: string): string => `tool-${callId}`;
 const DIFF_LINES = 40;
 
 /**
- * The change a writing tool reports (`path` and `structuredPatch` in its JSON answer, as every
- * writing tool answers) as the first lines of its hunks, for the chat. Undefined for anything else.
+ * The change a writing tool reports (`path` and `structuredPatch` in its structured answer, as
+ * every writing tool answers) as the first lines of its hunks, for the chat. Undefined for anything else.
  */
-export function compactDiff(result: string | undefined): { path: string; added: number; removed: number; lines: string[]; more: number } | undefined {
-  if (!result || !result.trimStart().startsWith('{')) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(result);
-  } catch {
-    return undefined;
-  }
-  const r = parsed as { path?: unknown; filePath?: unknown; structuredPatch?: unknown };
+export function compactDiff(structured: unknown): { path: string; added: number; removed: number; lines: string[]; more: number } | undefined {
+  if (typeof structured !== 'object' || structured === null) return undefined;
+  const r = structured as { path?: unknown; filePath?: unknown; structuredPatch?: unknown };
   const where = typeof r.path === 'string' ? r.path : typeof r.filePath === 'string' ? r.filePath : undefined;
   if (!where || !Array.isArray(r.structuredPatch)) return undefined;
   const hunks = (r.structuredPatch as Array<{ oldStart?: number; newStart?: number; lines?: unknown }>)

@@ -47,7 +47,7 @@ export class TurnEntries {
     const existing = this.transcript.get(toolEntryId(call.id));
     if (existing?.kind !== 'tool') return;
     const d = result.data;
-    const diff = d.success ? compactDiff(d.result) : undefined;
+    const diff = d.success ? compactDiff(d.structured) : undefined;
     const status = d.success ? 'succeeded' : d.code === 'USER_REJECTED' ? 'rejected' : d.code === 'CANCELLED' ? 'cancelled' : 'failed';
     this.put({
       ...existing,

@@ -12,7 +12,7 @@ import { formatProposal, type FormatMode } from './formatProposal';
 import { notifyPending } from './prompts';
 import { SecretQuestions } from './secretQuestions';
 import { ProposalStore } from './proposalFs';
-import { ProposalDiffs, type Decision, type PendingProposal } from './proposalDiff';
+import { ProposalDiffs, type Decision, type PendingProposal, type Refused } from './proposalDiff';
 import { writeApproved, type Approved, type Written } from './writeApproved';
 import { refuseUnsavedNotebook } from './writeChange';
 
@@ -25,8 +25,6 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   private readonly pending = new Map<string, PendingProposal>();
   /** Questions asked before a secret file is read (no change exists yet to show). */
   private readonly questions: SecretQuestions;
-  /** What the developer approved of each proposal (they may have edited it or dropped hunks), until written. */
-  private readonly decided = new Map<string, Approved>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
   /** A change was written (approved, or in autoApprove mode): what the Agent Changes list records. */
@@ -79,17 +77,19 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was withdrawn while its proposal was being prepared; nothing was written.');
     // autoApprove (a user setting only) writes source code and prose unasked; anything else asks.
     const autoApprove = readApprovalMode() === 'autoApprove';
+    let approved: Approved | undefined;
     if (!(autoApprove && change.judged.unaskedWrite().unasked)) {
       const asked = performance.now();
       try {
-        await this.ask(change, shown, signal, autoApprove);
+        approved = await this.ask(change, shown, signal, autoApprove);
       } finally {
         hooks?.approvalWait?.(performance.now() - asked);
       }
     } else if (signal.aborted) {
       throw new ToolError('CANCELLED', 'The call was withdrawn before the change was written; nothing was written.');
     }
-    return this.write(change, uri, shown);
+    // What the developer approved (they may have edited it or dropped hunks); auto-approved, what the diff would have shown.
+    return writeApproved(change, uri, shown, approved, this.log, (w) => this.writeEmitter.fire(w));
   }
 
   /** Before a writing tool opens a secret file: a question listed with the changes until answered. */
@@ -97,7 +97,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     return this.questions.ask(request, signal);
   }
 
-  private async ask(change: ProposedChange, shown: string, signal: AbortSignal, autoApprove: boolean): Promise<void> {
+  /** Shows the change and waits for the developer: what they approved, or their refusal thrown. */
+  private async ask(change: ProposedChange, shown: string, signal: AbortSignal, autoApprove: boolean): Promise<Approved> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was shown.');
     const counts = patchCounts(structuredPatchOf(change.original ?? '', shown));
     const runs = editRuns(change.original ?? '', shown);
@@ -129,6 +130,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     clearTimeout(overdue);
     signal.removeEventListener('abort', onAbort);
     if (!outcome.approved) throw outcome.error;
+    return outcome.what;
   }
 
   /** Opens the change's diff: in front with the focus when the developer asks, `background` when a proposal arrives. */
@@ -137,23 +139,21 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   /**
-   * Approves a change whose diff the developer has seen. One never shown (its diff did not open, or
-   * the Approve came from a notification before it did) is shown instead, and waits.
+   * Approves a change whose diff the developer has seen. One not before them (its diff did not
+   * open, or the Approve came from a notification before it did) is shown instead, and waits.
+   * `fromItsDiff`: asked from a diff's title bar or the keybinding, which approve only the diff in front.
    */
-  async approve(id: string): Promise<void> {
-    if (this.questions.answer(id, 'allowed')) return;
-    if (!this.pending.has(id)) {
-      this.log.info(`${id}: approve requested, but nothing is pending under that id`);
-      return;
-    }
-    const p = this.pending.get(id)!;
-    // A secret or protected file is approved only in front of its diff; any other change once its
-    // diff has been opened or is visible.
-    const inFront = this.current() === id;
-    if (p.view.guarded ? !inFront : !p.seen && !this.diffs.onScreen(id)) {
+  async approve(id: string, how: { readonly fromItsDiff?: boolean } = {}): Promise<void> {
+    const p = this.pending.get(id);
+    if (!this.reviewedInItsDiff(id, p, how.fromItsDiff === true)) {
       this.log.info(`${id}: approve requested before its diff was in front of the developer; showing it`);
       await this.showDiff(id);
       void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
+      return;
+    }
+    if (this.questions.answer(id, 'allowed')) return;
+    if (!p) {
+      this.log.info(`${id}: approve requested, but nothing is pending under that id`);
       return;
     }
     // A read-only proposal whose editor was changed anyway (an extension's edit, "Set Active
@@ -173,6 +173,16 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     }
     this.log.info(`${id}: approved by the developer`);
     await this.decide(id, { approved: true });
+  }
+
+  /**
+   * The rule "approve only the diff in front": from a diff's title bar or the keybinding, and for a
+   * secret or protected file, only the change whose diff is the active editor; any other change
+   * once its diff has been opened or is visible. A question about a secret file has no diff.
+   */
+  private reviewedInItsDiff(id: string, p: PendingProposal | undefined, fromItsDiff: boolean): boolean {
+    if (fromItsDiff || p?.view.guarded) return this.current() === id;
+    return !p || p.seen || this.diffs.onScreen(id);
   }
 
   /** Edit Proposal: the proposal side becomes editable (it is read-only until the developer asks), and its diff comes to the front. */
@@ -243,28 +253,19 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   }
 
   /** Settles the change; resolves once its diff has closed (the caller may then put the focus back). */
-  private decide(id: string, outcome: Decision): Promise<void> {
+  private decide(id: string, outcome: { readonly approved: true } | Refused): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return Promise.resolve();
     // Read the proposal (with the developer's edits) before its editor goes away.
     const edited = p.edited && this.store.isEditable(p.right) ? this.store.currentText(p.right) : undefined;
+    // Where its diff was: the changed file is shown there after the write.
+    const column = outcome.approved ? this.diffs.column(p) : undefined;
     this.pending.delete(id);
-    if (outcome.approved) {
-      // Where its diff was: the changed file is shown there after the write.
-      const column = this.diffs.column(p);
-      this.decided.set(id, { text: edited ?? p.proposal, dropped: p.keep.filter((k) => !k).length, ...(column !== undefined ? { column } : {}) });
-    }
     const closed = this.diffs.close(p);
     this.refresh();
-    p.decide(outcome);
+    const what = { text: edited ?? p.proposal, dropped: p.keep.filter((k) => !k).length, ...(column !== undefined ? { column } : {}) };
+    p.decide(outcome.approved ? { approved: true, what } : outcome);
     return closed;
-  }
-
-  /** Writes what the developer approved (or, auto-approved, what the diff would have shown). */
-  private write(change: ProposedChange, uri: vscode.Uri, shown: string): Promise<CommittedChange> {
-    const approved = this.decided.get(change.id);
-    this.decided.delete(change.id);
-    return writeApproved(change, uri, shown, approved, this.log, (w) => this.writeEmitter.fire(w));
   }
 
   private refresh(): void {

@@ -11,11 +11,9 @@ export function reviewCommands(approvals: ApprovalGate, pending: PendingChangesV
     'agentBridge.approveChange': async (arg?: unknown) => {
       const inFront = approvals.current();
       const asked = arg instanceof vscode.Uri ? approvals.idOf(arg) : typeof arg === 'string' ? arg : inFront;
-      if (asked && asked === inFront) await approvals.approve(asked);
-      else if (asked && approvals.list().some((c) => c.id === asked)) {
-        await approvals.showDiff(asked);
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: review the change in its diff, then approve it there.'));
-      } else if (approvals.list().some((c) => !c.consent)) {
+      // The gate approves it only when its diff is in front, else brings that diff in front.
+      if (asked && approvals.list().some((c) => c.id === asked)) await approvals.approve(asked, { fromItsDiff: true });
+      else if (approvals.list().some((c) => !c.consent)) {
         // The keyboard path: the first press brings the oldest waiting diff in front (with the
         // focus), the second approves what is now shown.
         const next = approvals.list().find((c) => !c.consent)!;

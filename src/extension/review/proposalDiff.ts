@@ -5,11 +5,14 @@ import type { ProposedChange } from '../../core/write/gate';
 import type { PendingChangeView } from './changeQueue';
 import type { ProposalStore } from './proposalFs';
 import { reviewColumn } from './reviewGroup';
+import type { Approved } from './writeApproved';
 
 /** How long after a hunk was dropped or kept its editor's reload is expected (and Approve waits for it). */
 const RELOAD_MS = 2000;
 
-export type Decision = { approved: true } | { approved: false; error: ToolError };
+export type Refused = { readonly approved: false; readonly error: ToolError };
+/** How the developer decided a change: approved, with what they approved (it is written from this alone), or refused. */
+export type Decision = { readonly approved: true; readonly what: Approved } | Refused;
 
 /** A proposed change waiting for the developer, with its diff's two sides. */
 export interface PendingProposal {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../../src/core/log';
 import { ToolError } from '../../../src/core/protocol/errors';
 import type { ToolDefinition, ToolOutput } from '../../../src/core/tools/tool';
+import { resolveToolPaths } from '../../../src/core/tools/toolPaths';
 import type { Workspace } from '../../../src/core/workspace/workspace';
 
 /** Runs a tool's handler as the dispatcher would: params through its schema, over `ws`. */
@@ -12,7 +13,8 @@ export async function callTool(
   signal: AbortSignal = new AbortController().signal,
 ): Promise<ToolOutput> {
   const parsed = tool.params.parse(params);
-  return tool.handler(parsed, { workspace: ws, callId: 'test', signal, log: silentLogger });
+  const { paths } = await resolveToolPaths(tool, parsed, ws);
+  return tool.handler(parsed, { workspace: ws, callId: 'test', signal, log: silentLogger, paths });
 }
 
 /** Asserts that `p` rejects with a ToolError of `code`, its message matching `message` when given. */
