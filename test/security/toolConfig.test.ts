@@ -49,6 +49,26 @@ const TOOL_FILES: readonly string[] = [
   'Makefile',
   'Dockerfile',
   'flake.nix',
+  'karma.conf.js',
+  'wdio.conf.ts',
+  'gatsby-node.js',
+  'gulpfile.js/index.js',
+  'build-logic/src/main/kotlin/Conventions.kt',
+  'gradle/plugins/src/Plugin.java',
+  'project/Build.java',
+  'project/src/main/scala/Meta.scala',
+  'vendor/autoload.php',
+  'vendor/bundle/ruby/3.2.0/gems/rubocop/lib/rubocop.rb',
+  'env/lib/python3.11/site-packages/pytest/__init__.py',
+  '__pypackages__/3.11/lib/evil.py',
+  'requirements.txt',
+  'requirements-dev.txt',
+  'constraints.txt',
+  'gems.rb',
+  'docs/conf.py',
+  'xmake.lua',
+  'AGENTS.md',
+  'CLAUDE.md',
 ];
 
 /** Source code and prose: what autoApprove writes without asking. */
@@ -108,5 +128,39 @@ describe('which files autoApprove writes unasked', () => {
     assert.equal(unaskedWrite('.github/x.md').unasked, false);
     assert.equal(unaskedWrite('noextension').unasked, false);
     assert.equal(unaskedWrite('.ts').unasked, false);
+  });
+});
+
+describe('a file a symbolic link with a protected name leads to (headless host, --auto-approve)', () => {
+  let link: HostileLink;
+  before(async () => {
+    link = await hostileLink();
+  });
+  after(() => link.close());
+
+  test('a hook, a config or a hooks folder installed as a link: the file it leads to is protected too', async () => {
+    const root = link.tree.root;
+    const put = (rel: string, text: string): void => {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    };
+    put('scripts/pre-commit.sh', '#!/bin/sh\nexit 0\n');
+    fs.mkdirSync(path.join(root, '.git/hooks'), { recursive: true });
+    fs.symlinkSync('../../scripts/pre-commit.sh', path.join(root, '.git/hooks/pre-commit'));
+    put('tools/eslint.js', 'export default [];\n');
+    fs.symlinkSync('tools/eslint.js', path.join(root, 'eslint.config.js'));
+    put('tools/hooks/pre-push.sh', '#!/bin/sh\nexit 0\n');
+    fs.symlinkSync('tools/hooks', path.join(root, '.husky'));
+    const planted = 'touch PWNED\n';
+    for (const rel of ['scripts/pre-commit.sh', 'tools/eslint.js', 'tools/hooks/pre-push.sh', 'tools/hooks/new-hook.sh']) {
+      const before = fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : undefined;
+      const r = await link.call('Replace', { file_path: rel, content: planted });
+      assert.equal(r.code, 'PERMISSION_DENIED', `${rel}: ${String(r.error)}`);
+      assert.equal(fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : undefined, before, `${rel} changed`);
+    }
+    // A source file no such link leads to is still written.
+    put('scripts/build.sh', 'echo build\n');
+    const ok = await link.call('Replace', { file_path: 'scripts/build.sh', content: 'echo built\n' });
+    assert.equal(ok.success, true, String(ok.error));
   });
 });

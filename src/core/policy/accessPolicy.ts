@@ -28,6 +28,7 @@ import { SecretFileList } from './secretFiles';
 import { ProjectSecretValues, type SecretValues } from './secretValues';
 import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING } from './secrets';
 import { GlobSet, SecretGuard } from '../workspace/globSet';
+import { idOf, NOTHING_LED, walkLinkedNames, type LinkedNames } from './linkedNames';
 
 export type AccessKind = 'normal' | 'protected' | 'secret';
 
@@ -52,22 +53,10 @@ const DEFAULT_SECRETS = new SecretGuard(DEFAULT_EXCLUDE_GLOBS);
 
 /** How long a list of the secret files' inodes is trusted, and how long making one may take. */
 const INODES_FRESH_MS = 30_000;
-const INODES_SCAN_MS = 2_000;
-const INODES_SCAN_ENTRIES = 200_000;
+/** A walk asked for outside the schedule (a name that may be new) starts at most this often. */
+const FORCED_WALK_EVERY_MS = 5_000;
 
-/**
- * What the project's files with more than one name (hard links) are, by inode (dev:ino): how many
- * of their names were found in the project, and whether one of those names is secret or protected.
- */
-interface LinkedNames {
-  readonly guard: SecretGuard;
-  readonly at: number;
-  readonly byId: ReadonlyMap<string, { names: number; secret: boolean; protected: boolean; secretAt?: string }>;
-  /** False when the walk ran out of time or entries: no hard-linked file can be cleared then. */
-  readonly complete: boolean;
-}
 
-const idOf = (st: OpenedFile): string => `${st.dev}:${st.ino}`;
 
 /** The file's stat when it is a regular file with more than one name (a hard link); else undefined. */
 function multiNamed(abs: string): fs.Stats | undefined {
@@ -81,6 +70,7 @@ function multiNamed(abs: string): fs.Stats | undefined {
 
 export class AccessPolicy {
   private linked: LinkedNames | undefined;
+  private forcedAt = 0;
   private scanning: Promise<LinkedNames> | undefined;
   private readonly values: ProjectSecretValues;
 
@@ -127,6 +117,8 @@ export class AccessPolicy {
     if ((await this.linkedKind(target.abs)) === 'protected') {
       return { ...target, kind: 'protected', rule: 'a hard link to a protected file', matched: target.rel };
     }
+    const led = await this.ledToKind(target.abs);
+    if (led !== 'normal') return { ...target, kind: led, rule: `a symbolic link with a ${led} name leads here`, matched: target.rel };
     const gitDir = await gitDirectoryOf(this.ws.root, target.abs);
     if (gitDir !== undefined) {
       const folder = toRelative(this.ws.root, gitDir) || '.';
@@ -172,7 +164,11 @@ export class AccessPolicy {
     const kind = this.judgeLinked(known, st);
     // A name made since the last walk (not a secret one): walk again once before refusing.
     const names = known.byId.get(idOf(st));
-    if (kind === 'secret' && !names?.secret && Date.now() - known.at > 1000) return this.judgeLinked(await this.linkedNames(true), st);
+    if (kind === 'secret' && !names?.secret && Date.now() - known.at > 1000 && Date.now() - this.forcedAt > FORCED_WALK_EVERY_MS) {
+      // At most once every few seconds: a file whose other name is outside the project is never cleared, and each read would walk again.
+      this.forcedAt = Date.now();
+      return this.judgeLinked(await this.linkedNames(true), st);
+    }
     return kind;
   }
 
@@ -235,7 +231,7 @@ export class AccessPolicy {
     const guard = this.secrets;
     const known = this.linked;
     if (!fresh && known && known.guard === guard && Date.now() - known.at <= INODES_FRESH_MS) return Promise.resolve(known);
-    this.scanning ??= this.walkLinkedNames(guard).then(
+    this.scanning ??= walkLinkedNames(this.ws.root, guard, (rel) => this.protectedRule(rel) !== undefined).then(
       (r) => {
         this.linked = r;
         this.scanning = undefined;
@@ -243,54 +239,36 @@ export class AccessPolicy {
       },
       () => {
         this.scanning = undefined;
-        return { guard, at: Date.now(), byId: new Map(), complete: false };
+        return { guard, at: Date.now(), byId: new Map(), complete: false, ledTo: NOTHING_LED };
       },
     );
     return this.scanning;
   }
 
   /** Walks the project (not node_modules, not through links), noting every file with more than one name. */
-  private async walkLinkedNames(guard: SecretGuard): Promise<LinkedNames> {
-    const root = this.ws.root;
-    const byId = new Map<string, { names: number; secret: boolean; protected: boolean; secretAt?: string }>();
-    const deadline = Date.now() + INODES_SCAN_MS;
-    let entries = 0;
-    const pending: string[] = [''];
-    while (pending.length) {
-      if (Date.now() > deadline || entries > INODES_SCAN_ENTRIES) return { guard, at: Date.now(), byId, complete: false };
-      const dir = pending.pop() as string;
-      let list: fs.Dirent[];
-      try {
-        list = await fs.promises.readdir(path.join(root, dir), { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      entries += list.length;
-      for (const e of list) {
-        const rel = dir ? `${dir}/${e.name}` : e.name;
-        if (e.isDirectory()) {
-          if (e.name !== 'node_modules') pending.push(rel);
-          continue;
-        }
-        if (!e.isFile()) continue;
-        let st: fs.Stats;
-        try {
-          st = fs.statSync(path.join(root, rel));
-        } catch {
-          continue; // gone meanwhile
-        }
-        // A secret is recorded by inode even with one name: a walk during a swap race may see it
-        // alone while its other names (a link being moved into place) are counted elsewhere.
-        const secret = guard.isSecret(rel);
-        if (st.nlink <= 1 && !secret) continue;
-        const id = idOf(st);
-        const seen = byId.get(id) ?? { names: 0, secret: false, protected: false };
-        const secretAt = seen.secretAt ?? (secret ? rel : undefined);
-        byId.set(id, { names: seen.names + 1, secret: seen.secret || secret, protected: seen.protected || this.protectedRule(rel) !== undefined, ...(secretAt ? { secretAt } : {}) });
-      }
+
+  /**
+   * The class a file (or a file to be created) has through symbolic links with a secret or protected
+   * name that lead to it or to a folder above it: `scripts/pre-commit.sh` is protected when
+   * `.git/hooks/pre-commit` leads there. Asked before a write (it may wait for the project walk);
+   * a link the walk has not reached (a project over its limits) is not known.
+   */
+  async ledToKind(abs: string): Promise<AccessKind> {
+    const { ledTo } = await this.linkedNames();
+    if (ledTo.files.size === 0 && ledTo.folders.length === 0) return 'normal';
+    let secret = false;
+    let isProtected = false;
+    const st = fs.statSync(abs, { throwIfNoEntry: false });
+    const byFile = st?.isFile() ? ledTo.files.get(idOf(st)) : undefined;
+    if (byFile) ({ secret, protected: isProtected } = byFile);
+    for (const f of ledTo.folders) {
+      if (!abs.startsWith(f.real + path.sep)) continue;
+      secret ||= f.secret;
+      isProtected ||= f.protected;
     }
-    return { guard, at: Date.now(), byId, complete: true };
+    return secret ? 'secret' : isProtected ? 'protected' : 'normal';
   }
+
 
   /** The refusal for reading a secret path: names the file, the glob and the setting (never the content). */
   denial(access: Pick<Access, 'rel' | 'rule' | 'matched'>): ToolError {

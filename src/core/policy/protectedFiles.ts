@@ -127,6 +127,9 @@ export const PROTECTED_GLOBS: readonly string[] = [
   // the packages and interpreters those extensions load from the project itself
   '**/node_modules/**',
   '**/{.venv,venv}/**',
+  '**/site-packages/**',
+  '**/dist-packages/**',
+  '**/__pypackages__/**',
   '**/pyvenv.cfg',
   // the build wrappers Java tooling runs (their configuration is protected above)
   '**/{gradlew,gradlew.bat,mvnw,mvnw.cmd}',

@@ -30,7 +30,8 @@ interface Judgement {
  */
 async function judgeNow(policy: AccessPolicy, requested: string): Promise<Judgement> {
   const target = await policy.resolve(requested);
-  const linked = await policy.linkedKind(target.abs);
+  const [byHardLink, byLink] = await Promise.all([policy.linkedKind(target.abs), policy.ledToKind(target.abs)]);
+  const linked: AccessKind = byHardLink === 'secret' || byLink === 'secret' ? 'secret' : byHardLink === 'protected' || byLink === 'protected' ? 'protected' : 'normal';
   return { access: await policy.forWrite(target), linked };
 }
 
@@ -96,7 +97,7 @@ export class JudgedPath implements WriteCheck {
   unaskedWrite(): UnaskedWrite {
     const { rel, kind, rule } = this.access;
     if (kind !== 'normal') return { unasked: false, why: `${rel} is a ${kind} file (it matches "${rule ?? '?'}")` };
-    if (this.linked !== 'normal') return { unasked: false, why: `${rel} is a ${this.linked} file through another name of it (a hard link)` };
+    if (this.linked !== 'normal') return { unasked: false, why: `${rel} is a ${this.linked} file through another name of it (a link)` };
     if ((lstatOrUndefined(this.access.abs)?.nlink ?? 1) > 1) return { unasked: false, why: `${rel} has other names (hard links)` };
     const real = path.relative(this.folders[0].abs, this.access.abs).split(path.sep).join('/');
     return real === rel ? unaskedWrite(rel) : unaskedWrite(rel, real);
