@@ -18,20 +18,20 @@ const params = z.record(z.string(), z.unknown());
 // ---------------------------------------------------------------- server → IDE
 
 /** Server greets the client after the handshake; keep `requestId` for v1 multi-turn. */
-export const ConnectedSchema = z.object({
+const ConnectedSchema = z.object({
   type: z.literal('CONNECTED'),
   data: z.looseObject({ message: optStr, requestId: optStr, serverTime: optNum }).optional(),
 });
 
 /** Heartbeat from either side; the receiver answers PONG with the same timestamp. */
-export const PingSchema = z.object({ type: z.literal('PING'), data: z.looseObject({ timestamp: optNum }).optional() });
-export const PongSchema = z.object({ type: z.literal('PONG'), data: z.looseObject({ timestamp: optNum }).optional() });
+const PingSchema = z.object({ type: z.literal('PING'), data: z.looseObject({ timestamp: optNum }).optional() });
+const PongSchema = z.object({ type: z.literal('PONG'), data: z.looseObject({ timestamp: optNum }).optional() });
 
 /**
  * The chat commands the backend understands, for the chat's `/` menu (docs/protocol.md §8.2): an
  * Agent Bridge addition, sent after CONNECTED; an IDE that does not know it ignores it.
  */
-export const CommandsSchema = z.object({
+const CommandsSchema = z.object({
   type: z.literal('COMMANDS'),
   data: z.object({
     commands: z
@@ -41,7 +41,7 @@ export const CommandsSchema = z.object({
 });
 
 /** Progress of the agent's work (docs/protocol.md §8.2). */
-export const ThinkingSchema = z.object({
+const ThinkingSchema = z.object({
   type: z.literal('THINKING'),
   data: z.looseObject({
     requestId: optStr,
@@ -53,13 +53,13 @@ export const ThinkingSchema = z.object({
 });
 
 /** The end of a v1 analysis (and optionally of a v2 chat turn) with its Markdown result. */
-export const CompleteSchema = z.object({
+const CompleteSchema = z.object({
   type: z.literal('COMPLETE'),
   data: z.looseObject({ requestId: optStr, result: optStr, process: optStr }).optional(),
 });
 
 /** A v2 answer; its text field's name is not fixed by the documents, so all four are read. */
-export const AgentResponseSchema = z.object({
+const AgentResponseSchema = z.object({
   type: z.literal('AGENT_RESPONSE'),
   data: z
     .looseObject({
@@ -76,7 +76,7 @@ export const AgentResponseSchema = z.object({
 });
 
 /** A chat-level error from the backend (docs/protocol.md §8.2). */
-export const ServerErrorSchema = z.object({
+const ServerErrorSchema = z.object({
   type: z.literal('ERROR'),
   data: z.looseObject({ requestId: optStr, message: optStr, code: optStr, details: z.unknown().optional() }).optional(),
 });
@@ -95,7 +95,7 @@ const ToolCallFields = z.looseObject({
   traceId: optStr,
   trace_id: optStr,
 });
-export const RawToolCallSchema = ToolCallFields.extend({
+const RawToolCallSchema = ToolCallFields.extend({
   type: z.literal('TOOL_CALL'),
   data: ToolCallFields.optional(),
 });
@@ -256,7 +256,7 @@ export type ToolResultMessage = z.infer<typeof ToolResultSchema>;
 export const BACKEND_WAIT_MS = 30_000;
 
 /** What the developer attached to a chat message, beside its fenced copy in `message` (docs/protocol.md §8.1). */
-export const ChatContextItemSchema = z.object({ path: str, startLine: z.number(), endLine: z.number(), text: z.string(), truncated: z.boolean().optional() });
+const ChatContextItemSchema = z.object({ path: str, startLine: z.number(), endLine: z.number(), text: z.string(), truncated: z.boolean().optional() });
 
 /** v2 chat request (docs/protocol.md §8.1). */
 export const AgentChatSchema = z.object({
