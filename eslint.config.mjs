@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '*.mjs'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

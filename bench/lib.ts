@@ -10,8 +10,8 @@ import { MAX_FILE_SIZE } from '../src/core/search/types';
 import { quantile } from '../test/support/stats';
 
 export const repoRoot = path.resolve(__dirname, '..');
-export const cacheDir = path.join(repoRoot, '.bench-cache');
-export const corpusDir = path.join(cacheDir, 'jdk17-src');
+const cacheDir = path.join(repoRoot, '.bench-cache');
+const corpusDir = path.join(cacheDir, 'jdk17-src');
 
 /** One line of the table. `ours`/`comparison` are display strings; the numbers ride in `data`. */
 export interface Row {
@@ -40,7 +40,7 @@ export function log(line: string): void {
 }
 
 /** src.zip of the JDK 17 sources (Debian openjdk-17-source), or $JDK_SRC_ZIP. */
-export function findJdkSrcZip(): string | undefined {
+function findJdkSrcZip(): string | undefined {
   const candidates = [process.env.JDK_SRC_ZIP, '/usr/lib/jvm/openjdk-17/lib/src.zip'];
   if (fs.existsSync('/usr/lib/jvm')) {
     for (const d of fs.readdirSync('/usr/lib/jvm')) if (/(^|-)17(-|$)/.test(d)) candidates.push(path.join('/usr/lib/jvm', d, 'lib', 'src.zip'));

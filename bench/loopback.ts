@@ -55,7 +55,7 @@ function totalOf(r: Json): number | undefined {
 }
 
 /** grep_file ≤ this × rg (issue #15). */
-export const GREP_TARGET = 1.2;
+const GREP_TARGET = 1.2;
 
 export async function benchGrep(backend: DevBackend, root: string, tree = 'JDK', limits: readonly number[] = [20, 1000]): Promise<Row[]> {
   const rg = findOnPath('rg');
@@ -101,7 +101,7 @@ export async function benchGrep(backend: DevBackend, root: string, tree = 'JDK',
 }
 
 /** The Java file whose size is closest to 4 KB (deterministic: ties broken by path). */
-export function pick4kFile(root: string): { rel: string; size: number } {
+function pick4kFile(root: string): { rel: string; size: number } {
   let best: { rel: string; size: number } | undefined;
   for (const rel of fs.readdirSync(path.join(root, 'java.base', 'java', 'util'), { recursive: true, encoding: 'utf8' }).sort()) {
     if (!rel.endsWith('.java')) continue;
@@ -112,8 +112,8 @@ export function pick4kFile(root: string): { rel: string; size: number } {
   return best;
 }
 
-export const READ_CALLS = 2000;
-export const READ_IN_FLIGHT = 50;
+const READ_CALLS = 2000;
+const READ_IN_FLIGHT = 50;
 const READ_ROUNDS = 3;
 const SERIAL_CALLS = 500;
 

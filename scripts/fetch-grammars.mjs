@@ -19,7 +19,7 @@ const vscodeWasm = path.join(packageDir('@vscode/tree-sitter-wasm'), 'wasm');
 const files = [
   require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
   ...['java', 'typescript', 'tsx', 'javascript', 'python', 'go', 'c-sharp'].map((l) => path.join(vscodeWasm, `tree-sitter-${l}.wasm`)),
-  path.join(packageDir('@tree-sitter-grammars/tree-sitter-kotlin'), 'tree-sitter-kotlin.wasm'),
+  require.resolve('@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm'),
 ];
 fs.mkdirSync(out, { recursive: true });
 for (const file of files) {

@@ -89,7 +89,7 @@ function prettyJson(text: string): string {
 }
 
 /** Markdown for one tool's outcome: a headline, then the content in a code block. */
-export function summarizeTool(step: Step, message: Json): string {
+function summarizeTool(step: Step, message: Json): string {
   const data = (message.data ?? {}) as Json;
   const ms = typeof data.executionTime === 'number' ? ` in ${data.executionTime} ms` : '';
   const head = `### \`${step.tool}\` · ${step.label}`;

@@ -18,7 +18,6 @@ import { pickTarget } from './routing';
 import { createHttpHandler } from './toolApi';
 
 export type { SessionInfo } from './registry';
-export type { ReceivedMessage } from './connection';
 export type { ToolCallShape } from './toolCalls';
 
 export const V2_PATH = '/ws/agent/chat';
@@ -41,13 +40,13 @@ export interface DevBackendOptions {
   readonly tls?: { readonly cert: string; readonly key: string };
 }
 
-export interface SessionEvent {
+interface SessionEvent {
   readonly kind: 'connected' | 'authenticated' | 'disconnected';
   readonly session: SessionInfo;
 }
 
 /** A session given by its webSocketSessionId or its listing entry. */
-export type SessionRef = string | SessionInfo;
+type SessionRef = string | SessionInfo;
 
 export interface DevBackend {
   /** HTTP base, e.g. `http://127.0.0.1:8080`. */

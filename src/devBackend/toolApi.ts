@@ -11,7 +11,7 @@ import { refuseHttp } from './requestGuard';
 
 export const TOOL_EXECUTE_PATH = '/api/claude-code/tools/execute';
 export const SESSIONS_PATH = '/api/ide/sessions';
-export const HEALTH_PATH = '/health';
+const HEALTH_PATH = '/health';
 
 export interface ToolApiDeps {
   readonly registry: SessionRegistry<IdeConnection>;

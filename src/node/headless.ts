@@ -60,11 +60,11 @@ export interface HeadlessHost {
 }
 
 /** $XDG_STATE_HOME/agent-bridge, else ~/.local/state/agent-bridge. */
-export function defaultStateDir(): string {
+function defaultStateDir(): string {
   return path.join(process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state'), 'agent-bridge');
 }
 
-export const HEADLESS_WRITE_REFUSAL =
+const HEADLESS_WRITE_REFUSAL =
   'The headless host has nobody to approve changes, so it refuses tools that write. Start it with --auto-approve to allow them.';
 
 /** The same tools as the extension, over a folder, with no VS Code: for servers, CI and benchmarks. */

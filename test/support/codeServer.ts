@@ -13,9 +13,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-export const CODE_SERVER_VERSION = '4.100.3';
-export const CHROMIUM_PATH = process.env.AGENT_BRIDGE_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const CODE_SERVER_VERSION = '4.100.3';
+const CHROMIUM_PATH = process.env.AGENT_BRIDGE_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -26,7 +26,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Same logic as scripts/setup-test-host.sh. */
-export function cacheRoot(): string {
+function cacheRoot(): string {
   return process.env.AGENT_BRIDGE_CACHE || path.join(os.homedir(), '.cache', 'agent-bridge');
 }
 
@@ -45,7 +45,7 @@ export function findCodeServer(): string {
 }
 
 /** A free TCP port on 127.0.0.1 (free when asked; tiny race with other processes). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
@@ -61,7 +61,7 @@ export function freePort(): Promise<number> {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Settings written before every start unless overridden: quiet, offline, no prompts. */
-export const DEFAULT_SETTINGS: Record<string, unknown> = {
+const DEFAULT_SETTINGS: Record<string, unknown> = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
@@ -328,7 +328,7 @@ function groupAlive(pgid: number): boolean {
 }
 
 /** Run entry.js as a CLI (e.g. --install-extension) and resolve with its output. */
-export function runCodeServerCli(entry: string, args: string[], timeoutMs = 120_000): Promise<string> {
+function runCodeServerCli(entry: string, args: string[], timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [entry, ...args], { env: cleanEnv(undefined), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -63,7 +63,7 @@ export interface MemoryProbe {
 }
 
 /** The memory of this very process (the headless host runs in it). */
-export function processMemory(): MemoryProbe {
+function processMemory(): MemoryProbe {
   const gc = gcFunction();
   return {
     settled: () => settledMemory(gc),
@@ -101,7 +101,7 @@ export interface SoakReport {
 }
 
 /** global.gc, also without --expose-gc on the command line (npm test). */
-export function gcFunction(): () => void {
+function gcFunction(): () => void {
   const existing = (globalThis as { gc?: () => void }).gc;
   if (existing) return existing;
   setFlagsFromString('--expose-gc');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { contextLabel, messageWithContext } from '../../src/core/chat/contextMessage';
 import { fenceFor } from '../../src/core/workspace/text';
-import { FUZZY_SLICE, fuzzyFilter, fuzzyFilterYielding, fuzzyScore } from '../../src/core/chat/fuzzy';
+import { FUZZY_SLICE, fuzzyFilterYielding, fuzzyScore } from '../../src/core/chat/fuzzy';
 import { Mentions } from '../../src/core/chat/mentions';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './helpers/fixtures';
@@ -24,15 +24,20 @@ const files = [
   'package.json',
 ];
 
-test('fuzzy: the file name is preferred over the folders, an exact name or prefix first', () => {
-  assert.deepEqual(fuzzyFilter('OrderService', files, (f) => f, 3), files.slice(0, 3));
-  assert.equal(fuzzyFilter('ordersvc', files, (f) => f, 1)[0], files[0]);
-  assert.equal(fuzzyFilter('readme', files, (f) => f, 1)[0], 'README.md');
-  assert.equal(fuzzyFilter('pkg', files, (f) => f, 1)[0], 'package.json');
+/** The `limit` best matches of `query` among `items`, with no newer query to stop it. */
+async function rank(query: string, items: readonly string[], limit: number): Promise<string[]> {
+  return (await fuzzyFilterYielding(query, items, (f) => f, limit, () => false)) ?? [];
+}
+
+test('fuzzy: the file name is preferred over the folders, an exact name or prefix first', async () => {
+  assert.deepEqual(await rank('OrderService', files, 3), files.slice(0, 3));
+  assert.equal((await rank('ordersvc', files, 1))[0], files[0]);
+  assert.equal((await rank('readme', files, 1))[0], 'README.md');
+  assert.equal((await rank('pkg', files, 1))[0], 'package.json');
   // Camel humps: OSI is OrderServiceImpl, not a scattered match in a path.
-  assert.equal(fuzzyFilter('OSI', files, (f) => f, 1)[0], files[1]);
+  assert.equal((await rank('OSI', files, 1))[0], files[1]);
   // With a slash, the folders count: test/ narrows to the test tree.
-  assert.equal(fuzzyFilter('test/order', files, (f) => f, 1)[0], files[2]);
+  assert.equal((await rank('test/order', files, 1))[0], files[2]);
 });
 
 test('fuzzy: no match is undefined; every character must appear in order', () => {
@@ -71,7 +76,7 @@ test('@ ranking of a monorepo-sized list: the event loop turns between slices, a
   const ranked = await fuzzyFilterYielding('file12', many, (f) => f, 5, () => false);
   order.push('done');
   assert.deepEqual(order, ['turn', 'done'], 'another task ran while the list was ranked');
-  assert.deepEqual(ranked, fuzzyFilter('file12', many, (f) => f, 5), 'the same answer as in one go');
+  assert.deepEqual(ranked, ['src/pkg12/File12.java', 'src/pkg23/File120.java', 'src/pkg24/File121.java', 'src/pkg25/File122.java', 'src/pkg26/File123.java'], 'the exact name, then the prefixes in list order, across slices');
   let asked = 0;
   let scored = 0;
   const stopped = await fuzzyFilterYielding('file', many, (f) => (scored++, f), 5, () => ++asked > 1);

@@ -73,13 +73,6 @@ export function fuzzyScore(query: string, candidate: string): number | undefined
   return score - candidate.length / 100;
 }
 
-/** The `limit` best matches of `query`, best first (ties: in the given order). */
-export function fuzzyFilter<T>(query: string, items: readonly T[], key: (item: T) => string, limit: number): T[] {
-  const scored: Scored<T>[] = [];
-  scoreSlice(query, items, key, 0, items.length, scored);
-  return best(scored, limit);
-}
-
 interface Scored<T> {
   readonly item: T;
   readonly score: number;
@@ -103,10 +96,11 @@ function best<T>(scored: Scored<T>[], limit: number): T[] {
 export const FUZZY_SLICE = 10_000;
 
 /**
- * `fuzzyFilter` for long lists (a monorepo's files, its symbols): scored `FUZZY_SLICE` items at a
- * time, the event loop turning between slices, so the extension host is never held for more than
- * a few milliseconds; undefined, with the rest left unscored, once `stale()` says a newer query
- * replaced this one (each keystroke asks anew).
+ * The `limit` best matches of `query`, best first (ties: in the given order). A list may be long
+ * (a monorepo's files, its symbols), so it is scored `FUZZY_SLICE` items at a time, the event loop
+ * turning between slices, and the extension host is never held for more than a few milliseconds;
+ * undefined, with the rest left unscored, once `stale()` says a newer query replaced this one
+ * (each keystroke asks anew).
  */
 export async function fuzzyFilterYielding<T>(query: string, items: readonly T[], key: (item: T) => string, limit: number, stale: () => boolean): Promise<T[] | undefined> {
   const scored: Scored<T>[] = [];

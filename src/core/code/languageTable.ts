@@ -15,7 +15,7 @@ export interface LanguageInfo {
   readonly grammarPackage?: string;
 }
 
-export const LANGUAGE_TABLE = {
+const LANGUAGE_TABLE = {
   java: { extensions: ['.java'], grammar: 'tree-sitter-java.wasm' },
   kotlin: { extensions: ['.kt', '.kts'], grammar: 'tree-sitter-kotlin.wasm', grammarPackage: '@tree-sitter-grammars/tree-sitter-kotlin' },
   typescript: { extensions: ['.ts', '.mts', '.cts'], grammar: 'tree-sitter-typescript.wasm' },

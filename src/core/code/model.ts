@@ -88,7 +88,7 @@ export type Expr =
   | { readonly k: 'lub'; readonly ts: readonly string[] } // a multi-catch parameter: the alternatives' common superclass
   | { readonly k: '?'; readonly why?: string };
 
-export type CallKind = 'call' | 'new' | 'this' | 'super' | 'ref';
+type CallKind = 'call' | 'new' | 'this' | 'super' | 'ref';
 
 /** Flags of a call site. */
 export const IN_LAMBDA = 1;
@@ -113,7 +113,7 @@ export interface CallSite {
   readonly g?: readonly Expr[];
 }
 
-export type MemberKind = 'method' | 'constructor' | 'initializer';
+type MemberKind = 'method' | 'constructor' | 'initializer';
 
 export interface MethodSymbol {
   readonly kind: MemberKind;

@@ -16,7 +16,7 @@ import { ENGLISH, matchError, nothingChanged, notExactForReplaceAll } from './er
 import type { ApplyResult, EditNames, EditReport, EditSpec, EditsResult, LineRange, MatchOutcome } from './types';
 
 export const applyChangeNames = (path: string): EditNames => ({ path, search: 'searchContent', replace: 'replaceContent' });
-export const editNames = (path: string): EditNames => ({ path, search: 'old_string', replace: 'new_string' });
+const editNames = (path: string): EditNames => ({ path, search: 'old_string', replace: 'new_string' });
 
 /** Empty, or holding nothing but a BOM. */
 const isEmptyText = (t: string): boolean => t === '' || t === '\ufeff';

@@ -33,7 +33,7 @@ export function refuseUnmatchable(text: string, path: string, t: Translate = ENG
 }
 
 /** `work`, stopped with TIMEOUT at the first yield after `EDIT_LIMITS.matchMs` from its start. */
-export function* withinDeadline<T>(work: Sliced<T>, t: Translate = ENGLISH): Sliced<T> {
+function* withinDeadline<T>(work: Sliced<T>, t: Translate = ENGLISH): Sliced<T> {
   const limitMs = EDIT_LIMITS.matchMs;
   const deadline = performance.now() + limitMs;
   let done = false;

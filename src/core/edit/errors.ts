@@ -28,11 +28,11 @@ function how(strategy: MatchStrategy, t: Translate): string {
 /** Ends every message after which the file is as it was; MultiEdit swaps it for its own ending. */
 export const nothingChanged = (t: Translate): string => t(' Nothing was changed.');
 
-export function lineLabel(startLine: number, endLine: number, t: Translate = ENGLISH): string {
+function lineLabel(startLine: number, endLine: number, t: Translate = ENGLISH): string {
   return startLine === endLine ? t('line {0}', startLine) : t('lines {0}-{1}', startLine, endLine);
 }
 
-export function notFoundMessage(outcome: Extract<MatchOutcome, { kind: 'not-found' }>, names: EditNames, t: Translate = ENGLISH): string {
+function notFoundMessage(outcome: Extract<MatchOutcome, { kind: 'not-found' }>, names: EditNames, t: Translate = ENGLISH): string {
   const head = t('{0} not found in {1}: no exact match, and none ignoring line endings, trailing blanks or indentation.', names.search, names.path);
   const c = outcome.closest;
   if (!c) {
@@ -51,7 +51,7 @@ function linesList(lines: readonly number[], count: number, t: Translate): strin
   return count > lines.length ? t('lines {0} and {1} more', listed, count - lines.length) : t('lines {0}', listed);
 }
 
-export function ambiguousMessage(outcome: Extract<MatchOutcome, { kind: 'ambiguous' }>, names: EditNames, allowReplaceAll: boolean, t: Translate = ENGLISH): string {
+function ambiguousMessage(outcome: Extract<MatchOutcome, { kind: 'ambiguous' }>, names: EditNames, allowReplaceAll: boolean, t: Translate = ENGLISH): string {
   const args = [names.search, outcome.count, names.path, how(outcome.strategy, t), linesList(outcome.lines, outcome.count, t)];
   const body = allowReplaceAll
     ? t('{0} matches {1} places in {2} ({3}), at {4}. Include more surrounding lines so it matches exactly one place, or set replace_all to change every occurrence.', ...args)
@@ -59,7 +59,7 @@ export function ambiguousMessage(outcome: Extract<MatchOutcome, { kind: 'ambiguo
   return body + nothingChanged(t);
 }
 
-export function alreadyAppliedMessage(strategy: MatchStrategy, range: TextRange, names: EditNames, t: Translate = ENGLISH): string {
+function alreadyAppliedMessage(strategy: MatchStrategy, range: TextRange, names: EditNames, t: Translate = ENGLISH): string {
   const where = lineLabel(range.startLine, range.endLine, t);
   return t('{0} not found in {1}, but {2} is already there at {3} ({4}): the change looks already applied.', names.search, names.path, names.replace, where, how(strategy, t)) + nothingChanged(t);
 }

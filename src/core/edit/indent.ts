@@ -9,7 +9,7 @@ import { isBlank, leadingBlanks } from './blanks';
 const DEFAULT_UNIT = 4;
 
 /** Tabs when some indented line starts with a tab, spaces when some starts with a space, else unknown. */
-export function indentStyle(lines: readonly string[]): IndentStyle {
+function indentStyle(lines: readonly string[]): IndentStyle {
   let tabs = 0;
   let spaces = 0;
   for (const line of lines) {
@@ -26,7 +26,7 @@ function gcd(a: number, b: number): number {
 }
 
 /** The step between indentation levels of space-indented lines (their widths' GCD), 4 when unclear. */
-export function spaceUnit(lines: readonly string[]): number {
+function spaceUnit(lines: readonly string[]): number {
   let unit = 0;
   for (const line of lines) {
     if (isBlank(line)) continue;

@@ -2,7 +2,7 @@
  * Line bookkeeping shared by the matcher, the applier and the patcher: where lines start and which
  * line an offset is on. Terminators are CRLF, LF or a lone CR (eol.ts), as in text.ts's splitLines.
  */
-import { runWhole, type Sliced } from '../code/index/slices';
+import type { Sliced } from '../code/index/slices';
 import { endsWithEol, EOL_RE } from './eol';
 
 /** Lines a sliced pass over a file handles between two yields. */
@@ -16,14 +16,10 @@ export interface LineIndex {
 }
 
 /**
- * Indexes every line of `text`. A final terminator does not open an extra empty line (as splitLines),
- * so a text of n complete lines has n entries; the empty text has none.
+ * Indexes every line of `text`, yielding every few thousand lines (a file may have millions). A
+ * final terminator does not open an extra empty line (as splitLines), so a text of n complete
+ * lines has n entries; the empty text has none.
  */
-export function indexLines(text: string): LineIndex {
-  return runWhole(indexLinesSliced(text));
-}
-
-/** indexLines as a generator that yields every few thousand lines (a file may have millions). */
 export function* indexLinesSliced(text: string): Sliced<LineIndex> {
   const starts: number[] = [];
   const ends: number[] = [];
@@ -56,11 +52,6 @@ export function floorIndex(sorted: readonly number[], value: number): number {
   return lo;
 }
 
-/** 1-based line of the character at `offset` (an offset at the very end counts as the last line). */
-export function lineAt(index: LineIndex, offset: number): number {
-  return index.starts.length === 0 ? 1 : floorIndex(index.starts, offset) + 1;
-}
-
 /** Splits into lines the way the matcher compares them; a final terminator does not make an extra line. */
 export function splitSearchLines(text: string): string[] {
   const lines = text.split(/\r\n|\n|\r/);
@@ -70,7 +61,7 @@ export function splitSearchLines(text: string): string[] {
 
 /**
  * 1-based line of the character at `offset`, without indexing the whole text (the apply path runs
- * this on every edit). Agrees with lineAt(indexLines(text), offset): the end of a text with a final
+ * this on every edit). Agrees with the line index (indexLinesSliced): the end of a text with a final
  * terminator counts as its last line, and an offset between the CR and LF of a CRLF is on that CRLF's line.
  */
 export function lineNumberAt(text: string, offset: number): number {

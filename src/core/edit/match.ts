@@ -15,7 +15,7 @@ import { textOccurrences, sequenceOccurrences } from './linearSearch';
 import { floorIndex, indexLinesSliced, LINES_PER_STEP, lineNumberAt, splitSearchLines, type LineIndex } from './lines';
 
 /** At most this many places are listed in an ambiguity message (all are counted). */
-export const MAX_LISTED = 10;
+const MAX_LISTED = 10;
 
 const BOM = '\ufeff';
 

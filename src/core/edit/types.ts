@@ -51,7 +51,7 @@ export type MatchOutcome =
   | { readonly kind: 'not-found'; readonly lineCount: number; readonly closest?: ClosestRegion };
 
 /** A search/replace that changed the text. */
-export interface Applied {
+interface Applied {
   readonly kind: 'applied';
   readonly newText: string;
   readonly strategy: MatchStrategy;
@@ -62,7 +62,7 @@ export interface Applied {
 }
 
 /** A search/replace that found its replacement already in place: the text is returned unchanged. */
-export interface AlreadyApplied {
+interface AlreadyApplied {
   readonly kind: 'already-applied';
   readonly newText: string;
   readonly strategy: MatchStrategy;

@@ -23,7 +23,7 @@ export interface BridgeOptions {
 
 /** 60 s: the default of `agentBridge.resultRetentionSeconds` and of the host's `--result-retention`. */
 export const DEFAULT_OUTBOX_TTL_MS = 60_000;
-export const DEFAULT_OUTBOX_LIMIT = 100;
+const DEFAULT_OUTBOX_LIMIT = 100;
 
 /**
  * Answers waiting for the link, oldest first: bounded in count (the oldest is dropped) and in age

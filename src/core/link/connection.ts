@@ -20,7 +20,7 @@ export interface ConnectionTiming {
   readonly handshakeTimeoutMs: number;
 }
 
-export const DEFAULT_TIMING: ConnectionTiming = {
+const DEFAULT_TIMING: ConnectionTiming = {
   pingIntervalMs: 30_000,
   deadAfterMs: 60_000,
   backoffBaseMs: 1_000,

@@ -37,12 +37,12 @@ export interface DispatcherOptions {
 
 /** Answers up to this size are kept whole for replay; larger ones never (a 4 MB read × 300 filled the heap). */
 export const REPLAY_KEEP_BYTES = 64 * 1024;
-export const DEFAULT_REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
 /** How many call ids are remembered with their tool and params, to refuse an id reused for another call. */
 export const MAX_FINGERPRINTS = 50_000;
 
 /** How long a cancelled writing tool may take to settle (withdraw, or finish its write) before it is answered CANCELLED. */
-export const WRITE_CANCEL_GRACE_MS = 5_000;
+const WRITE_CANCEL_GRACE_MS = 5_000;
 
 /**
  * Rejects with the signal's reason `ms` after it fires (never, if it never does). `done()` stops
@@ -89,7 +89,7 @@ function firstLine(message: string, max = 200): string {
 }
 
 /** Params for a debug log line: long strings (file contents, replacements) are cut. */
-export function describeParams(params: unknown): string {
+function describeParams(params: unknown): string {
   try {
     return JSON.stringify(params, (_key, value: unknown) => (typeof value === 'string' && value.length > 120 ? `${value.slice(0, 120)}… (${value.length} chars)` : value));
   } catch {
@@ -98,7 +98,7 @@ export function describeParams(params: unknown): string {
 }
 
 /** Turns zod's issues into one sentence that names each bad field. */
-export function describeParamIssues(error: z.ZodError): string {
+function describeParamIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const field = issue.path.join('.') || '(params)';

@@ -2,8 +2,8 @@ import WebSocket from 'ws';
 import type { Logger } from '../log';
 
 /** Bytes waiting to be sent past which no new frame is read from the backend, and below which reading resumes. */
-export const SEND_BUFFER_HIGH = 16 * 1024 * 1024;
-export const SEND_BUFFER_LOW = 2 * 1024 * 1024;
+const SEND_BUFFER_HIGH = 16 * 1024 * 1024;
+const SEND_BUFFER_LOW = 2 * 1024 * 1024;
 
 /** Past this many bytes a batch goes out at once: batching saves system calls on small frames, and a large one only waits. */
 const BATCH_BYTES = 256 * 1024;

@@ -7,7 +7,7 @@ import { BridgeConnection, buildConnectUrl, carriesToken, exposesToken, type Con
 import type { ProtocolVersion } from '../protocol/messages';
 import { explainTlsError } from './tlsErrors';
 
-export type ProbeFailure =
+type ProbeFailure =
   /** serverUrl is not a ws:// or wss:// URL. */
   | 'badUrl'
   /** A token would go over plain ws:// to another machine, so no connection was tried. */
@@ -46,7 +46,7 @@ export interface ProbeOptions extends Omit<ConnectionOptions, 'timing'> {
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$)/;
 
 /** What a failed attempt's socket error (or its absence) means. */
-export function classifyFailure(err: (Error & { code?: string }) | undefined, lastError: string | undefined, authRejected: boolean): { kind: ProbeFailure; status?: number } {
+function classifyFailure(err: (Error & { code?: string }) | undefined, lastError: string | undefined, authRejected: boolean): { kind: ProbeFailure; status?: number } {
   const code = err?.code ?? '';
   const message = err?.message ?? lastError ?? '';
   const status = /Unexpected server response: (\d{3})/.exec(message)?.[1];

@@ -31,7 +31,7 @@ export const LINUX_CA_FILES = [
   '/etc/pki/tls/cacert.pem', // OpenELEC
   '/etc/ssl/cert.pem', // Alpine
 ] as const;
-export const LINUX_CA_DIRS = ['/etc/ssl/certs', '/etc/pki/tls/certs'] as const;
+const LINUX_CA_DIRS = ['/etc/ssl/certs', '/etc/pki/tls/certs'] as const;
 export const MAC_KEYCHAINS = ['/System/Library/Keychains/SystemRootCertificates.keychain', '/Library/Keychains/System.keychain'] as const;
 
 export interface SystemCaOptions {

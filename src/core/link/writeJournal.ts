@@ -30,10 +30,10 @@ export interface JournalEntry {
 }
 
 /** A write's answer up to this size is kept whole; a larger one only as its outcome. */
-export const ANSWER_KEEP_BYTES = 16 * 1024;
+const ANSWER_KEEP_BYTES = 16 * 1024;
 /** All answers kept whole, together: past it the oldest keep only their outcome. */
-export const ANSWERS_BUDGET_BYTES = 8 * 1024 * 1024;
-export const MAX_ENTRIES = 20_000;
+const ANSWERS_BUDGET_BYTES = 8 * 1024 * 1024;
+const MAX_ENTRIES = 20_000;
 /** A journal file larger than this is not read back (it cannot have been written by this code). */
 const MAX_FILE_BYTES = 128 * 1024 * 1024;
 

@@ -25,9 +25,9 @@ const MAX_VALUE_CHARS = 256 * 1024;
 /** A file changed this recently is read again each time (a coarse clock may not show a second change). */
 const RACY_MS = 2_000;
 /** Only this much of one message is checked and kept. */
-export const MAX_MESSAGE_SCAN = 16 * 1024;
+const MAX_MESSAGE_SCAN = 16 * 1024;
 /** What a cut-out value is replaced with. */
-export const REDACTED = '[secret]';
+const REDACTED = '[secret]';
 
 /** The secret values of a project, ready to be looked for in text. */
 export interface SecretValues {
@@ -168,7 +168,7 @@ async function secretText(abs: string): Promise<SecretRead> {
  * read, and escaped again as a checker prints it), the value of every `key = value` / `key: value` line (dotenv, YAML, properties, object
  * literals), and every number of MIN_VALUE digits or more (a literal type prints it).
  */
-export function valuesIn(text: string): Set<string> {
+function valuesIn(text: string): Set<string> {
   const out = new Set<string>();
   const add = (v: string): void => {
     const s = v.trim();

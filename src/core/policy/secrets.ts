@@ -99,7 +99,7 @@ export const DEFAULT_EXCLUDE_GLOBS: readonly string[] = [
 ];
 
 /** `*.pem` becomes `*.[pP][eE][mM]`: search globs are case-sensitive, secrets are matched without case. */
-export function caseless(glob: string): string {
+function caseless(glob: string): string {
   if (/[[\]{}\\]/.test(glob)) return glob;
   return glob.replace(/[a-z]/gi, (c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`));
 }

@@ -26,14 +26,11 @@ export class ToolError extends Error {
 }
 
 /** Chat-level error codes the backend may send in an ERROR message (docs/protocol.md §8.4). */
-export const BACKEND_ERROR_CODES = [
-  'PROJECT_NOT_FOUND',
-  'INVALID_REQUEST',
-  'ANALYSIS_FAILED',
-  'TOOL_EXECUTION_FAILED',
-  'MESSAGE_TOO_LARGE',
-  'REQUEST_OVERRIDDEN',
-  'ANALYSIS_TIMEOUT',
-] as const;
-
-export type BackendErrorCode = (typeof BACKEND_ERROR_CODES)[number];
+export type BackendErrorCode =
+  | 'PROJECT_NOT_FOUND'
+  | 'INVALID_REQUEST'
+  | 'ANALYSIS_FAILED'
+  | 'TOOL_EXECUTION_FAILED'
+  | 'MESSAGE_TOO_LARGE'
+  | 'REQUEST_OVERRIDDEN'
+  | 'ANALYSIS_TIMEOUT';

@@ -21,20 +21,20 @@ export type ProtocolVersion = 'v1' | 'v2';
 // ---------------------------------------------------------------- server → IDE
 
 /** Server greets the client after the handshake; keep `requestId` for v1 multi-turn. */
-export const ConnectedSchema = z.object({
+const ConnectedSchema = z.object({
   type: z.literal('CONNECTED'),
   data: z.looseObject({ message: optStr, requestId: optStr, serverTime: optNum }).optional(),
 });
 
 /** Heartbeat from either side; the receiver answers PONG with the same timestamp. */
-export const PingSchema = z.object({ type: z.literal('PING'), data: z.looseObject({ timestamp: optNum }).optional() });
-export const PongSchema = z.object({ type: z.literal('PONG'), data: z.looseObject({ timestamp: optNum }).optional() });
+const PingSchema = z.object({ type: z.literal('PING'), data: z.looseObject({ timestamp: optNum }).optional() });
+const PongSchema = z.object({ type: z.literal('PONG'), data: z.looseObject({ timestamp: optNum }).optional() });
 
 /**
  * The chat commands the backend understands, for the chat's `/` menu (docs/protocol.md §8.2): an
  * Agent Bridge addition, sent after CONNECTED; an IDE that does not know it ignores it.
  */
-export const CommandsSchema = z.object({
+const CommandsSchema = z.object({
   type: z.literal('COMMANDS'),
   data: z.object({
     commands: z
@@ -44,7 +44,7 @@ export const CommandsSchema = z.object({
 });
 
 /** Progress of the agent's work (docs/protocol.md §8.2). */
-export const ThinkingSchema = z.object({
+const ThinkingSchema = z.object({
   type: z.literal('THINKING'),
   data: z.looseObject({
     requestId: optStr,
@@ -56,13 +56,13 @@ export const ThinkingSchema = z.object({
 });
 
 /** The end of a v1 analysis (and optionally of a v2 chat turn) with its Markdown result. */
-export const CompleteSchema = z.object({
+const CompleteSchema = z.object({
   type: z.literal('COMPLETE'),
   data: z.looseObject({ requestId: optStr, result: optStr, process: optStr }).optional(),
 });
 
 /** A v2 answer; its text field's name is not fixed by the documents, so all four are read. */
-export const AgentResponseSchema = z.object({
+const AgentResponseSchema = z.object({
   type: z.literal('AGENT_RESPONSE'),
   data: z
     .looseObject({
@@ -79,7 +79,7 @@ export const AgentResponseSchema = z.object({
 });
 
 /** A chat-level error from the backend (docs/protocol.md §8.2). */
-export const ServerErrorSchema = z.object({
+const ServerErrorSchema = z.object({
   type: z.literal('ERROR'),
   data: z.looseObject({ requestId: optStr, message: optStr, code: optStr, details: z.unknown().optional() }).optional(),
 });
@@ -98,7 +98,7 @@ const ToolCallFields = z.looseObject({
   traceId: optStr,
   trace_id: optStr,
 });
-export const RawToolCallSchema = ToolCallFields.extend({
+const RawToolCallSchema = ToolCallFields.extend({
   type: z.literal('TOOL_CALL'),
   data: ToolCallFields.optional(),
 });
@@ -259,7 +259,7 @@ export type ToolResultMessage = z.infer<typeof ToolResultSchema>;
 export const BACKEND_WAIT_MS = 30_000;
 
 /** What the developer attached to a chat message, beside its fenced copy in `message` (docs/protocol.md §8.1). */
-export const ChatContextItemSchema = z.object({ path: str, startLine: z.number(), endLine: z.number(), text: z.string(), truncated: z.boolean().optional() });
+const ChatContextItemSchema = z.object({ path: str, startLine: z.number(), endLine: z.number(), text: z.string(), truncated: z.boolean().optional() });
 /**
  * One attachment as it goes on the wire: a project-relative path, the 1-based inclusive lines sent,
  * their text, and `truncated` when the file (or range) was longer than the budget left.

@@ -57,7 +57,7 @@ const BATCH_SIZE = 32;
 const MAX_IN_FLIGHT = 2;
 
 /** The RegExp source and flags that implement a request's pattern in JavaScript. Throws VALIDATION_FAILED. */
-export function compilePattern(req: Pick<EngineRequest, 'pattern' | 'regex' | 'caseSensitive'>): {
+function compilePattern(req: Pick<EngineRequest, 'pattern' | 'regex' | 'caseSensitive'>): {
   source: string;
   flags: string;
 } {

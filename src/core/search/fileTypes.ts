@@ -72,7 +72,7 @@ const LANGUAGES: Readonly<Record<string, readonly string[]>> = {
 };
 
 const ALL = new Set(['', 'all', '*', '*.*', 'any']);
-export const MAX_FILE_TYPES = 32;
+const MAX_FILE_TYPES = 32;
 const SAFE_EXTENSION = /^[A-Za-z0-9_+#-]+(\.[A-Za-z0-9_+#-]+)*$/;
 
 /** File-name globs for a `file_type`, or undefined for "every file". Throws VALIDATION_FAILED for a name that is no extension. */

@@ -23,7 +23,7 @@ import { MAX_LIMIT, type FileMatches, type SearchResult } from './types';
  */
 
 /** Inline code that survives backticks inside. */
-export function inlineCode(text: string): string {
+function inlineCode(text: string): string {
   let longest = 0;
   for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const ticks = '`'.repeat(longest + 1);

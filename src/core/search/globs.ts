@@ -205,7 +205,7 @@ function tokensToRegex(tokens: readonly Token[]): string {
  * repository's ignore line `*a*a*a*a*a*a*a*a*b` held the host for good on a long file name. Three
  * keep the worst path name to milliseconds; ordinary globs (`*.min.*`) need fewer.
  */
-export const MAX_GLOB_STARS = 3;
+const MAX_GLOB_STARS = 3;
 
 function starsIn(tokens: readonly Token[]): number {
   let n = 0;

@@ -160,7 +160,7 @@ export async function explicitIgnoreLines(root: string, target: string): Promise
 // Exclusion globs (VS Code `files.exclude` / `search.exclude`)
 
 /** Folders no search ever enters (VS Code's own search skips them too). */
-export const ALWAYS_EXCLUDED = ['**/.git', '**/.svn', '**/.hg'];
+const ALWAYS_EXCLUDED = ['**/.git', '**/.svn', '**/.hg'];
 
 /**
  * VS Code exclusion globs → ripgrep `--glob` bodies (without the '!'), anchored at the root so they

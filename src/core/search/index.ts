@@ -34,7 +34,7 @@ export { formatMarkdown, toStructured } from './format';
  * Keeps the first `limit` matching lines in (path, line) order, whatever order files arrive in,
  * and counts all of them: memory stays O(limit) however many millions of lines match.
  */
-export class ResultCollector implements ResultSink {
+class ResultCollector implements ResultSink {
   totalMatches = 0;
   totalFiles = 0;
   /** Lines over MAX_LINE_BYTES searched only in part (the in-process search). */

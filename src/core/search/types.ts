@@ -38,7 +38,7 @@ export const MAX_CONTEXT_LINES = 50;
 /** Files larger than this are skipped while walking a folder (an explicitly named file is always searched). */
 export const MAX_FILE_SIZE = 20 * 1024 * 1024;
 /** Lines longer than this are shown clipped (around the match for a matching line). */
-export const MAX_DISPLAY_LINE = 400;
+const MAX_DISPLAY_LINE = 400;
 /**
  * Of a line longer than this, only the start is read: bytes of ripgrep's output, characters in the
  * in-process search (which also searches only that start). A minified file can be one 20 MB line.

@@ -37,7 +37,7 @@ const params = z.object({
   includeSource: boolParam().default(false),
 });
 
-export const MAX_SOURCE_LINES = 1500;
+const MAX_SOURCE_LINES = 1500;
 const MAX_LINES_PER_METHOD = 120;
 
 interface TreeJson {

@@ -61,7 +61,7 @@ export const lines = (a: number, b: number, t: Translate = english): string => (
 /** The heading word for a kind of type: Class, Interface, Enum, Record, Annotation, Struct, Module. */
 export const kindLabel = (kind: string, t: Translate): string => t(kind === 'annotation' ? 'Annotation' : (kind[0]?.toUpperCase() ?? '') + kind.slice(1));
 
-export function typeLabel(e: TypeEntry): string {
+function typeLabel(e: TypeEntry): string {
   return `${e.type.kind} \`${e.type.fqn}\` — ${e.path}:${e.type.line}`;
 }
 

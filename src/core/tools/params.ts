@@ -15,8 +15,8 @@ export const boolParam = () =>
   z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
 /** Names of code (classes, methods, `a.b.C#m`) longer or more dotted than this are refused: lookups try every dotted prefix. */
-export const MAX_NAME_CHARS = 1000;
-export const MAX_NAME_PARTS = 64;
+const MAX_NAME_CHARS = 1000;
+const MAX_NAME_PARTS = 64;
 
 /** A class or method name as the code tools take it: trimmed, not empty, bounded in length and dotted parts. */
 export const nameParam = () =>

@@ -9,7 +9,7 @@ import { intParam, pathParam } from './params';
 /** Larger reads are cut here, with a note saying how to read on. */
 export const MAX_READ_LINES = 2000;
 /** A single longer line (minified code) is cut here. */
-export const MAX_LINE_CHARS = 2000;
+const MAX_LINE_CHARS = 2000;
 
 const params = z.object({
   relativePath: pathParam(),

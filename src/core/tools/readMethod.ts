@@ -30,7 +30,7 @@ const params = z.object({
 });
 
 /** At most this many lines per overload; longer bodies are cut with a note. */
-export const MAX_METHOD_LINES = 400;
+const MAX_METHOD_LINES = 400;
 
 export const readMethodTool = defineTool({
   name: 'read_method',

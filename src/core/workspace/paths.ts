@@ -34,7 +34,7 @@ export function toRelative(root: string, abs: string): string {
  */
 /** Longer or deeper paths are refused before anything is resolved (PATH_MAX on Linux is 4,096 bytes). */
 export const MAX_PATH_CHARS = 4096;
-export const MAX_PATH_DEPTH = 256;
+const MAX_PATH_DEPTH = 256;
 
 export async function resolveInProject(ws: Workspace, requested: string | undefined): Promise<ProjectPath> {
   const input = (requested ?? '').trim();

@@ -9,7 +9,7 @@ export interface DecodedText {
 
 const SNIFF_BYTES = 8000;
 
-export function detectEncoding(bytes: Uint8Array): Encoding {
+function detectEncoding(bytes: Uint8Array): Encoding {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf8bom';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf16le';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf16be';

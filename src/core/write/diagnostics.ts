@@ -3,7 +3,7 @@ import type { DiagnosticInfo, Workspace } from '../workspace/workspace';
 import { newProblems, viewOf, type DiagnosticView } from './problems';
 
 /** After a write, how long the language services get to report on the changed file. */
-export const SETTLE_AFTER_WRITE_MS = 1500;
+const SETTLE_AFTER_WRITE_MS = 1500;
 
 export type DiagnosticsReport =
   | { readonly available: true; readonly new: readonly DiagnosticView[]; readonly newErrors: number; readonly newWarnings: number; readonly omitted: number }

@@ -9,7 +9,7 @@ import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, 
  * them are kept here, since VS Code resolves calls only from the items it handed out.
  */
 
-export const PROVIDER_TIMEOUT_MS = 8_000;
+const PROVIDER_TIMEOUT_MS = 8_000;
 
 const KIND_NAMES: readonly IntelSymbolKind[] = [
   'File', 'Module', 'Namespace', 'Package', 'Class', 'Method', 'Property', 'Field', 'Constructor', 'Enum', 'Interface', 'Function', 'Variable',

@@ -23,7 +23,7 @@ export const Setting = {
 } as const;
 
 /** Settings that change where or how we connect: a change to one of them reconnects. */
-export const CONNECTION_SETTINGS = [Setting.serverUrl, Setting.projectKey, Setting.protocol, Setting.systemCertificates] as const;
+const CONNECTION_SETTINGS = [Setting.serverUrl, Setting.projectKey, Setting.protocol, Setting.systemCertificates] as const;
 
 export interface BridgeSettings {
   readonly serverUrl: string;
@@ -41,14 +41,14 @@ export interface BridgeSettings {
  * scope rules let through (the manifest declares these `machine`/`application` scoped and
  * restricted in untrusted workspaces as well). A value of the wrong type is the default too.
  */
-export function userSetting<T extends string | number | boolean | readonly unknown[]>(key: string, fallback: T): T {
+function userSetting<T extends string | number | boolean | readonly unknown[]>(key: string, fallback: T): T {
   const seen = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key);
   const value = seen?.globalValue ?? seen?.defaultValue;
   const sameType = Array.isArray(fallback) ? Array.isArray(value) : typeof value === typeof fallback;
   return sameType ? (value as T) : fallback;
 }
 
-export const DEFAULT_SERVER_URL = 'ws://localhost:8080/ws/agent/chat';
+const DEFAULT_SERVER_URL = 'ws://localhost:8080/ws/agent/chat';
 
 export function readSettings(folder: vscode.WorkspaceFolder | undefined): BridgeSettings {
   // The link is one per window; only the project key may differ per folder.

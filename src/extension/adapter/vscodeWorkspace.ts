@@ -18,7 +18,7 @@ function realpathOrSelf(p: string): string {
 }
 
 /** ripgrep as VS Code ships it (desktop builds keep it unpacked beside the asar archive). */
-export function findBundledRipgrep(appRoot: string): string | undefined {
+function findBundledRipgrep(appRoot: string): string | undefined {
   const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
   for (const modules of ['node_modules', 'node_modules.asar.unpacked']) {
     const candidate = path.join(appRoot, modules, '@vscode', 'ripgrep', 'bin', exe);

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentChange, AgentChanges } from './agentChanges';
 import { inert } from '../review/inert';
 
-export const AGENT_CHANGES_VIEW_ID = 'agentBridge.agentChanges';
+const AGENT_CHANGES_VIEW_ID = 'agentBridge.agentChanges';
 const BEFORE_SCHEME = 'agent-bridge-before';
 
 /** A row the view made (commands act only on those, never on an id passed by someone else). */

@@ -9,7 +9,7 @@ const text = z.string();
 const at = z.number();
 
 /** The link's state as the header shows it; 'reconnecting' is shown as connecting. */
-export const ConnectionViewSchema = z.object({
+const ConnectionViewSchema = z.object({
   state: z.enum(['connected', 'connecting', 'reconnecting', 'disconnected']),
   /** The server URL when connected; the raw error otherwise (shown small, for the curious). */
   detail: text.optional(),
@@ -24,7 +24,7 @@ export type ConnectionView = z.infer<typeof ConnectionViewSchema>;
 const RangeFields = { startLine: z.number().int().min(1).max(10_000_000).optional(), endLine: z.number().int().min(1).max(10_000_000).optional() };
 
 /** Something attached to the next message, as a chip above the message box shows it. */
-export const ContextChipSchema = z.object({
+const ContextChipSchema = z.object({
   id: text,
   kind: z.enum(['file', 'selection', 'symbol']),
   path: text,
@@ -35,7 +35,7 @@ export const ContextChipSchema = z.object({
 export type ContextChip = z.infer<typeof ContextChipSchema>;
 
 /** One `@` completion: a file of the served folder or a symbol from the code index. */
-export const SuggestionSchema = z.object({
+const SuggestionSchema = z.object({
   kind: z.enum(['file', 'symbol']),
   label: text,
   /** The folder, or the symbol's file and line: shown dimmed. */
@@ -46,10 +46,13 @@ export const SuggestionSchema = z.object({
 export type Suggestion = z.infer<typeof SuggestionSchema>;
 
 /** A command the backend understands, offered by the `/` menu. */
-export const SlashCommandSchema = z.object({ name: z.string().min(1).max(64), description: z.string().max(300) });
+const SlashCommandSchema = z.object({ name: z.string().min(1).max(64), description: z.string().max(300) });
 export type SlashCommand = z.infer<typeof SlashCommandSchema>;
 
-/** One item of the conversation. `id` is stable, so an update replaces the item in place. */
+/**
+ * One item of the conversation. `id` is stable, so an update replaces the item in place.
+ * @public Read through lazyContract.ts, which knip cannot follow.
+ */
 export const EntrySchema = z.discriminatedUnion('kind', [
   /** `queued`: typed while offline, sent as soon as the link is back (Stop cancels it). */
   z.object({
@@ -107,7 +110,7 @@ export const EntrySchema = z.discriminatedUnion('kind', [
 export type Entry = z.infer<typeof EntrySchema>;
 
 /** A pending change from the ChangeQueue, as an approval card shows it. */
-export const ChangeCardSchema = z.object({
+const ChangeCardSchema = z.object({
   id: text,
   toolName: text,
   relativePath: text,
@@ -123,7 +126,7 @@ export const ChangeCardSchema = z.object({
 export type ChangeCard = z.infer<typeof ChangeCardSchema>;
 
 /** Every UI string the webview shows, translated by the extension (vscode.l10n) and sent in `init`. */
-export const STRING_KEYS = [
+const STRING_KEYS = [
   'title', 'connected', 'connecting', 'offline', 'retry', 'newSession', 'send', 'stop', 'placeholder',
   'inputLabel', 'empty', 'you', 'agent', 'thinking', 'round', 'running', 'succeeded', 'failed', 'rejected', 'cancelled', 'reviewed', 'moreLines', 'output',
   'copy', 'copied', 'pendingChanges', 'openDiff', 'approve', 'reject', 'created', 'late', 'consent', 'allow', 'refuse', 'errorTitle', 'busy',
@@ -131,11 +134,14 @@ export const STRING_KEYS = [
   'insertAtCursor', 'applyToFile', 'editMessage', 'retryMessage',
   'attach', 'removeAttachment', 'addCurrentFile', 'noMatches', 'commandsLabel', 'mentionsLabel', 'attachmentsLabel',
 ] as const;
-export type StringKey = (typeof STRING_KEYS)[number];
+type StringKey = (typeof STRING_KEYS)[number];
 const StringsSchema = z.record(z.enum(STRING_KEYS), text);
 export type Strings = Record<StringKey, string>;
 
-/** Extension → webview. `init` answers every `ready` with the whole state, so nothing is lost while the webview loads. */
+/**
+ * Extension → webview. `init` answers every `ready` with the whole state, so nothing is lost while the webview loads.
+ * @public Read through lazyContract.ts, which knip cannot follow.
+ */
 export const ToWebviewSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'),
@@ -180,7 +186,7 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
 export type ToWebview = z.infer<typeof ToWebviewSchema>;
 
 /** Webview → extension. */
-export const FromWebviewSchema = z.discriminatedUnion('type', [
+const FromWebviewSchema = z.discriminatedUnion('type', [
   /** The script is listening; answer with `init`. */
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000) }),
@@ -221,4 +227,5 @@ function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {
 }
 
 export const parseToWebview = (raw: unknown): Parsed<ToWebview> => parseWith(ToWebviewSchema, raw);
+/** @public Read through lazyContract.ts, which knip cannot follow. */
 export const parseFromWebview = (raw: unknown): Parsed<FromWebview> => parseWith(FromWebviewSchema, raw);

@@ -12,7 +12,7 @@ import type { Entry } from './contract';
 import type { Transcript } from './transcript';
 import { newId, TurnEntries, type Turn } from './turnEntries';
 
-export const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
+const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
 
 /** What the conversation needs from the BridgeController. */
 export interface ChatLink {

@@ -7,7 +7,7 @@ import type { BackendErrorCode } from '../../core/protocol/errors';
 import type { ChatTexts } from './conversation';
 
 /** A sentence per chat error code (docs/protocol.md §8.4), saying what happened and what to do. */
-export function explainError(code: string): string {
+function explainError(code: string): string {
   const t = vscode.l10n.t;
   const known: Record<BackendErrorCode, string> = {
     PROJECT_NOT_FOUND: t('The backend does not know this project. Check the project key (setting agentBridge.projectKey; empty means the folder name) and that the project is registered on the backend.'),

@@ -14,9 +14,9 @@ export interface StateStore {
 
 export const MAX_ENTRIES = 200;
 /** Per text field; a tool's full output stays in the log, the transcript keeps its head. */
-export const MAX_TEXT = 20_000;
+const MAX_TEXT = 20_000;
 /** Whole transcript, serialized. */
-export const MAX_BYTES = 1_000_000;
+const MAX_BYTES = 1_000_000;
 
 const KEY_PREFIX = 'agentBridge.chat.transcript.';
 
@@ -25,7 +25,7 @@ export function transcriptKey(sessionId: string): string {
 }
 
 /** Cuts a text to `max` characters, saying so at the end. */
-export function clip(value: string, max = MAX_TEXT): string {
+function clip(value: string, max = MAX_TEXT): string {
   return value.length <= max ? value : `${value.slice(0, max)}\n… (${value.length - max} more characters not kept)`;
 }
 
@@ -45,7 +45,7 @@ function clipEntry(entry: Entry): Entry {
 }
 
 /** Drops the oldest entries until both the count and the serialized size fit. */
-export function bound(entries: readonly Entry[]): Entry[] {
+function bound(entries: readonly Entry[]): Entry[] {
   let kept = entries.slice(-MAX_ENTRIES).map(clipEntry);
   while (kept.length > 1 && Buffer.byteLength(JSON.stringify(kept)) > MAX_BYTES) {
     kept = kept.slice(Math.ceil(kept.length / 10));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 /** The SecretStorage key of the backend token. The token is never put in settings or logs. */
-export const TOKEN_KEY = 'agentBridge.token';
+const TOKEN_KEY = 'agentBridge.token';
 
 /** The backend token in VS Code's SecretStorage (the OS keychain on desktop). */
 export class TokenStore implements vscode.Disposable {

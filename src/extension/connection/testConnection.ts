@@ -20,7 +20,7 @@ export interface TestConnectionResult {
 const TIMEOUT_MS = 10_000;
 
 /** The sentence for a probe's outcome: what is wrong and what to do about it. */
-export function describeProbe(o: ProbeOutcome): string {
+function describeProbe(o: ProbeOutcome): string {
   const t = vscode.l10n.t;
   if (o.ok) {
     return o.tokenSent

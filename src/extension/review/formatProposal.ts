@@ -10,9 +10,9 @@ import type { ProposalStore } from './proposalFs';
 export type FormatMode = 'changedRange' | 'document' | 'off';
 
 /** Proposals larger than this are shown (and written) as the agent sent them: formatting them would hold the diff back. */
-export const MAX_FORMAT_CHARS = 2_000_000;
+const MAX_FORMAT_CHARS = 2_000_000;
 /** A formatter gets this long in all; a slow or hung one must not hold the proposal back. */
-export const FORMAT_DEADLINE_MS = 6000;
+const FORMAT_DEADLINE_MS = 6000;
 
 /**
  * The proposal as it will be written: the language's formatter run over the lines the change

@@ -5,7 +5,7 @@ import { askReason, guardedWarning, lateWarning, notSourceNote } from './prompts
 import { callerMayHaveGivenUp, type PendingChangeView } from './changeQueue';
 import type { EditRun } from '../../core/edit/editRuns';
 
-export const PENDING_VIEW_ID = 'agentBridge.pendingChanges';
+const PENDING_VIEW_ID = 'agentBridge.pendingChanges';
 
 /**
  * One row of the view. Commands invoked from the view get this object back; only rows this view

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
-export const PROPOSAL_SCHEME = 'agent-bridge-proposal';
-export const ORIGINAL_SCHEME = 'agent-bridge-original';
+const PROPOSAL_SCHEME = 'agent-bridge-proposal';
+const ORIGINAL_SCHEME = 'agent-bridge-original';
 
 /** Path and query as one unambiguous key (ids are the agent's: `a?b` + `c` must not meet `a` + `b?c`). */
 const key = (uri: vscode.Uri) => JSON.stringify([uri.path, uri.query]);

@@ -12,7 +12,7 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-export async function startBackend(): Promise<Backend> {
+async function startBackend(): Promise<Backend> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((r) => wss.once('listening', () => r()));
   const urls: URL[] = [];

@@ -1,12 +1,12 @@
-// Entry point of the extension-host test suite (extensionTestsPath), the @vscode/test-electron way:
-// VS Code loads this module inside the real extension host and awaits run().
+// Entry point of the extension-host test suite (VS Code's extensionTestsPath): VS Code loads this
+// module inside the real extension host and awaits run().
 //
 // esbuild bundles this file and the test modules into one out/test/suite/index.js (mocha stays
 // external), so there is no glob: the test modules are imported inside run(), after mocha's
 // globals (describe/it/...) exist. Add each new test module to loadTests() below.
 //
 // When AGENT_BRIDGE_TEST_RESULTS is set (test/host/runHostTests.ts sets it), the results are
-// written there as JSON. run() rejects when any test failed, so desktop runners fail too.
+// written there as JSON. run() rejects when any test failed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';

@@ -12,14 +12,14 @@ import * as path from 'node:path';
  * version, so only the first run pays for unzip and javap.
  */
 
-export interface JavapInvoke {
+interface JavapInvoke {
   /** Qualifying type, dotted with `.` for nesting (`java.util.Map.Entry`); arrays as `java.lang.Object[]`. */
   readonly owner: string;
   readonly name: string;
   readonly line: number;
 }
 
-export interface JavapMember {
+interface JavapMember {
   readonly kind: 'field' | 'method' | 'constructor' | 'clinit';
   readonly name: string;
   /** Erased parameter types from the descriptor, as simple names (`Entry`, `int[]`). */
@@ -71,7 +71,7 @@ export function javaVersion(): string | undefined {
 }
 
 /** src.zip of the JDK whose javap is on PATH: $JDK_SRC_ZIP, else /usr/lib/jvm/<jdk of that major>/lib/src.zip. */
-export function findSrcZip(): string | undefined {
+function findSrcZip(): string | undefined {
   if (process.env.JDK_SRC_ZIP) return fs.existsSync(process.env.JDK_SRC_ZIP) ? process.env.JDK_SRC_ZIP : undefined;
   const major = javaVersion()?.split('.')[0];
   if (!major || !fs.existsSync('/usr/lib/jvm')) return undefined;
@@ -130,7 +130,7 @@ export function unpackSources(packages: readonly string[]): string {
 const PRIM: Record<string, string> = { B: 'byte', C: 'char', D: 'double', F: 'float', I: 'int', J: 'long', S: 'short', Z: 'boolean', V: 'void' };
 
 /** `(Ljava/util/Map$Entry;[I)V` → `['Entry', 'int[]']`. */
-export function descriptorParams(desc: string): string[] {
+function descriptorParams(desc: string): string[] {
   const out: string[] = [];
   const inner = desc.slice(desc.indexOf('(') + 1, desc.indexOf(')'));
   let i = 0;
@@ -156,7 +156,7 @@ export function descriptorParams(desc: string): string[] {
 }
 
 /** `java/util/Map$Entry` → `java.util.Map.Entry`; `"[Ljava/lang/Object;"` → `java.lang.Object[]`. */
-export function ownerName(raw: string): string {
+function ownerName(raw: string): string {
   const s = raw.replace(/^"|"$/g, '');
   const dims = /^\[+/.exec(s)?.[0].length ?? 0;
   let base = s.slice(dims);

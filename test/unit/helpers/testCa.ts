@@ -43,7 +43,7 @@ export function makeTestCa(dir: string): TestCa {
 }
 
 /** The machine's real CA bundle (the distribution's, empty if none), as the system store holds it. */
-export function systemBundleText(): string {
+function systemBundleText(): string {
   const file = LINUX_CA_FILES.find((f) => fs.existsSync(f));
   return file ? fs.readFileSync(file, 'utf8') : '';
 }

@@ -13,9 +13,9 @@ import { removeStaleTemps } from './cacheTemps';
  * writing nor reading it needs one string the size of a big project's index.
  */
 
-export const CACHE_FORMAT = 'agent-bridge-code-index';
+const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-export const CACHE_VERSION = 9;
+const CACHE_VERSION = 9;
 
 /** One file's record as the cache holds it. */
 export interface CachedFile {

@@ -19,7 +19,7 @@ import { codeIntelFor, pinnedAnswer, readyCodeIntel } from './intel';
  * so when the language server gave up (`explainFallback`).
  */
 
-export type AnsweredBy = 'language-server' | 'files-alone' | 'index';
+type AnsweredBy = 'language-server' | 'files-alone' | 'index';
 
 export interface CodeQuestion<Found, Answer> {
   /** The tool's name, for the log. */

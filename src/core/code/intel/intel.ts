@@ -9,7 +9,7 @@ import { runSliced, runWhole, STALE, type Sliced } from '../index/slices';
 import { foregroundGate } from './foreground';
 import { byWorkspace, codeIndexSettings, type CodeIntel } from './state';
 
-export { configureCodeIndexes, dropCodeIntel, peekCodeIntel, type CodeIndexSettings, type CodeIntel } from './state';
+export { configureCodeIndexes, dropCodeIntel, type CodeIntel } from './state';
 
 /** The name of a workspace's cache file in the cache folder: one per project root. */
 export const cacheFileName = (root: string): string => `code-index-${createHash('sha1').update(root).digest('hex').slice(0, 12)}.json`;

@@ -64,7 +64,7 @@ const DECLARATION_KEYWORDS = '(?:class|interface|enum|record|struct|object)';
  * signal) rather than by a few seconds: with the disk cache cold, 60,000 files took 3.6 s for
  * ripgrep alone, and longer while the index build reads the same files (5 s was too little).
  */
-export const DECLARING_SEARCH_MS = 20_000;
+const DECLARING_SEARCH_MS = 20_000;
 
 /**
  * Project-relative paths of the indexed files whose text declares a type named `simple`, found by

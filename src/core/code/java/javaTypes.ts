@@ -47,8 +47,6 @@ const OBJECT_T = rtype(OBJECT);
 export const rkey = (t: RType): string =>
   t.fqn + (t.args.length ? `<${t.args.map(rkey).join(',')}>` : '') + '[]'.repeat(t.dims);
 
-export const display = (t: RType): string => t.fqn + '[]'.repeat(t.dims);
-
 /** Java naming: `Entry` is a type, `REGISTRY` or `out` is a field. */
 export const looksLikeType = (name: string): boolean => /^[A-Z]/.test(name) && /[a-z]/.test(name);
 

@@ -13,14 +13,14 @@ import { decodeStub } from './jdkSignatures';
  */
 
 /** The `path` of every stub's TypeEntry: not a file. */
-export const JDK_STUB_PATH = '<jdk>';
+const JDK_STUB_PATH = '<jdk>';
 
 export const isJdkStub = (e: TypeEntry): boolean => e.path === JDK_STUB_PATH;
 
 let blocks: Map<string, readonly string[]> | undefined;
 const built = new Map<string, TypeEntry | undefined>();
 
-export const JDK_SIGNATURES_FILE = 'jdk-signatures.txt';
+const JDK_SIGNATURES_FILE = 'jdk-signatures.txt';
 
 /** The table's text, or '' when it cannot be read (then no stubs: JDK calls resolve as before). */
 function readTable(): string {

@@ -21,7 +21,7 @@ const BUILTINS = new Set(
 
 /** `*pkg.T[int]` → `pkg.T`. */
 /** The named type of a declaration (`*pkg.T` → pkg.T, `List[T]` → List); a slice, array, map or channel is kept whole, so it reads as the built-in it is. */
-export const goTypeName = (text: string): string => {
+const goTypeName = (text: string): string => {
   const t = text.replace(/^[*&\s]+/, '').trim();
   return /^(\[|map\[|chan\b|<-\s*chan\b)/.test(t) ? t : t.replace(/\[.*$/s, '').trim();
 };

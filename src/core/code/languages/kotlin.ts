@@ -213,7 +213,7 @@ function visitType(n: Node, pkg: string, types: TypeSymbol[], outer?: string): v
 }
 
 /** The JVM class of a file's top-level functions: `util.kt` → `UtilKt`. */
-export const kotlinFileClass = (relPath: string): string => {
+const kotlinFileClass = (relPath: string): string => {
   const base = relPath.slice(relPath.lastIndexOf('/') + 1).replace(/\.kts?$/, '');
   return `${base.charAt(0).toUpperCase()}${base.slice(1).replace(/[^\w]/g, '_')}Kt`;
 };

@@ -226,7 +226,7 @@ function imports(n: Node, out: ImportSymbol[]): void {
 }
 
 /** `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`. */
-export const pythonModule = (relPath: string): string => relPath.replace(/\.pyi?$/, '').replace(/(^|\/)__init__$/, '').split('/').join('.');
+const pythonModule = (relPath: string): string => relPath.replace(/\.pyi?$/, '').replace(/(^|\/)__init__$/, '').split('/').join('.');
 
 export function extractPython(tree: Tree, lineCount: number, relPath: string): FileSymbols {
   const pkg = pythonModule(relPath);

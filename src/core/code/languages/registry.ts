@@ -5,7 +5,7 @@ import { extractGo } from './golang';
 import { extractJava } from './java';
 import { javaOutline } from '../java/outline';
 import { extractKotlin } from './kotlin';
-import { LANGUAGE_EXTENSIONS, SOURCE_EXTENSIONS } from '../languageTable';
+import { LANGUAGE_EXTENSIONS } from '../languageTable';
 import type { FileSymbols, ParamSymbol, LanguageId } from '../model';
 import { packSymbols, type PackedJson } from '../packedSymbols';
 import { withTree } from '../parse/parser';
@@ -44,8 +44,6 @@ const EXTRACTORS: readonly Omit<LanguageSupport, 'extensions'>[] = [
 ];
 
 export const LANGUAGES: readonly LanguageSupport[] = EXTRACTORS.map((l) => ({ ...l, extensions: LANGUAGE_EXTENSIONS[l.id] }));
-
-export { SOURCE_EXTENSIONS };
 
 /**
  * What a parse gives: `full`, every declaration and call site; `outline`, the declarations alone,

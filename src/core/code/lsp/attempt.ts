@@ -15,7 +15,7 @@ import { LspSession } from './lspLookup';
 export type Source = 'parser' | 'language-server';
 export const LSP_SOURCE = 'language-server' as const;
 /** The whole language-server attempt of one tool call gives up after this long. */
-export const LSP_BUDGET_MS = 12_000;
+const LSP_BUDGET_MS = 12_000;
 
 export interface LspAttempt<T> {
   /** Undefined: no server, nothing found, or it failed (then `note` says how). */

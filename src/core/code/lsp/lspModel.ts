@@ -30,8 +30,6 @@ export const isMethodKind = (k: IntelSymbolKind): boolean => METHOD_KINDS.has(k)
 /** Where each mapped method's name is in its file: what the call hierarchy is asked at. */
 export const namePositions = new WeakMap<MethodSymbol, IntelPosition>();
 
-export { splitTopLevel };
-
 /** `a: number = 1` → {a, number}; `int a` → {a, int}; `...rest: T[]` → {rest, T[]}. */
 export function parseVar(text: string): { name: string; type: string } {
   const noDefault = splitTopLevel(text, '=')[0] ?? text;
@@ -47,7 +45,7 @@ export function parseVar(text: string): { name: string; type: string } {
 }
 
 /** The declaration's head: from its first line to the body's `{` (or `;`, or `:` ending a Python line), whitespace collapsed. */
-export function declarationHead(lines: readonly string[], startLine: number, endLine: number): string {
+function declarationHead(lines: readonly string[], startLine: number, endLine: number): string {
   let text = '';
   let depth = 0;
   for (let i = startLine; i <= endLine && i < lines.length; i++) {
@@ -75,7 +73,7 @@ function rangeText(lines: readonly string[], s: IntelSymbol): string {
 }
 
 /** Leading modifier words of a declaration head. */
-export function headModifiers(head: string): string[] {
+function headModifiers(head: string): string[] {
   const out: string[] = [];
   for (const w of head.replace(/@\w+(\([^)]*\))?\s*/g, '').split(/\s+/)) {
     if (!MODIFIERS.has(w)) break;
@@ -120,7 +118,7 @@ export function superTypes(head: string): { extends: string[]; implements: strin
 }
 
 /** The summary of a `/** … *\/` comment ending right above 1-based `line`. */
-export function docAbove(lines: readonly string[], line: number): string | undefined {
+function docAbove(lines: readonly string[], line: number): string | undefined {
   const from = startWithDoc(lines, line);
   if (from === line) return undefined;
   return summarize(lines.slice(from - 1, line - 1).join('\n').trim());

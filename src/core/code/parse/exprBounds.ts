@@ -17,7 +17,7 @@ import type { Expr } from '../model';
  * them, and 10,253 nodes in a file). Past a bound an expression is unknown: its call is still
  * listed, unresolved.
  */
-export const EXPR_LIMITS = { depth: 256, nodes: 100_000 };
+const EXPR_LIMITS = { depth: 256, nodes: 100_000 };
 const MAX_BOUND = 64;
 const MAX_TEXT = 256;
 

@@ -9,7 +9,7 @@ import TreeSitter = require('web-tree-sitter');
 
 const { Language, Parser } = TreeSitter;
 export const { Query } = TreeSitter;
-export type Parser = InstanceType<typeof TreeSitter.Parser>;
+type Parser = InstanceType<typeof TreeSitter.Parser>;
 
 /**
  * Tree-sitter, loaded once and lazily. Two kinds of WebAssembly files are needed at run time:
@@ -30,7 +30,7 @@ export type Parser = InstanceType<typeof TreeSitter.Parser>;
 export const GRAMMAR_FILES: Readonly<Record<LanguageId, string>> = perLanguage((l) => l.grammar);
 
 /** The npm package each grammar file comes from, when it is not `@vscode/tree-sitter-wasm`. */
-export const GRAMMAR_PACKAGES: Readonly<Record<string, string>> = Object.fromEntries(
+const GRAMMAR_PACKAGES: Readonly<Record<string, string>> = Object.fromEntries(
   Object.values(perLanguage((l) => l)).flatMap((l): [string, string][] => (l.grammarPackage ? [[l.grammar, l.grammarPackage]] : [])),
 );
 export const RUNTIME_WASM = 'web-tree-sitter.wasm';
@@ -60,7 +60,7 @@ function fromNodeModules(file: string): string | undefined {
 }
 
 /** Where a wasm file is: the configured folder, dist/grammars beside the bundle, node_modules. */
-export function locateWasm(file: string): string {
+function locateWasm(file: string): string {
   const besideScript = typeof __dirname === 'string' ? path.join(__dirname, 'grammars', file) : undefined;
   const candidates = [configuredDir && path.join(configuredDir, file), besideScript, fromNodeModules(file)];
   for (const c of candidates) if (c && fs.existsSync(c)) return c;
@@ -73,7 +73,7 @@ function initRuntime(): Promise<void> {
 }
 
 /** A parser for the language, created once. Parsing is synchronous; one parser serves all callers in turn. */
-export function parserFor(language: LanguageId): Promise<Parser> {
+function parserFor(language: LanguageId): Promise<Parser> {
   let p = parsers.get(language);
   if (!p) {
     p = (async () => {
