@@ -5,6 +5,8 @@
 //   typecheck, lint        each counts 1 passed or 1 failed
 //   unit                   node --test over test/unit/**/*.test.ts (counts from `ℹ pass N` / `ℹ fail N`)
 //   security               the same over test/security/**/*.test.ts (the hostile-agent suite)
+//   slow                   the same over test/slow/**/*.test.ts (ground truth from the JDK, TypeScript
+//                          and Python, big trees, the soak)
 //   build                  npm run build (1 passed or 1 failed; on failure host/e2e are not run)
 //   host                   test/host/runHostTests.ts (`host: N passed, N failed`)
 //   e2e                    test/e2e/runE2E.ts when it exists (`e2e: N passed, N failed`)
@@ -160,7 +162,7 @@ function findUnitTests(dir) {
   return out.sort();
 }
 
-/** node --test over the .test.ts files under test/<folder>, counted under `name` (unit, security). */
+/** node --test over the .test.ts files under test/<folder>, counted under `name` (unit, security, slow). */
 async function nodeTests(name, folder) {
   const files = findUnitTests(path.join(root, 'test', folder));
   if (files.length === 0) {
@@ -197,6 +199,7 @@ async function main() {
   await nodeTests('unit', 'unit');
   // The hostile-agent suite: every attack on the trust boundary, as a test that must keep failing to get through.
   await nodeTests('security', 'security');
+  await nodeTests('slow', 'slow');
   const built = await check('build', npm, ['run', 'build'], minutes('build', 10));
   const e2e = path.join('test', 'e2e', 'runE2E.ts');
   const chatE2e = path.join('test', 'e2e', 'chatE2E.ts');

@@ -7,15 +7,8 @@ import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { ParsePool } from '../../src/core/code/parse/parsePool';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { ALL_CANARIES, CANARY, hostileTree } from './helpers/hostile';
-import { packedDeclarations, type PackedJson } from '../../src/core/code/packedSymbols';
-import type { FileSymbols } from '../../src/core/code/model';
-
-/** The declarations a parse packed (it must have packed some). */
-function declsOf(p: PackedJson | undefined): FileSymbols {
-  assert.ok(p, 'nothing packed');
-  return packedDeclarations(p);
-}
+import { ALL_CANARIES, CANARY, hostileTree } from '../support/hostile';
+import { declsOf } from '../support/packed';
 
 /**
  * The index build's parse workers read the files themselves (the main thread only checks the

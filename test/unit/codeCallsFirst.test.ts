@@ -13,9 +13,10 @@ import { byWorkspace } from '../../src/core/code/intel/state';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { DEFAULT_EXCLUDE_GLOBS, SecretGuard } from '../../src/core/policy/secrets';
-import { makeTree, waitFor } from './helpers/fixtures';
-import { TablesProbe } from './helpers/tablesProbe';
-import { callTool, failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
+import { TablesProbe } from '../support/tablesProbe';
+import { callTool, failsWith } from '../support/tools';
 
 /**
  * call_chain while the index's call-site pass runs (intel/callsFirst.ts): the files the question
@@ -217,7 +218,7 @@ async function whileSearching(
   try {
     await h.index.pullCalls(first);
     const answer = callTool(callChainTool, h.ws, q);
-    await waitFor(() => (h.ws as SlowRgWorkspace).searching(), 10_000, 'the first search');
+    await waitUntil(() => (h.ws as SlowRgWorkspace).searching(), 'the first search', 10_000);
     await meanwhile(h.index, h.ws.root);
     return await earlyAndLate(h.ws, h.gate, h.built, q, answer);
   } finally {

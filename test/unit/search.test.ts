@@ -8,9 +8,9 @@ import { grepFileTool, searchParams } from '../../src/core/tools/grepFile';
 import { textSearchTool } from '../../src/core/tools/textSearch';
 import type { Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { buildRichTree, callTool, filesOf, hits, RG, structured, workspaces } from './helpers/searchFixtures';
-import { failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { buildRichTree, callTool, filesOf, hits, RG, structured, workspaces } from '../support/searchFixtures';
+import { failsWith } from '../support/tools';
 
 const { root, outside } = buildRichTree();
 const ws = workspaces(root);

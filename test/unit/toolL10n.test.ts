@@ -7,7 +7,7 @@ import { catalogKeys, normalizeLocale, translator } from '../../src/core/l10n';
 import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const root = makeTree({ 'src/A.java': 'class A {\n  // TODO one\n}\n' }, 'ab-l10n-');
 const run = (locale: string | undefined, toolName: string, params: Record<string, unknown>) =>
