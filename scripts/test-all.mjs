@@ -1,14 +1,21 @@
 /* global process, console, setTimeout, clearTimeout */
-// `npm test`: every check and suite in order, output streamed through, then per-suite subtotals
-// and, as the very last line, `N passed, N failed`. Exits non-zero when anything failed or crashed.
+// `npm test`: every check and suite, then per-suite subtotals and, as the very last line,
+// `N passed, N failed`. Exits non-zero when anything failed or crashed.
 //
 //   typecheck, lint        each counts 1 passed or 1 failed
 //   unit                   node --test over test/unit/**/*.test.ts (counts from `ℹ pass N` / `ℹ fail N`)
 //   security               the same over test/security/**/*.test.ts (the hostile-agent suite)
+//   slow                   the same over test/slow/**/*.test.ts (ground truth from the JDK, TypeScript
+//                          and Python, big trees, the soak: left out of `npm run test:fast`)
 //   build                  npm run build (1 passed or 1 failed; on failure host/e2e are not run)
 //   host                   test/host/runHostTests.ts (`host: N passed, N failed`)
 //   e2e                    test/e2e/runE2E.ts when it exists (`e2e: N passed, N failed`)
 //   chat-e2e               test/e2e/chatE2E.ts on the VSIX e2e packaged (`chat-e2e: N passed, N failed`)
+//
+// Steps that share nothing run side by side, so the run takes about as long as its VS Code suites:
+// typecheck, lint and build together; then the node suites (one after another) beside the VS Code
+// suites (one after another). Only the VS Code suites stream their output; the others print theirs
+// whole when they end, so no two outputs interleave. TEST_ALL_SERIAL=1 runs every step alone, in order.
 //
 // A step that crashes, times out, or exits non-zero without reporting a failure counts as at least
 // 1 failed. Step time limits (minutes): typecheck/lint/build 10, unit 20, host 10, e2e 20; override
@@ -22,28 +29,39 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const serial = process.env.TEST_ALL_SERIAL === '1';
 const results = [];
 let endsWithNewline = true;
 
-let current; // the running child, for signals
+const running = new Set(); // the running children, for signals
 let stopping = false;
 
-/** Run a step, streaming its output; kill its whole process group after timeoutMin minutes. */
-function run(cmd, args, timeoutMin) {
+/**
+ * Run a step and kill its whole process group after timeoutMin minutes. Its output streams through,
+ * or with `quiet` (a step running beside another) is printed whole when it ends.
+ */
+function run(cmd, args, timeoutMin, { quiet = false } = {}) {
   if (stopping) return Promise.resolve({ code: 130, signal: null, timedOut: false, output: '', seconds: 0 });
+  quiet &&= !serial;
   return new Promise((resolve) => {
     const started = Date.now();
     let output = '';
     let timedOut = false;
-    console.log(`\n$ ${[cmd, ...args].join(' ')}`);
+    const header = `\n$ ${[cmd, ...args].join(' ')}`;
+    if (quiet) {
+      console.log(`\n(started beside the others, output when it ends) $ ${[cmd, ...args].join(' ').slice(0, 160)}`);
+    } else {
+      console.log(header);
+    }
     endsWithNewline = true;
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env, detached: true });
-    current = child;
+    running.add(child);
     const pipe = (stream, dest) =>
       stream.on('data', (chunk) => {
         const text = chunk.toString();
         output += text;
         if (output.length > 4_000_000) output = output.slice(-2_000_000);
+        if (quiet) return;
         dest.write(text);
         endsWithNewline = text.endsWith('\n');
       });
@@ -64,8 +82,9 @@ function run(cmd, args, timeoutMin) {
     child.on('exit', () => killGroup(child, 'SIGKILL'));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      current = undefined;
+      running.delete(child);
       if (!endsWithNewline) process.stdout.write('\n');
+      if (quiet) process.stdout.write(`${header}\n${output}${output.endsWith('\n') ? '' : '\n'}`);
       endsWithNewline = true;
       resolve({ code: timedOut ? 124 : (code ?? (signal ? 1 : 0)), signal, timedOut, output, seconds: (Date.now() - started) / 1000 });
     });
@@ -83,9 +102,9 @@ function killGroup(child, signal) {
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
     stopping = true;
-    if (current) killGroup(current, 'SIGTERM');
+    for (const child of running) killGroup(child, 'SIGTERM');
     setTimeout(() => process.exit(130), 3000).unref();
-    if (!current) process.exit(130);
+    if (running.size === 0) process.exit(130);
   });
 }
 
@@ -110,8 +129,8 @@ function failureLines(output) {
 }
 
 /** A check that passes or fails as a whole. */
-async function check(name, cmd, args, timeoutMin) {
-  const r = await run(cmd, args, timeoutMin);
+async function check(name, cmd, args, timeoutMin, options) {
+  const r = await run(cmd, args, timeoutMin, options);
   const ok = r.code === 0;
   record(name, ok ? 1 : 0, ok ? 0 : 1, r.seconds, ok ? '' : `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}`);
   return ok;
@@ -160,7 +179,7 @@ function findUnitTests(dir) {
   return out.sort();
 }
 
-/** node --test over the .test.ts files under test/<folder>, counted under `name` (unit, security). */
+/** node --test over the .test.ts files under test/<folder>, counted under `name` (unit, security, slow). */
 async function nodeTests(name, folder) {
   const files = findUnitTests(path.join(root, 'test', folder));
   if (files.length === 0) {
@@ -168,7 +187,8 @@ async function nodeTests(name, folder) {
     record(name, 0, 0, 0, 'no files');
     return;
   }
-  const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], minutes(name, 20));
+  // Two files at a time: many tests wait on timers, child processes and sockets rather than the CPU.
+  const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], minutes(name, 20), { quiet: true });
   const num = (label) => {
     const all = [...r.output.matchAll(new RegExp(`^\\s*ℹ ${label} (\\d+)\\s*$`, 'gm'))];
     return all.length ? Number(all[all.length - 1][1]) : undefined;
@@ -191,25 +211,43 @@ async function nodeTests(name, folder) {
   record(name, pass ?? 0, failed, r.seconds, note, failed ? r.output : '');
 }
 
-async function main() {
-  await check('typecheck', npm, ['run', 'typecheck'], minutes('typecheck', 10));
-  await check('lint', npm, ['run', 'lint'], minutes('lint', 10));
+/** The steps of `steps`, side by side (one after another with TEST_ALL_SERIAL=1). */
+async function together(...steps) {
+  if (!serial) return Promise.all(steps.map((step) => step()));
+  const out = [];
+  for (const step of steps) out.push(await step());
+  return out;
+}
+
+async function nodeSuites() {
   await nodeTests('unit', 'unit');
   // The hostile-agent suite: every attack on the trust boundary, as a test that must keep failing to get through.
   await nodeTests('security', 'security');
-  const built = await check('build', npm, ['run', 'build'], minutes('build', 10));
+  await nodeTests('slow', 'slow');
+}
+
+async function vscodeSuites(built) {
   const e2e = path.join('test', 'e2e', 'runE2E.ts');
   const chatE2e = path.join('test', 'e2e', 'chatE2E.ts');
-  if (built) {
-    await suite('host', process.execPath, ['--import', 'tsx', path.join('test', 'host', 'runHostTests.ts')], 'host', minutes('host', 10));
-    if (fs.existsSync(e2e)) await suite('e2e', process.execPath, ['--import', 'tsx', e2e], 'e2e', minutes('e2e', 20));
-    // The chat as a person uses it, on the VSIX the e2e step just packaged.
-    if (fs.existsSync(chatE2e)) await suite('chat-e2e', process.execPath, ['--import', 'tsx', chatE2e, '--skip-package'], 'chat-e2e', minutes('e2e', 20));
-  } else {
+  if (!built) {
     record('host', 0, 1, 0, 'not run: build failed');
     if (fs.existsSync(e2e)) record('e2e', 0, 1, 0, 'not run: build failed');
     if (fs.existsSync(chatE2e)) record('chat-e2e', 0, 1, 0, 'not run: build failed');
+    return;
   }
+  await suite('host', process.execPath, ['--import', 'tsx', path.join('test', 'host', 'runHostTests.ts')], 'host', minutes('host', 10));
+  if (fs.existsSync(e2e)) await suite('e2e', process.execPath, ['--import', 'tsx', e2e], 'e2e', minutes('e2e', 20));
+  // The chat as a person uses it, on the VSIX the e2e step just packaged.
+  if (fs.existsSync(chatE2e)) await suite('chat-e2e', process.execPath, ['--import', 'tsx', chatE2e, '--skip-package'], 'chat-e2e', minutes('e2e', 20));
+}
+
+async function main() {
+  const [, , built] = await together(
+    () => check('typecheck', npm, ['run', 'typecheck'], minutes('typecheck', 10), { quiet: true }),
+    () => check('lint', npm, ['run', 'lint'], minutes('lint', 10), { quiet: true }),
+    () => check('build', npm, ['run', 'build'], minutes('build', 10)),
+  );
+  await together(nodeSuites, () => vscodeSuites(built));
 }
 
 let crashed = false;
@@ -224,6 +262,8 @@ try {
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log('\n==== summary ====');
+const order = ['typecheck', 'lint', 'build', 'unit', 'security', 'slow', 'host', 'e2e', 'chat-e2e'];
+results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
 for (const r of results) {
   const note = r.note ? `  [${r.note}]` : '';
   console.log(`${r.name.padEnd(10)} ${r.passed} passed, ${r.failed} failed  (${r.seconds.toFixed(1)} s)${note}`);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { waitUntil } from '../support/waitUntil';
 import { runFromPalette, TIMEOUT } from './chatPage';
 
 export interface ReviewWindow {
@@ -159,7 +160,7 @@ export function reviewChecks(w: ReviewWindow): Check[] {
         await inBothThemes('review-agent-changes', () => one.hover());
         await one.hover();
         await one.locator('.action-label[aria-label="Revert"]').click({ timeout: TIMEOUT });
-        await waitFor(() => read('review/one.txt') === TEN, 'one.txt reverted');
+        await waitUntil(() => read('review/one.txt') === TEN, 'one.txt reverted', TIMEOUT, 100);
         await one.filter({ hasText: 'reverted' }).waitFor({ timeout: TIMEOUT });
       },
     },
@@ -190,10 +191,3 @@ export function reviewChecks(w: ReviewWindow): Check[] {
   ];
 }
 
-async function waitFor(probe: () => boolean, what: string): Promise<void> {
-  const start = Date.now();
-  while (!probe()) {
-    if (Date.now() - start > TIMEOUT) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

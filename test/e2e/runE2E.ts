@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { GRAMMAR_FILES, RUNTIME_WASM } from '../../src/core/code/parse/parser';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
-import { unpackModule } from '../unit/helpers/jdk';
+import { unpackModule } from '../support/jdk';
 import { chatFrame, openFromPalette, runFromPalette, TIMEOUT } from './chatPage';
 import { reviewChecks } from './reviewE2E';
 

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { makeTestCa, writeBundle } from '../unit/helpers/testCa';
+import { makeTestCa, writeBundle } from '../support/testCa';
 import { CodeServer, openWorkbench, type Workbench } from '../support/codeServer';
 import type { SuiteResults } from './suite/index';
 

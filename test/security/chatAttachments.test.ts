@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import { MAX_CONTEXT_BYTES, MAX_CONTEXT_ITEMS, readContext } from '../../src/core/chat/attachments';
 import { messageWithContext } from '../../src/core/chat/contextMessage';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { ALL_CANARIES, hostileTree } from './helpers/hostile';
+import { ALL_CANARIES, hostileTree } from '../support/hostile';
 
 describe('chat attachments against a hostile repository', () => {
   const tree = hostileTree();

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
-import { hostileLink } from './helpers/hostile';
+import { hostileLink } from '../support/hostile';
 
 const plant = (root: string, rel: string, text: string): void => {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });

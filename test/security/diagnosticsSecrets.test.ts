@@ -17,7 +17,7 @@ import { ALL_TOOLS } from '../../src/core/tools/registry';
 import type { DiagnosticInfo } from '../../src/core/workspace/workspace';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from '../unit/helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const SECRET = 'sk-live-CANARY-DIAG-5e0c71';
 const PIN = '480213';

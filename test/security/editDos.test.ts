@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
-import { hostileTree, type HostileTree } from './helpers/hostile';
+import { hostileTree, type HostileTree } from '../support/hostile';
 
 const repo = path.resolve(__dirname, '../..');
 /** Every other read must be answered within this while a hostile edit runs. */

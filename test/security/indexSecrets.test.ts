@@ -11,8 +11,8 @@ import { SecretGuard } from '../../src/core/workspace/globSet';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { readClassTool } from '../../src/core/tools/readClass';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from '../unit/helpers/fixtures';
-import { callTool, failsWith } from '../unit/helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { callTool, failsWith } from '../support/tools';
 
 /**
  * A file the secret globs come to cover after it was indexed (the developer adds a glob) leaves

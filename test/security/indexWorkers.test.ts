@@ -8,15 +8,8 @@ import { ParsePool } from '../../src/core/code/index/parsePool';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
 import { SecretGuard } from '../../src/core/workspace/globSet';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { ALL_CANARIES, CANARY, hostileTree } from './helpers/hostile';
-import { packedDeclarations, type PackedJson } from '../../src/core/code/packedSymbols';
-import type { FileSymbols } from '../../src/core/code/model';
-
-/** The declarations a parse packed (it must have packed some). */
-function declsOf(p: PackedJson | undefined): FileSymbols {
-  assert.ok(p, 'nothing packed');
-  return packedDeclarations(p);
-}
+import { ALL_CANARIES, CANARY, hostileTree } from '../support/hostile';
+import { declsOf } from '../support/packed';
 
 /**
  * The index build's parse workers read the files themselves (the main thread only checks the

@@ -3,7 +3,7 @@
  * arguments to pick an overload and again to infer each candidate's return type doubled the work
  * at each level of nesting: a 252-byte file of 20 nested calls held the event loop 44 s, and no
  * deadline fires while the loop is held. Each shape runs through the real tools in a child
- * process (helpers/javaTypingProbe.ts) that is killed if it overruns: the answer must come within
+ * process (test/support/javaTypingProbe.ts) that is killed if it overruns: the answer must come within
  * a few seconds, and neither the event loop nor a concurrent read_method may wait long meanwhile.
  */
 import assert from 'node:assert/strict';
@@ -17,8 +17,8 @@ import { readyCodeIntel } from '../../src/core/code/intel/intel';
 import { TYPING_LIMITS } from '../../src/core/code/java/typingBudget';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { callTool } from '../unit/helpers/tools';
-import type { ProbeLine } from './helpers/javaTypingProbe';
+import { callTool } from '../support/tools';
+import type { ProbeLine } from '../support/javaTypingProbe';
 
 const LEVELS = 20;
 /** The whole child's run: on the unbounded code the first shape alone takes about 44 s. */
@@ -60,7 +60,7 @@ const SHAPES: Record<string, string> = {
 
 /** Runs the probe over `shapes`, killing it after WATCHDOG_MS; the lines it printed, and how it ended. */
 function runProbe(shapes: Record<string, string>): Promise<{ lines: ProbeLine[]; killed: boolean; code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'helpers', 'javaTypingProbe.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'support', 'javaTypingProbe.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -14,7 +14,7 @@ import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { hostileLink } from './helpers/hostile';
+import { hostileLink } from '../support/hostile';
 
 function project(): { root: string; call(tool: string, params: Record<string, unknown>): Promise<ToolResultMessage['data']> } {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-notebooks-')));

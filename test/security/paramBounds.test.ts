@@ -14,7 +14,7 @@ import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from '../unit/helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const root = makeTree({ 'src/p/Greeter.java': 'package p;\npublic class Greeter { void greet() {} }\n', 'notes.txt': 'hello\n' }, 'ab-bounds-');
 const d = new Dispatcher({ workspace: new NodeWorkspace(root), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });

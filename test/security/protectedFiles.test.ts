@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { accessPolicy } from '../../src/core/policy/accessPolicy';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { hostileLink, type HostileLink } from './helpers/hostile';
+import { hostileLink, type HostileLink } from '../support/hostile';
 
 const plant = (root: string, rel: string, text: string): void => {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { hostileLink } from './helpers/hostile';
+import { hostileLink } from '../support/hostile';
 
 describe('agentBridge.protectedGlobs: the user may add protection, never remove it', () => {
   test('the manifest lets only the user (or the remote machine) set it, and untrusted workspaces may not', () => {

@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/core/log';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from '../unit/helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 test('a few large hostile source files are parsed off the host thread: the event loop is never held 2 s', async () => {
   const N = 150_000;

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { unaskedWrite } from '../../src/core/policy/unaskedWrites';
-import { hostileLink, type HostileLink } from './helpers/hostile';
+import { hostileLink, type HostileLink } from '../support/hostile';
 
 /** Files a tool loads by itself: each would run the agent's text without anyone choosing to run the project. */
 const TOOL_FILES: readonly string[] = [

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ToolCallShape } from '../../src/devBackend/server';
-import { assertNoCanary, CANARY, fingerprint, hostileLink, type HostileLink } from './helpers/hostile';
+import { assertNoCanary, CANARY, fingerprint, hostileLink, type HostileLink } from '../support/hostile';
 
 const SHAPES: readonly ToolCallShape[] = ['root', 'data'];
 

@@ -16,7 +16,7 @@ import { ALL_TOOLS } from '../../src/core/tools/registry';
 import type { ChangeGate } from '../../src/core/write/gate';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { fingerprint, hostileLink } from './helpers/hostile';
+import { fingerprint, hostileLink } from '../support/hostile';
 
 /** Every file and folder under `dir` (not through links), relative, sorted. */
 function listing(dir: string): string[] {

@@ -8,7 +8,7 @@
 // The host runs in this process (startHeadlessHost), so its memory is this process's memory;
 // the baseline is taken after a warm-up (the code index built, caches filled), so what is
 // measured is growth per call, not the index. Shared by the benchmark (bench/soak.ts, `benchSoak`),
-// the short version in npm test (test/unit/soak.test.ts, `runSoak`), and, as `soakAgainst` with
+// the short version in npm test (test/slow/soak.test.ts, `runSoak`), and, as `soakAgainst` with
 // another memory probe, the same soak through the real VS Code extension host (bench/realHostSoak.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -8,7 +8,7 @@ import { fenceFor } from '../../src/core/workspace/text';
 import { FUZZY_SLICE, fuzzyFilterYielding, fuzzyScore } from '../../src/core/chat/fuzzy';
 import { Mentions } from '../../src/core/chat/mentions';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';

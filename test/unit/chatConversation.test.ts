@@ -9,7 +9,7 @@ import { parseServerMessage, type ClientMessage, type ProtocolVersion, type Serv
 import { EntrySchema, type Entry } from '../../src/extension/chat/contract';
 import { Conversation, type ChatTexts } from '../../src/extension/chat/conversation';
 import { MAX_ENTRIES, Transcript, transcriptKey } from '../../src/extension/chat/transcript';
-import { MapStore } from './helpers/mapStore';
+import { MapStore } from '../support/mapStore';
 
 
 const texts: ChatTexts = {

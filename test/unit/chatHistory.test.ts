@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Entry } from '../../src/extension/chat/contract';
 import { ChatHistory, MAX_CONVERSATIONS } from '../../src/extension/chat/history';
 import { transcriptKey } from '../../src/extension/chat/transcript';
-import { MapStore } from './helpers/mapStore';
+import { MapStore } from '../support/mapStore';
 
 
 const user = (text: string, i = 0): Entry => ({ kind: 'user', id: `u${i}`, at: i, text });

@@ -12,9 +12,9 @@ import { callChainTool } from '../../src/core/tools/callChain';
 import { readClassTool } from '../../src/core/tools/readClass';
 import { readMethodTool } from '../../src/core/tools/readMethod';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { TablesProbe } from './helpers/tablesProbe';
-import { callTool, failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { TablesProbe } from '../support/tablesProbe';
+import { callTool, failsWith } from '../support/tools';
 
 /**
  * call_chain from the built index runs in slices (index/slices.ts): a question reading thousands

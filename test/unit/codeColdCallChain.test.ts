@@ -7,9 +7,8 @@ import { configureCodeIndexes, codeIntelFor, dropCodeIntel } from '../../src/cor
 import { NEEDED_FILES_LIMITS } from '../../src/core/code/intel/neededFilesIndex';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { jdkMissing, unpackModule } from './helpers/jdk';
-import { callTool } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { callTool } from '../support/tools';
 
 /**
  * call_chain before the index is built (intel/neededFilesIndex.ts): answered from the files the question
@@ -17,38 +16,10 @@ import { callTool } from './helpers/tools';
  * wait for the index here (a 1 ms wait would answer TIMEOUT), so an answer proves the cold path.
  */
 
-const missing = jdkMissing();
-
 before(() => configureCodeIndexes({ waitMs: 1 }));
 after(() => configureCodeIndexes({}));
 
 const answerOf = (r: unknown) => r as { result: string; structured: unknown };
-
-test('java.base: cold call chains equal the full index answers, callers and callees, depth 1 and 2', async () => {
-  assert.equal(missing, undefined, `${missing}: run scripts/setup-jdk.sh (CI does)`);
-  const ws = new NodeWorkspace(unpackModule('java.base'));
-  const questions = [
-    { method: 'java.util.HashMap.putVal', direction: 'both', depth: 1 },
-    { method: 'java.util.ArrayList.grow', direction: 'both', depth: 1 },
-    { method: 'java.util.concurrent.ConcurrentHashMap.transfer', direction: 'callers', depth: 2 },
-    { method: 'java.util.regex.Pattern.compile', direction: 'callees', depth: 2 },
-    // a simple class name declared once, and an overloaded method: every overload
-    { method: 'TreeMap.fixAfterInsertion', direction: 'both', depth: 1 },
-  ];
-  const cold = [];
-  for (const q of questions) {
-    assert.equal(codeIntelFor(ws).index.isReady, false, 'the index is not built yet');
-    cold.push(answerOf(await callTool(callChainTool, ws, q)));
-  }
-  await codeIntelFor(ws).index.ready();
-  for (const [i, q] of questions.entries()) {
-    const warm = answerOf(await callTool(callChainTool, ws, q));
-    assert.equal(cold[i]?.result, warm.result, `${q.method}: the cold answer differs from the index's`);
-    assert.deepEqual(cold[i]?.structured, warm.structured);
-  }
-  assert.match(cold[0]?.result ?? '', /putMapEntries|put\b/, 'putVal has callers');
-  dropCodeIntel(ws);
-});
 
 test('a name called from more files than the cold bound is not guessed: the tool waits for the index instead', async () => {
   const files: Record<string, string> = { 'src/p/Task.java': 'package p;\npublic class Task { public void run() {} }\n' };

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { ForegroundGate } from '../../src/core/code/intel/foreground';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 /** Cold answers first: the index build starts no new file while one runs, and is never held for long. */
 

@@ -14,9 +14,9 @@ import { MAX_CALL_SITES } from '../../src/core/code/packedSymbols';
 import { QUERY_LIMITS } from '../../src/core/code/parse/exprBounds';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { callTool } from './helpers/tools';
-import { JAVA_PROJECT } from './helpers/javaProject';
+import { makeTree } from '../support/fixtures';
+import { callTool } from '../support/tools';
+import { JAVA_PROJECT } from '../support/javaProject';
 
 /** The code index and call graph on a small hand-made Java project. */
 

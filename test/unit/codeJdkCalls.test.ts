@@ -9,8 +9,8 @@ import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { silentLogger } from '../../src/core/log';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { javaVersion } from './helpers/jdk';
+import { makeTree } from '../support/fixtures';
+import { javaVersion } from '../support/jdk';
 
 /**
  * A project without the JDK's sources: calls into the JDK are typed from the signature table

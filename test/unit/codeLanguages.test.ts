@@ -6,13 +6,13 @@ import { readMethodTool } from '../../src/core/tools/readMethod';
 import { codeIntelFor } from '../../src/core/code/intel/intel';
 import type { ToolDefinition } from '../../src/core/tools/tool';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { CASES, POLYGLOT_PROJECT } from './helpers/polyglotProject';
-import { callTool } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { CASES, POLYGLOT_PROJECT } from '../support/polyglotProject';
+import { callTool } from '../support/tools';
 
 /**
  * read_class, read_method and call_chain over the same small project in TypeScript, JavaScript,
- * Python, Go, C# and Kotlin (test/unit/helpers/polyglotProject.ts), parsed by the extension's own
+ * Python, Go, C# and Kotlin (test/support/polyglotProject.ts), parsed by the extension's own
  * tree-sitter grammars: structure and full source, every overload, and callee and caller trees
  * two levels deep with the cycle cut and marked and the undeclared call listed as unresolved.
  */

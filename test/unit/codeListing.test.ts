@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { isIndexedPath, listSourceFiles } from '../../src/core/code/languages/sourceFiles';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 test('the listing skips dot folders, dependencies and build output beside a build file, and follows no folder link', async () => {
   const root = makeTree({

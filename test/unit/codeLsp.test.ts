@@ -12,8 +12,8 @@ import type { ToolDefinition } from '../../src/core/tools/tool';
 import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, IntelSymbolKind, LanguageIntel } from '../../src/core/workspace/languageIntel';
 import type { Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { callTool } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { callTool } from '../support/tools';
 
 /** The language-server path of read_class / read_method / call_chain, over a fake LanguageIntel (the core's own interface). */
 

@@ -14,9 +14,10 @@ import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
 import { SecretGuard } from '../../src/core/workspace/globSet';
-import { makeTree, waitFor } from './helpers/fixtures';
-import { TablesProbe } from './helpers/tablesProbe';
-import { callTool, failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
+import { TablesProbe } from '../support/tablesProbe';
+import { callTool, failsWith } from '../support/tools';
 
 /**
  * call_chain while the index's call-site pass runs (intel/neededCallSites.ts): the files the question
@@ -218,7 +219,7 @@ async function whileSearching(
   try {
     await h.index.parseCallSitesFirst(first);
     const answer = callTool(callChainTool, h.ws, q);
-    await waitFor(() => (h.ws as SlowRgWorkspace).searching(), 10_000, 'the first search');
+    await waitUntil(() => (h.ws as SlowRgWorkspace).searching(), 'the first search', 10_000);
     await meanwhile(h.index, h.ws.root);
     return await earlyAndLate(h.ws, h.gate, h.built, q, answer);
   } finally {

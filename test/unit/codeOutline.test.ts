@@ -9,20 +9,12 @@ import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { javaOutline } from '../../src/core/code/java/outline';
 import type { ExtractMode } from '../../src/core/code/languages/registry';
 import { extractFile, extractPacked } from '../../src/core/code/languages/registry';
-import type { FileSymbols } from '../../src/core/code/model';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { JAVA_PROJECT } from './helpers/javaProject';
-import { jdkMissing, unpackModule } from './helpers/jdk';
-import { callTool } from './helpers/tools';
-import { packedDeclarations, type PackedJson } from '../../src/core/code/packedSymbols';
-
-/** The declarations a parse packed (it must have packed some). */
-function declsOf(p: PackedJson | undefined): FileSymbols {
-  assert.ok(p, 'nothing packed');
-  return packedDeclarations(p);
-}
+import { makeTree } from '../support/fixtures';
+import { JAVA_PROJECT } from '../support/javaProject';
+import { declarations, declsOf } from '../support/packed';
+import { callTool } from '../support/tools';
 
 /**
  * The index's first pass parses each Java file's outline (java/outline.ts): the text with every
@@ -31,15 +23,6 @@ function declsOf(p: PackedJson | undefined): FileSymbols {
 
 const lines = (t: string): number => t.split('\n').length;
 
-/** A file's declarations as the index compares them: without call sites and initializer pseudo-methods (the outline has neither). */
-function declarations(f: FileSymbols | undefined): string {
-  assert.ok(f);
-  return JSON.stringify({
-    ...f,
-    hasErrors: undefined,
-    types: f.types.map((t) => ({ ...t, methods: t.methods.filter((m) => m.kind !== 'initializer').map((m) => ({ ...m, calls: [] })) })),
-  });
-}
 
 /** `outlined` false: a text the outline cannot follow, parsed whole (call sites and all). */
 async function sameDeclarations(rel: string, text: string, outlined = true): Promise<string> {
@@ -122,36 +105,6 @@ test('other languages are parsed whole in the first pass: they have no outline',
   const packed = await extractPacked('src/a.ts', 'export function f() { g(); }\nfunction g() {}\n', 'outline');
   assert.equal(packed?.outline, undefined);
   assert.deepEqual(packed?.keys, ['g']);
-});
-
-test('java.base: every file outlined gives the full parse’s declarations, and the outline is much shorter', async () => {
-  assert.equal(jdkMissing(), undefined, `${jdkMissing()}: run scripts/setup-jdk.sh (CI does)`);
-  const root = unpackModule('java.base');
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.java')) files.push(p);
-    }
-  };
-  walk(root);
-  assert.ok(files.length > 2500, `${files.length} files`);
-  let full = 0;
-  let outlined = 0;
-  const differ: string[] = [];
-  for (const file of files) {
-    const text = fs.readFileSync(file, 'utf8');
-    const rel = path.relative(root, file);
-    const outline = javaOutline(text);
-    full += text.length;
-    outlined += outline.length;
-    const a = declarations(await extractFile(rel, text));
-    const b = declarations(declsOf(await extractPacked(rel, text, 'outline')));
-    if (a !== b || lines(outline) !== lines(text)) differ.push(rel);
-  }
-  assert.deepEqual(differ, []);
-  assert.ok(outlined < full * 0.75, `outline ${outlined} of ${full} characters`);
 });
 
 test('the index answers from declarations first, then has every call site; a cache written between the passes resumes with the calls', async () => {

@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/core/log';
 import { ToolError } from '../../src/core/protocol/errors';
 import type { LanguageIntel } from '../../src/core/workspace/languageIntel';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 /**
  * The front door of read_class, read_method and call_chain: the language server first, then the

@@ -8,9 +8,9 @@ import { readMethodTool } from '../../src/core/tools/readMethod';
 import { codeIntelFor } from '../../src/core/code/intel/intel';
 import { filesDeclaring } from '../../src/core/code/intel/quickLookup';
 import { findOnPath, NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { JAVA_PROJECT } from './helpers/javaProject';
-import { callTool } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { JAVA_PROJECT } from '../support/javaProject';
+import { callTool } from '../support/tools';
 
 const call = (workspace: NodeWorkspace, params: Record<string, unknown>) => callTool(readClassTool, workspace, params);
 

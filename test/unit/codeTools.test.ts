@@ -11,9 +11,9 @@ import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { byWorkspace } from '../../src/core/code/intel/state';
-import { makeTree } from './helpers/fixtures';
-import { JAVA_PROJECT } from './helpers/javaProject';
-import { callTool, failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { JAVA_PROJECT } from '../support/javaProject';
+import { callTool, failsWith } from '../support/tools';
 
 /** read_class, read_method and call_chain end to end on a small Java project. */
 

@@ -11,9 +11,10 @@ import { extractFile } from '../../src/core/code/languages/registry';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { readMethodTool } from '../../src/core/tools/readMethod';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { JAVA_PROJECT } from './helpers/javaProject';
-import { callTool, failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
+import { JAVA_PROJECT } from '../support/javaProject';
+import { callTool, failsWith } from '../support/tools';
 
 /**
  * The index keeps every file's declarations packed (packedSymbols.ts) and unpacks a file when a
@@ -22,15 +23,6 @@ import { callTool, failsWith } from './helpers/tools';
 
 const MAIN = 'src/main/java/com/acme/app/Main.java';
 const SERVICE = 'src/main/java/com/acme/app/Service.java';
-
-/** Lets the event loop turn until `check` holds (timers included). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 5000;
-  while (!check()) {
-    assert.ok(Date.now() < end, what);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function built(prefix: string): Promise<CodeIndex> {
   const index = new CodeIndex(new NodeWorkspace(makeTree(JAVA_PROJECT, prefix)), { workers: 0 });
@@ -140,7 +132,7 @@ test('a minute with no lookup lets every unpacked file go, with the caches holdi
         assert.equal(index.fileSymbols(MAIN), a, 'never while an answer is in flight');
       });
       // (a lookup would count as use: the caches tell)
-      await until(() => index.symbolScoped(owner, () => ({})) !== cache, 'let go once idle');
+      await waitUntil(() => index.symbolScoped(owner, () => ({})) !== cache, 'let go once idle', 5000, 5);
       assert.notEqual(index.fileSymbols(MAIN), a);
     },
     { idleMs: 50 },
@@ -172,7 +164,7 @@ test('the budget counts what a file takes unpacked, not its packed size: a gener
   await withNoRoom(
     async () => {
       const a = index.fileSymbols(rel);
-      await until(() => index.fileSymbols(rel) !== a, 'let go: over the budget once unpacked');
+      await waitUntil(() => index.fileSymbols(rel) !== a, 'let go: over the budget once unpacked', 5000, 5);
     },
     { bytes: 4 * 1024 * 1024 },
   );

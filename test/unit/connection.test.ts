@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { backoffDelay, BridgeConnection, buildConnectUrl, type ConnectionState } from '../../src/core/link/connection';
 import { silentLogger } from '../../src/core/log';
-import { waitFor } from './helpers/fixtures';
+import { waitUntil } from '../support/waitUntil';
 
 interface Server {
   wss: WebSocketServer;
@@ -67,12 +67,12 @@ test('connects, keeps CONNECTED requestId, pings on the interval and answers ser
   const server = await startServer();
   const conn = new BridgeConnection({ ...base, serverUrl: `ws://127.0.0.1:${server.port}/ws/analyze`, log: silentLogger, timing: { pingIntervalMs: 50 } });
   conn.connect();
-  await waitFor(() => conn.state === 'connected', 3000, 'connected');
+  await waitUntil(() => conn.state === 'connected', 'connected', 3000);
   assert.equal(server.urls[0].searchParams.get('projectPath'), '/home/dev/demo');
-  await waitFor(() => conn.requestId === 'req-9', 1000, 'requestId');
-  await waitFor(() => server.received.filter((m) => m.type === 'PING').length >= 2, 2000, 'two PINGs');
+  await waitUntil(() => conn.requestId === 'req-9', 'requestId', 1000);
+  await waitUntil(() => server.received.filter((m) => m.type === 'PING').length >= 2, 'two PINGs', 2000);
   server.sockets[0].send(JSON.stringify({ type: 'PING', data: { timestamp: 42 } }));
-  await waitFor(() => server.received.some((m) => m.type === 'PONG' && (m.data as { timestamp: number }).timestamp === 42), 2000, 'PONG 42');
+  await waitUntil(() => server.received.some((m) => m.type === 'PONG' && (m.data as { timestamp: number }).timestamp === 42), 'PONG 42', 2000);
   conn.disconnect();
   assert.equal(conn.state, 'disconnected');
   await server.close();
@@ -86,7 +86,7 @@ test('a silent backend is declared dead and the link is re-established', async (
     timing: { pingIntervalMs: 1000, deadAfterMs: 150, backoffBaseMs: 20, backoffCapMs: 50 },
   });
   conn.connect();
-  await waitFor(() => server.urls.length >= 2, 3000, 'a second connection after the dead link');
+  await waitUntil(() => server.urls.length >= 2, 'a second connection after the dead link', 3000);
   conn.disconnect();
   await server.close();
 });
@@ -101,12 +101,12 @@ test('reconnects forever with backoff after the backend restarts, until disconne
   });
   conn.onState((s) => states.push(s));
   conn.connect();
-  await waitFor(() => conn.state === 'connected', 3000, 'connected');
+  await waitUntil(() => conn.state === 'connected', 'connected', 3000);
   await first.close();
-  await waitFor(() => conn.state === 'reconnecting', 3000, 'reconnecting');
+  await waitUntil(() => conn.state === 'reconnecting', 'reconnecting', 3000);
   await new Promise((r) => setTimeout(r, 300)); // several failed attempts while the backend is down
   const second = await startServer(port);
-  await waitFor(() => conn.state === 'connected', 3000, 'connected again');
+  await waitUntil(() => conn.state === 'connected', 'connected again', 3000);
   assert.deepEqual(second.urls[0].searchParams.get('sessionId'), 's-1');
   assert.ok(states.includes('reconnecting'));
   conn.disconnect();
@@ -129,7 +129,7 @@ test('messages sent in one turn leave in one write, in order; a lone message goe
   const conn = new BridgeConnection({ ...base, serverUrl: `ws://127.0.0.1:${server.port}/ws/agent/chat`, log: silentLogger });
   try {
     conn.connect();
-    await waitFor(() => conn.state === 'connected', 5000, 'connected');
+    await waitUntil(() => conn.state === 'connected', 'connected', 5000);
     // ws's own field for the TCP socket, which the connection corks (a renamed field would silently undo the batching)
     const raw = (conn as unknown as { socket: { _socket: Socket } }).socket._socket;
     assert.ok(raw instanceof Socket);
@@ -139,12 +139,12 @@ test('messages sent in one turn leave in one write, in order; a lone message goe
     raw._write = (...a: Parameters<Socket['_write']>) => (writes++, write(...a));
     if (writev) raw._writev = (...a: Parameters<NonNullable<Socket['_writev']>>) => (writes++, writev(...a));
     for (let i = 0; i < 50; i++) assert.equal(conn.send({ type: 'PING', data: { timestamp: i } }), true);
-    await waitFor(() => server.received.length === 50, 5000, '50 messages');
+    await waitUntil(() => server.received.length === 50, '50 messages', 5000);
     assert.equal(writes, 1, 'one write for the turn');
     assert.deepEqual(server.received.map((m) => (m.data as { timestamp: number }).timestamp), [...Array(50).keys()]);
     const t0 = Date.now();
     conn.send({ type: 'PING', data: { timestamp: 99 } });
-    await waitFor(() => server.received.length === 51, 5000, 'the lone message');
+    await waitUntil(() => server.received.length === 51, 'the lone message', 5000);
     assert.ok(Date.now() - t0 < 200, `a lone message waits for its turn only (${Date.now() - t0} ms)`);
     assert.equal(writes, 2);
   } finally {
@@ -159,12 +159,12 @@ test('a burst of answers over the backpressure mark in one turn, to a backend th
   const conn = new BridgeConnection({ ...base, serverUrl: `ws://127.0.0.1:${server.port}/ws/agent/chat`, log: { ...silentLogger, warn: (m) => warnings.push(m) } });
   try {
     conn.connect();
-    await waitFor(() => conn.state === 'connected', 5000, 'connected');
+    await waitUntil(() => conn.state === 'connected', 'connected', 5000);
     // 16.4 MB handed over in one turn: over the mark while corked, under it once the socket took its share
     const big = 'x'.repeat(2.05 * 1024 * 1024);
     for (let i = 0; i < 8; i++) conn.send({ type: 'PING', data: { timestamp: i } }, JSON.stringify({ type: 'PING', data: { timestamp: i, pad: big } }));
     await new Promise((r) => setImmediate(r));
-    await waitFor(() => server.received.length === 8, 10_000, 'eight answers');
+    await waitUntil(() => server.received.length === 8, 'eight answers', 10_000);
     assert.deepEqual(warnings, [], 'no "backend is not reading"');
     assert.equal(conn.heldBack, false);
   } finally {

@@ -12,7 +12,7 @@ import { newProblems, viewOf } from '../../src/core/write/problems';
 import type { DiagnosticInfo } from '../../src/core/workspace/workspace';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const problem = (p: string, line: number, message: string, severity: DiagnosticInfo['severity'] = 'error'): DiagnosticInfo => ({ path: p, line, column: 1, severity, message, source: 'ts' });
 

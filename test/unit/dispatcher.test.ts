@@ -10,7 +10,7 @@ import type { ToolCall } from '../../src/core/protocol/messages';
 import { defineTool } from '../../src/core/tools/tool';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const ws = new NodeWorkspace(makeTree({ 'a.txt': 'hello\n' }));
 let slowRuns = 0;

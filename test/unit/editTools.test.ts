@@ -10,7 +10,7 @@ import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const notebook = JSON.stringify({
   cells: [

@@ -18,7 +18,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { startDevBackend, type DevBackend, type SessionInfo } from '../../src/devBackend/server';
-import { makeTree, waitFor } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
 
 const repo = path.resolve(__dirname, '../..');
 const children: ChildProcess[] = [];
@@ -99,7 +100,7 @@ test('the backend dies mid-call and returns: every call answered exactly once, e
     // Phase A: reads, answered before anything goes wrong.
     const reads = Array.from({ length: READS }, (_, i) => `read-${i}`);
     reads.forEach((id, i) => first.sendRaw(s1, call(id, i % 2 ? 'grep_file' : 'read_file', i % 2 ? { pattern: `item ${i}\\b`, relativePath: 'src' } : { relativePath: `src/R${i}.java` })));
-    await waitFor(() => reads.every((id) => seen.counts.has(id)), 5000, 'the reads to be answered');
+    await waitUntil(() => reads.every((id) => seen.counts.has(id)), 'the reads to be answered', 5000);
 
     // Phase B: slow searches start; writes are sent; the backend dies in the same tick.
     const slow = Array.from({ length: SLOW }, (_, i) => `slow-${i}`);
@@ -117,7 +118,7 @@ test('the backend dies mid-call and returns: every call answered exactly once, e
     const backend2 = second;
     const s2: SessionInfo = await backend2.waitForSession((s) => s.projectKey === 'fault', 8000);
     assert.equal(s2.sessionId, 'fault-session');
-    await waitFor(() => slow.every((id) => seen.counts.has(id)), 8000, 'the slow searches, finished while the link was down, to be delivered');
+    await waitUntil(() => slow.every((id) => seen.counts.has(id)), 'the slow searches, finished while the link was down, to be delivered', 8000);
     // Anything still unanswered now was lost in transit at the kill (or never arrived): retry it, same id.
     await new Promise((r) => setTimeout(r, 300));
     const retried = [...reads, ...slow, ...writes].filter((id) => !seen.counts.has(id));
@@ -125,7 +126,7 @@ test('the backend dies mid-call and returns: every call answered exactly once, e
       const i = Number(id.split('-')[1]);
       backend2.sendRaw(s2, call(id, 'apply_change', { relativePath: `w/file${i}.txt`, searchContent: `END-${i}\n`, replaceContent: `END-${i}\n${marker(i)}\n` }));
     }
-    await waitFor(() => writes.every((id) => seen.counts.has(id)), 5000, 'every write to be answered');
+    await waitUntil(() => writes.every((id) => seen.counts.has(id)), 'every write to be answered', 5000);
     const outboxed = [...hostLog.matchAll(/delivered (\d+) answer\(s\) kept while the link was down/g)].reduce((n, m) => n + Number(m[1]), 0);
     assert.ok(outboxed >= SLOW, `the slow searches came through the outbox (${outboxed} delivered from it)`);
     console.log(`fault: backend down until all answered ${Date.now() - killedAt} ms; ${outboxed} answer(s) delivered from the outbox; ${retried.length} retried after the reconnect (${retried.join(', ') || 'none'})`);
@@ -150,7 +151,7 @@ test('the backend dies mid-call and returns: every call answered exactly once, e
       const i = Number(id.split('-')[1]);
       backend2.sendRaw(s2, call(id, 'apply_change', { relativePath: `w/file${i}.txt`, searchContent: `END-${i}\n`, replaceContent: `END-${i}\n${marker(i)}\n` }));
     }
-    await waitFor(() => again.every((id) => seen.counts.get(id) === 2), 5000, 'the repeated calls to be answered');
+    await waitUntil(() => again.every((id) => seen.counts.get(id) === 2), 'the repeated calls to be answered', 5000);
     files.forEach((f, i) => assert.equal(occurrences(fs.readFileSync(f, 'utf8'), marker(i)), 1, `${f} not written twice`));
     assert.deepEqual(torn, [], 'no file was ever seen half-written');
   } finally {

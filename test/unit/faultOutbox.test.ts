@@ -17,7 +17,8 @@ import { toolSuccess, type ToolResultMessage } from '../../src/core/protocol/mes
 import { defineTool } from '../../src/core/tools/tool';
 import { startDevBackend } from '../../src/devBackend/server';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree, waitFor } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
 
 const repo = path.resolve(__dirname, '../..');
 const tree = makeTree({ 'a.txt': 'a\n' }, 'ab-outbox-');
@@ -95,17 +96,17 @@ test('over a real link: an answer older than the retention is not delivered afte
     await first.waitForSession(undefined, 5000);
     const stale = first.callTool('slow', { name: 'stale' }).catch((e: unknown) => e);
     const fresh = first.callTool('slow', { name: 'fresh' }).catch((e: unknown) => e);
-    await waitFor(() => gates.size === 2, 3000, 'both calls to start');
+    await waitUntil(() => gates.size === 2, 'both calls to start', 3000);
     await first.close();
     await Promise.all([stale, fresh]);
-    await waitFor(() => connection.state !== 'connected', 3000, 'the link to drop');
+    await waitUntil(() => connection.state !== 'connected', 'the link to drop', 3000);
     gates.get('stale')?.();
-    await waitFor(() => bridge.pending === 1, 3000, 'the stale answer to be kept');
+    await waitUntil(() => bridge.pending === 1, 'the stale answer to be kept', 3000);
     await new Promise((r) => setTimeout(r, 200));
     ttl = 60_000;
     gates.get('fresh')?.();
     // Keeping the fresh one prunes the stale one, which is past its 150 ms.
-    await waitFor(() => log.lines.some((l) => /answer to \S+ waits in the outbox \(1 waiting\)/.test(l)) && log.lines.filter((l) => /waits in the outbox/.test(l)).length === 2, 3000, 'the fresh answer to be kept');
+    await waitUntil(() => log.lines.some((l) => /answer to \S+ waits in the outbox \(1 waiting\)/.test(l)) && log.lines.filter((l) => /waits in the outbox/.test(l)).length === 2, 'the fresh answer to be kept', 3000);
     assert.equal(bridge.pending, 1);
     assert.ok(log.lines.some((l) => /expired after waiting/.test(l)), log.lines.join('\n'));
     const second = await startDevBackend({ port });
@@ -114,7 +115,7 @@ test('over a real link: an answer older than the retention is not delivered afte
       second.onMessage((m) => {
         if (m.message?.type === 'TOOL_RESULT') got.push(String((m.message.data as { result: string }).result));
       });
-      await waitFor(() => got.length >= 1 && bridge.pending === 0, 5000, 'the outbox to flush');
+      await waitUntil(() => got.length >= 1 && bridge.pending === 0, 'the outbox to flush', 5000);
       await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(got, ['fresh']);
     } finally {
@@ -171,7 +172,7 @@ test('cancelAll: a change awaiting its gate is withdrawn (CANCELLED), a write al
   const d = new Dispatcher({ workspace: new NodeWorkspace(dir), tools: ALL_TOOLS, log: silentLogger, changes: gate });
   const pending = d.dispatch({ id: 'p', idKey: 'toolCallId', toolName: 'apply_change', params: { relativePath: 'pending.txt', searchContent: 'one', replaceContent: 'ONE' } });
   const underWay = d.dispatch({ id: 'w', idKey: 'toolCallId', toolName: 'apply_change', params: { relativePath: 'writing.txt', searchContent: 'two', replaceContent: 'TWO' } });
-  await waitFor(() => started.length === 2, 3000, 'both changes at the gate');
+  await waitUntil(() => started.length === 2, 'both changes at the gate', 3000);
   d.cancelAll('disconnected');
   const p = await pending;
   assert.equal(p.data.code, 'CANCELLED');

@@ -13,7 +13,8 @@ import { defineTool } from '../../src/core/tools/tool';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree, waitFor } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
 
 const repo = path.resolve(__dirname, '../..');
 const tree = makeTree({ 'src/App.java': 'class App {\n  // TODO wire it\n}\n', 'README.md': '# demo\n' }, 'ab-headless-');
@@ -84,7 +85,7 @@ test('the host reconnects with the same session after the backend restarts', asy
   try {
     const before = await first.waitForSession(undefined, 5000);
     await first.close();
-    await waitFor(() => host.connection.state === 'reconnecting', 5000, 'reconnecting');
+    await waitUntil(() => host.connection.state === 'reconnecting', 'reconnecting', 5000);
     const second = await startDevBackend({ port });
     try {
       const again = await second.waitForSession(undefined, 5000);
@@ -115,7 +116,7 @@ test('an answer finished while the link is down is delivered after the reconnect
     await first.close();
     await pending;
     release();
-    await waitFor(() => bridge.pending === 1, 3000, 'the answer to wait in the outbox');
+    await waitUntil(() => bridge.pending === 1, 'the answer to wait in the outbox', 3000);
     const second = await startDevBackend({ port });
     try {
       const delivered = await second.waitForMessage((m) => m.message?.type === 'TOOL_RESULT', 5000);

@@ -16,7 +16,9 @@ import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { startDevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree, waitFor } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
+import { isAlive } from '../support/processes';
+import { waitUntil } from '../support/waitUntil';
 
 const tree = makeTree({ 'a.txt': 'alpha\n' }, 'ab-limits-');
 let n = 0;
@@ -71,16 +73,16 @@ test('beyond running + queued, a call is answered "busy" at once; the rest finis
   assert.equal(busy.data.success, false);
   assert.equal(busy.data.code, 'INTERNAL_ERROR');
   assert.match(busy.data.error ?? '', /busy/);
-  await waitFor(() => slow.started() === 2, 2000, 'two running');
+  await waitUntil(() => slow.started() === 2, 'two running', 2000);
   assert.deepEqual(d.load, { running: 2, waiting: 2 });
   slow.release();
-  await waitFor(() => slow.started() === 4, 2000, 'the queued two to start');
+  await waitUntil(() => slow.started() === 4, 'the queued two to start', 2000);
   slow.release();
   for (const r of await Promise.all(pending)) assert.equal(r.data.success, true);
   assert.deepEqual(d.load, { running: 0, waiting: 0 });
   // The busy answer was not kept for replay: the same id now runs.
   const retry = d.dispatch(call('slow', {}, 'busy1'));
-  await waitFor(() => slow.started() === 5, 2000, 'the retry to start');
+  await waitUntil(() => slow.started() === 5, 'the retry to start', 2000);
   slow.release();
   assert.equal((await retry).data.success, true);
 });
@@ -136,17 +138,9 @@ test('a search past its deadline kills the ripgrep process it started', async ()
   const d = new Dispatcher({ workspace: new NodeWorkspace(dir, { ripgrep: fakeRg }), tools: ALL_TOOLS, log: silentLogger, limits: () => ({ timeoutMs: 300 }) });
   const r = await d.dispatch(call('grep_file', { pattern: 'x', relativePath: 'src' }));
   assert.equal(r.data.code, 'TIMEOUT');
-  await waitFor(() => fs.existsSync(pidFile), 2000, 'the pid file');
+  await waitUntil(() => fs.existsSync(pidFile), 'the pid file', 2000);
   const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-  const alive = (): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  await waitFor(() => !alive(), 2000, `process ${pid} to be killed`);
+  await waitUntil(() => !isAlive(pid), `process ${pid} to be killed`, 2000);
 });
 
 test('a flood of calls through the headless host: every call one answer, busy ones say so, the link stays up', async () => {

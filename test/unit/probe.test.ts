@@ -15,7 +15,7 @@ import { silentLogger } from '../../src/core/log';
 import { probeBackend, type ProbeOptions, type ProbeOutcome } from '../../src/core/link/probe';
 import { tokenAuth } from '../../src/core/link/token';
 import { startDevBackend, V2_PATH, type DevBackend } from '../../src/devBackend/server';
-import { makeTestCa, type TestCa } from './helpers/testCa';
+import { makeTestCa, type TestCa } from '../support/testCa';
 
 const base = { protocol: 'auto', sessionId: 'probe-test', projectKey: 'probe', projectPath: os.tmpdir(), log: silentLogger } as const;
 

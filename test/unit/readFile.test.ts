@@ -6,8 +6,8 @@ import { resolveInProject } from '../../src/core/workspace/paths';
 import { MAX_READ_LINES, readFileTool } from '../../src/core/tools/readFile';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import type { Workspace } from '../../src/core/workspace/workspace';
-import { makeTree } from './helpers/fixtures';
-import { callTool, failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { callTool, failsWith } from '../support/tools';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { silentLogger } from '../../src/core/log';
 import { startHeadlessHost, type HeadlessHost } from '../../src/node/headless';
+import { waitUntil } from '../support/waitUntil';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -45,15 +46,9 @@ describe("the README's curl example against the dev backend", () => {
   let port = 0;
   let host: HeadlessHost;
 
-  const waitFor = async (pattern: RegExp, what: string): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const m = pattern.exec(output);
-      if (m) return m;
-      if (Date.now() > deadline) throw new Error(`the dev backend never printed ${what}; it printed:\n${output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const waitFor = (pattern: RegExp, what: string): Promise<RegExpMatchArray> =>
+    waitUntil(() => pattern.exec(output), () => `the dev backend to print ${what}; it printed:
+${output}`, 30_000, 50);
 
   before(async () => {
     fs.mkdirSync(path.join(folder, 'src'), { recursive: true });

@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { runRipgrepText } from '../../src/core/search/ripgrep';
-import { makeTree } from './helpers/fixtures';
-import { RG } from './helpers/searchFixtures';
+import { makeTree } from '../support/fixtures';
+import { RG } from '../support/searchFixtures';
 
 const files: Record<string, string> = {};
 for (let i = 0; i < 300; i++) files[`src/File${i}.java`] = `class File${i} { /* needle */ }\n`;

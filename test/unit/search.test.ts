@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -8,9 +9,11 @@ import { grepFileTool, searchParams } from '../../src/core/tools/grepFile';
 import { textSearchTool } from '../../src/core/tools/textSearch';
 import type { Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
-import { buildRichTree, callTool, filesOf, hits, RG, structured, workspaces } from './helpers/searchFixtures';
-import { failsWith } from './helpers/tools';
+import { makeTree } from '../support/fixtures';
+import { buildRichTree, callTool, filesOf, hits, RG, structured, workspaces } from '../support/searchFixtures';
+import { isAlive, pidRecordingWrapper } from '../support/processes';
+import { failsWith } from '../support/tools';
+import { waitUntil } from '../support/waitUntil';
 
 const { root, outside } = buildRichTree();
 const ws = workspaces(root);
@@ -341,13 +344,25 @@ void test('a search over its time budget stops with TIMEOUT and says what to do'
 });
 
 void test('ripgrep is killed when the call is cancelled', async () => {
-  const dir = makeTree({});
-  for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(dir, `f${i}.txt`), 'needle\n'.repeat(5000));
-  const w = new NodeWorkspace(dir, { ripgrep: RG });
+  assert.ok(RG, 'ripgrep on PATH');
+  const dir = makeTree({ 'a.txt': 'needle\n' });
+  // Also given a FIFO no one writes to, this ripgrep never ends by itself: only a kill ends it.
+  const fifo = path.join(makeTree({}, 'ab-fifo-'), 'never-written');
+  execFileSync('mkfifo', [fifo]);
+  const rg = pidRecordingWrapper(RG, [fifo]);
+  const w = new NodeWorkspace(dir, { ripgrep: rg.command });
   const ac = new AbortController();
-  const p = grep(w, { pattern: 'needle', context_lines: 3 }, ac.signal);
-  setTimeout(() => ac.abort(), 5);
-  await failsWith(p, 'CANCELLED');
+  const p = grep(w, { pattern: 'needle' }, ac.signal);
+  await waitUntil(() => fs.existsSync(rg.pidFile) && fs.readFileSync(rg.pidFile, 'utf8').trim(), 'ripgrep to start', 5000);
+  const pid = Number(fs.readFileSync(rg.pidFile, 'utf8'));
+  ac.abort();
+  try {
+    const notKilled = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`ripgrep (pid ${pid}) still running 5 s after the cancel`)), 5000).unref());
+    await Promise.race([failsWith(p, 'CANCELLED'), notKilled]);
+    await waitUntil(() => !isAlive(pid), `ripgrep (pid ${pid}) to be gone`, 2000);
+  } finally {
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL'); // so a failure does not leave the test file hanging
+  }
 });
 
 void test('a ripgrep that cannot start falls back to the in-process search', async () => {

@@ -6,7 +6,7 @@ import { runRipgrep } from '../../src/core/search/ripgrep';
 import type { EngineRequest, FileResult, ResultSink } from '../../src/core/search/types';
 import { grepFileTool } from '../../src/core/tools/grepFile';
 import { textSearchTool } from '../../src/core/tools/textSearch';
-import { buildRichTree, callTool, EXCLUDES, RG, structured, workspaces } from './helpers/searchFixtures';
+import { buildRichTree, callTool, EXCLUDES, RG, structured, workspaces } from '../support/searchFixtures';
 
 /**
  * The promise of the fallback: for the same request it answers exactly what ripgrep answers,

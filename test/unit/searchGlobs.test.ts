@@ -9,8 +9,8 @@ import { explicitIgnoreLines, normalizeExcludes, rebaseIgnoreLine } from '../../
 import { runRipgrep } from '../../src/core/search/ripgrep';
 import type { EngineRequest, ResultSink } from '../../src/core/search/types';
 import { comparePaths } from '../../src/core/search/types';
-import { makeTree } from './helpers/fixtures';
-import { RG } from './helpers/searchFixtures';
+import { makeTree } from '../support/fixtures';
+import { RG } from '../support/searchFixtures';
 
 /**
  * The fallback's glob and gitignore code against ripgrep's own: for each pattern, used as a

@@ -15,8 +15,9 @@ import { lineLogger, silentLogger } from '../../src/core/log';
 import { LINUX_CA_FILES, loadSystemCertificates, MAC_KEYCHAINS, pemCertificates, systemTrust } from '../../src/core/link/systemCa';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
-import { makeTree, waitFor } from './helpers/fixtures';
-import { makeTestCa, writeBundle, type TestCa } from './helpers/testCa';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
+import { makeTestCa, writeBundle, type TestCa } from '../support/testCa';
 
 const dir = makeTree({ 'project/README.md': '# over wss\n' }, 'ab-tls-');
 const project = path.join(dir, 'project');
@@ -73,7 +74,7 @@ test('without the CA in the store, the connection fails with a clear, logged rea
   const lines: string[] = [];
   const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: project, log: lineLogger((l) => lines.push(l)), timing: fast });
   try {
-    await waitFor(() => lines.some((l) => l.includes('[error]')), 10_000, 'the TLS error');
+    await waitUntil(() => lines.some((l) => l.includes('[error]')), 'the TLS error', 10_000);
     const error = host.connection.lastError ?? '';
     assert.match(error, /^The backend's TLS certificate is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE: /);
     assert.ok(error.includes(`from ${path.join(dir, 'without-ca.crt')}`), `says which store was read: ${error}`);
@@ -91,7 +92,7 @@ test('with the system store turned off (--no-system-ca), the CA in SSL_CERT_FILE
   useStore({ SSL_CERT_FILE: path.join(dir, 'with-ca.crt') });
   const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: project, log: silentLogger, timing: fast, systemCertificates: false });
   try {
-    await waitFor(() => /not trusted/.test(host.connection.lastError ?? ''), 10_000, 'the TLS error');
+    await waitUntil(() => /not trusted/.test(host.connection.lastError ?? ''), 'the TLS error', 10_000);
     assert.match(host.connection.lastError ?? '', /Trusted: Node's built-in roots only\./);
   } finally {
     host.stop();
@@ -115,7 +116,7 @@ test('the store is read for wss:// only, never for a plain ws:// backend', async
   });
   try {
     connection.connect();
-    await waitFor(() => connection.state === 'connected', 5000, 'connected');
+    await waitUntil(() => connection.state === 'connected', 'connected', 5000);
     assert.equal(reads, 0);
   } finally {
     connection.disconnect();

@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { bundleForLocale } from '../../src/node/language';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const root = makeTree({ 'src/A.java': 'class A {\n  // TODO one\n}\n' }, 'ab-l10n-');
 /** The language is the whole process's, as in a host; the calls here run one at a time, so each sets it first. */

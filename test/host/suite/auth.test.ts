@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
 
-import { until as waitUntil } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 /**
  * Token auth and the secrets guard in the real extension host: the token goes into SecretStorage
  * through agentBridge.setToken, the dev backend accepts it (Bearer header + CONNECT), a wrong one

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
+import { waitUntil } from '../../support/waitUntil';
 
 /** A minimal backend on loopback for the host suites: plays the agent side, sends TOOL_CALLs, collects TOOL_RESULTs. */
 export interface Backend {
@@ -57,17 +58,6 @@ async function startBackend(): Promise<Backend> {
   };
 }
 
-/** Polls until `probe` gives something truthy and returns it; rejects after `timeoutMs`. */
-export async function until<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 10000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 let seq = 0;
 export const rootCall = (toolName: string, params: Record<string, unknown>) => ({
   type: 'TOOL_CALL', toolCallId: `${toolName}-${++seq}-${Date.now()}`, toolName, params: { projectKey: 'fixture', ...params }, webSocketSessionId: 'ws-test',
@@ -81,7 +71,7 @@ export async function connectExtension(serverUrl: string, ready: () => boolean =
   const api = await ext.activate();
   await vscode.workspace.getConfiguration('agentBridge').update('serverUrl', serverUrl, vscode.ConfigurationTarget.Global);
   await vscode.commands.executeCommand('agentBridge.connect');
-  await until(() => api.state() === 'connected' && ready(), 'the extension to connect');
+  await waitUntil(() => api.state() === 'connected' && ready(), 'the extension to connect');
   return api;
 }
 

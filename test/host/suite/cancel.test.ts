@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WebSocket } from 'ws';
-import { connectedBackend, proposalTabs, rootCall, until } from './backend';
+import { connectedBackend, proposalTabs, rootCall } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 
 /**
  * Disconnect while a change awaits approval: the proposal is withdrawn (its diff closes, nothing
@@ -30,11 +31,11 @@ describe('Cancel on disconnect', () => {
       });
     watch(live.backend.socket());
     const answer = live.backend.call(msg);
-    await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && proposalTabs().length > 0, 'the proposal diff');
+    await waitUntil(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && proposalTabs().length > 0, 'the proposal diff');
 
     await vscode.commands.executeCommand('agentBridge.disconnect');
-    await until(() => live.api.pendingChanges.list().length === 0, 'the proposal to be withdrawn');
-    await until(() => proposalTabs().length === 0, 'the diff tab to close');
+    await waitUntil(() => live.api.pendingChanges.list().length === 0, 'the proposal to be withdrawn');
+    await waitUntil(() => proposalTabs().length === 0, 'the diff tab to close');
     assert.equal(live.api.state(), 'disconnected');
     assert.deepEqual(fs.readFileSync(file('cancel/k.txt')), bytes, 'the file is byte-identical');
     assert.deepEqual(fs.readdirSync(file('cancel')), ['k.txt'], 'no temp or backup file left behind');
@@ -42,7 +43,7 @@ describe('Cancel on disconnect', () => {
 
     const sockets = live.backend.urls.length;
     await vscode.commands.executeCommand('agentBridge.connect');
-    await until(() => live.api.state() === 'connected' && live.backend.urls.length > sockets, 'the reconnect');
+    await waitUntil(() => live.api.state() === 'connected' && live.backend.urls.length > sockets, 'the reconnect');
     // The outbox is flushed as the link comes up: `answer` resolves on that first frame.
     const res = await answer;
     watch(live.backend.socket());

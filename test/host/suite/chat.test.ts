@@ -7,7 +7,7 @@ import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../../src/devBackend/
 import { ToWebviewSchema, type Entry, type ToWebview } from '../../../src/extension/chat/contract';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
 
-import { until as waitUntil } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 /**
  * The chat panel in the real workbench: the webview really loads and says `ready`, the dev
  * backend's scripted agent answers, and everything the extension posts is checked against the

@@ -6,7 +6,7 @@ import { startDevBackend, type DevBackend } from '../../../src/devBackend/server
 import { createScriptedAgent, SCRIPTED_COMMANDS } from '../../../src/devBackend/scriptedAgent';
 import { ToWebviewSchema, type ContextChip, type ToWebview } from '../../../src/extension/chat/contract';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
-import { until as waitUntil } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 
 /**
  * Giving the agent context from the real workbench: Add Selection / Add File to Chat, `@`

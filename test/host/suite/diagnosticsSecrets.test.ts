@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { connectedBackend, proposalTabs, rootCall, until } from './backend';
+import { connectedBackend, proposalTabs, rootCall } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 
 const SECRET = 'sk-live-CANARY-HOSTDIAG-31f9a4';
 
@@ -46,8 +47,8 @@ describe('Diagnostics never quote a secret file', () => {
     const users = ['direct.ts', 'viaConfig.ts', 'typeLevel.ts', 'checked.js'];
     for (const rel of [...users, 'plain.ts']) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file(rel)), { preview: false });
     // VS Code's TypeScript server does quote the value in each: the leak to stop is real.
-    await until(() => users.every(quotesSecret), 'the TypeScript server to report on every file', 90_000);
-    await until(() => vscode.languages.getDiagnostics(vscode.Uri.file(file('plain.ts'))).length > 0, 'a problem in plain.ts', 30_000);
+    await waitUntil(() => users.every(quotesSecret), 'the TypeScript server to report on every file', 90_000);
+    await waitUntil(() => vscode.languages.getDiagnostics(vscode.Uri.file(file('plain.ts'))).length > 0, 'a problem in plain.ts', 30_000);
 
     const res = data(await live.backend.call(rootCall('get_diagnostics', { relativePath: 'leak', severity: 'all' })));
     assert.equal(res.success, true, String(res.error));
@@ -68,11 +69,11 @@ describe('Diagnostics never quote a secret file', () => {
     // Only edit.ts open: the server then checks it first after the write, within the report's wait.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file('edit.ts')), { preview: false });
-    await until(() => vscode.languages.getDiagnostics(vscode.Uri.file(file('edit.ts'))).length > 0, 'the TypeScript server to report on edit.ts', 90_000);
+    await waitUntil(() => vscode.languages.getDiagnostics(vscode.Uri.file(file('edit.ts'))).length > 0, 'the TypeScript server to report on edit.ts', 90_000);
     const msg = rootCall('apply_change', { relativePath: 'leak/edit.ts', searchContent: 'export const v = 1;', replaceContent: 'export const v: 1 = API_KEY;' });
     const answer = live.backend.call(msg);
     const ownTab = () => proposalTabs().some((t) => (t.input as vscode.TabInputTextDiff).modified.query === msg.toolCallId);
-    await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
+    await waitUntil(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && ownTab(), 'the proposal diff');
     await live.api.pendingChanges.showDiff(msg.toolCallId);
     await vscode.commands.executeCommand('agentBridge.approveChange');
     const res = data(await answer);
@@ -82,6 +83,6 @@ describe('Diagnostics never quote a secret file', () => {
     assert.equal(r.diagnostics.available, true);
     assert.ok(r.diagnostics.new.some((p) => p.path === 'leak/edit.ts' && p.message === `Type '"[secret]"' is not assignable to type '1'.`), JSON.stringify(r.diagnostics));
     // What the report was made from: VS Code's own problem for edit.ts quotes the value.
-    await until(() => quotesSecret('edit.ts'), 'VS Code to report the value in edit.ts', 30_000);
+    await waitUntil(() => quotesSecret('edit.ts'), 'VS Code to report the value in edit.ts', 30_000);
   });
 });

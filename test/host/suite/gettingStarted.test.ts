@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startDevBackend, V2_PATH, type DevBackend } from '../../../src/devBackend/server';
 import type { TestConnectionResult } from '../../../src/extension/connection/testConnection';
+import { waitUntil } from '../../support/waitUntil';
 
 const EXTENSION_ID = 'agent-bridge.agent-bridge';
 
@@ -103,7 +104,12 @@ describe('getting started', () => {
   });
 
   it('opens in the workbench', async () => {
+    // closed first: code-server opens a walkthrough of its own at start
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#getStarted`, false);
+    // the workbench's walkthrough editor, whose tab reads `Walkthrough: <page title>`
+    const label = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? '(no tab)';
+    await waitUntil(() => label().startsWith('Walkthrough: '), () => `a walkthrough tab to open (the active tab is "${label()}")`, 5000);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

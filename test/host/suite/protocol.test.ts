@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { connectedBackend, rootCall, until } from './backend';
+import { connectedBackend, rootCall } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 
 /**
  * The extension against a real backend on loopback, inside the real extension host: the suite
@@ -138,6 +139,6 @@ describe('Agent Bridge against a loopback backend', () => {
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(live.backend.urls.length, count);
     await vscode.commands.executeCommand('agentBridge.connect');
-    await until(() => live.api.state() === 'connected' && live.backend.urls.length === count + 1, 'reconnect on command');
+    await waitUntil(() => live.api.state() === 'connected' && live.backend.urls.length === count + 1, 'reconnect on command');
   });
 });

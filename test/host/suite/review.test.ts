@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { connectedBackend, proposalTabs, rootCall, until } from './backend';
+import { connectedBackend, proposalTabs, rootCall } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 
 /**
  * Review beyond approve/reject: dropping single hunks of a proposal before approving it, and the
@@ -31,7 +32,7 @@ describe('Review: hunks and reverts', () => {
   async function propose(params: Record<string, unknown>) {
     const msg = rootCall('apply_change', params);
     const answer = live.backend.call(msg);
-    await until(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && proposalDoc(msg.toolCallId), 'the proposal diff');
+    await waitUntil(() => live.api.pendingChanges.list().some((c) => c.id === msg.toolCallId) && proposalDoc(msg.toolCallId), 'the proposal diff');
     await live.api.pendingChanges.showDiff(msg.toolCallId);
     return { id: msg.toolCallId, answer };
   }
@@ -57,7 +58,7 @@ describe('Review: hunks and reverts', () => {
     await live.api.pendingChanges.approve(id);
     assert.ok(live.api.pendingChanges.list().some((c) => c.id === id), 'not approved while the diff was updating');
     // The proposal's editor reloads with only the kept hunk; the list's counts follow.
-    await until(() => proposalDoc(id)?.getText() === TEN.replace('two', 'TWO'), 'the proposal to show only the kept hunk');
+    await waitUntil(() => proposalDoc(id)?.getText() === TEN.replace('two', 'TWO'), 'the proposal to show only the kept hunk');
     assert.deepEqual([live.api.pendingChanges.list()[0].added, live.api.pendingChanges.list()[0].removed], [1, 1]);
     assert.deepEqual(live.api.pendingChanges.hunks(id)!.keep, [true, false]);
     // The reload is not "the developer typed into it": approving is not refused.
@@ -124,7 +125,7 @@ describe('Review: hunks and reverts', () => {
     const id = await landed({ relativePath: 'revert/new.txt', searchContent: '', replaceContent: 'brand new\n' });
     assert.equal(live.api.agentChanges.list().find((c) => c.id === id)!.created, true);
     assert.deepEqual(await live.api.agentChanges.revert(id), { ok: true });
-    await until(() => !fs.existsSync(file('revert/new.txt')), 'the created file to be removed');
+    await waitUntil(() => !fs.existsSync(file('revert/new.txt')), 'the created file to be removed');
     const kept = await landed({ relativePath: 'revert/new2.txt', searchContent: '', replaceContent: 'brand new\n' });
     fs.appendFileSync(file('revert/new2.txt'), 'my notes\n');
     assert.deepEqual(await live.api.agentChanges.revert(kept), { ok: true });

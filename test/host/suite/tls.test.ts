@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startDevBackend, type DevBackend } from '../../../src/devBackend/server';
 import type { AgentBridgeApi } from '../../../src/extension/extension';
-import { connectExtension, until } from './backend';
+import { connectExtension } from './backend';
+import { waitUntil } from '../../support/waitUntil';
 
 /**
  * wss:// in the real extension host: the backend's certificate is signed by a throwaway CA that
@@ -42,10 +43,10 @@ describe('wss:// with a CA from the system store', () => {
 
   it('with agentBridge.systemCertificates off, the backend is refused and the error says why', async () => {
     await config().update('systemCertificates', false, vscode.ConfigurationTarget.Global);
-    const error = await until(() => api.state() !== 'connected' && /not trusted/.test(api.lastError() ?? '') && api.lastError(), 'the TLS error', 20_000);
+    const error = await waitUntil(() => api.state() !== 'connected' && /not trusted/.test(api.lastError() ?? '') && api.lastError(), 'the TLS error', 20_000);
     assert.match(error, /UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
     assert.match(error, /Add the authority that signed it to the system's certificate store/);
     await config().update('systemCertificates', undefined, vscode.ConfigurationTarget.Global);
-    await until(() => api.state() === 'connected', 'connected again with the system store', 20_000);
+    await waitUntil(() => api.state() === 'connected', 'connected again with the system store', 20_000);
   });
 });

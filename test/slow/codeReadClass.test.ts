@@ -5,7 +5,7 @@ import { readClassTool } from '../../src/core/tools/readClass';
 import { codeIntelFor } from '../../src/core/code/intel/intel';
 import { parseType } from '../../src/core/code/java/typeRef';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { jdkMissing, loadJdkSample, SAMPLE_CLASSES, SAMPLE_PACKAGES, type JavapClass, type JdkSample } from './helpers/jdk';
+import { jdkMissing, loadJdkSample, SAMPLE_CLASSES, SAMPLE_PACKAGES, type JavapClass, type JdkSample } from '../support/jdk';
 
 /**
  * Ground truth for read_class: for every sampled java.base class (and its member classes) the

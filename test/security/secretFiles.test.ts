@@ -16,7 +16,7 @@ import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { startDevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const SECRET = 'PASSWORD=hunter2-SECRET';
 const tree = makeTree(

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { silentLogger } from '../../../src/core/log';
-import { ToolError } from '../../../src/core/protocol/errors';
-import type { ToolDefinition, ToolOutput } from '../../../src/core/tools/tool';
-import { resolveToolPaths } from '../../../src/core/tools/toolPaths';
-import type { Workspace } from '../../../src/core/workspace/workspace';
+import { silentLogger } from '../../src/core/log';
+import { ToolError } from '../../src/core/protocol/errors';
+import type { ToolDefinition, ToolOutput } from '../../src/core/tools/tool';
+import { resolveToolPaths } from '../../src/core/tools/toolPaths';
+import type { Workspace } from '../../src/core/workspace/workspace';
 
 /** Runs a tool's handler as the dispatcher would: params through its schema, over `ws`. */
 export async function callTool(

@@ -17,7 +17,7 @@ import { SecretGuard } from '../../src/core/workspace/globSet';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { startDevBackend } from '../../src/devBackend/server';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const tree = makeTree(
   {

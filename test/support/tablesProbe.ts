@@ -1,4 +1,4 @@
-import { CodeIndex } from '../../../src/core/code/index/codeIndex';
+import { CodeIndex } from '../../src/core/code/index/codeIndex';
 
 /**
  * A code index that notes, each time its lookup tables are asked for in slices, how many steps

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StructuredSearchResult } from '../../../src/core/search/format';
-import type { ToolOutput } from '../../../src/core/tools/tool';
-import type { Workspace } from '../../../src/core/workspace/workspace';
-import { findOnPath, NodeWorkspace } from '../../../src/node/nodeWorkspace';
+import type { StructuredSearchResult } from '../../src/core/search/format';
+import type { ToolOutput } from '../../src/core/tools/tool';
+import type { Workspace } from '../../src/core/workspace/workspace';
+import { findOnPath, NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from './fixtures';
 
 /** The real ripgrep binary: these tests need it (the point is to compare with it). */

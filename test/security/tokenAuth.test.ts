@@ -11,7 +11,8 @@ import { lineLogger, REDACTED, redactingLogger } from '../../src/core/log';
 import { tokenAuth } from '../../src/core/link/token';
 import { startDevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';
-import { makeTree, waitFor } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
+import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 's3cr3t-token-0123456789';
 const tree = makeTree({ 'README.md': '# demo\n' }, 'ab-token-');
@@ -55,7 +56,7 @@ test('a wrong token is refused once, the status says why, and the host does not 
   const { lines, log } = capture();
   const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: tree, log, token: 'wrong-token-xyz', timing: fast });
   try {
-    await waitFor(() => host.connection.authRejected, 5000, 'the refusal');
+    await waitUntil(() => host.connection.authRejected, 'the refusal', 5000);
     assert.equal(host.connection.state, 'disconnected');
     assert.match(host.connection.lastError ?? '', /refused the token.*401/);
     await new Promise((r) => setTimeout(r, 400)); // 10× the backoff cap: a loop would show here
@@ -76,10 +77,10 @@ test('no token against a backend that wants one: ERROR UNAUTHORIZED + 1008, no r
   const off = backend.onSession((e) => void (e.kind === 'connected' && attempts++));
   const host = startHeadlessHost({ serverUrl: backend.wsUrl(), workspace: tree, log: lineLogger(() => undefined), timing: fast });
   try {
-    await waitFor(() => host.connection.state === 'connected', 5000, 'the upgrade');
+    await waitUntil(() => host.connection.state === 'connected', 'the upgrade', 5000);
     // The dev backend lets an unauthenticated link PING; anything else is refused.
     host.connection.send({ type: 'AGENT_CHAT', data: { sessionId: host.sessionId, projectKey: 'p', message: 'hi' } });
-    await waitFor(() => host.connection.authRejected, 5000, 'the refusal');
+    await waitUntil(() => host.connection.authRejected, 'the refusal', 5000);
     assert.match(host.connection.lastError ?? '', /requires a token/);
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(host.connection.state, 'disconnected');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeSoak, HEAP_GROWTH_LIMIT, runSoak } from '../support/soak';
-import { jdkMissing, unpackSources } from './helpers/jdk';
+import { jdkMissing, unpackSources } from '../support/jdk';
 
 const missing = jdkMissing();
 

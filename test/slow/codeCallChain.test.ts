@@ -8,8 +8,8 @@ import { ANONYMOUS, IN_NESTED_CLASS } from '../../src/core/code/model';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { codeIntelFor, type CodeIntel } from '../../src/core/code/intel/intel';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { jdkMissing, loadJdkSample, SAMPLE_CLASSES, SAMPLE_PACKAGES, type JdkSample } from './helpers/jdk';
-import { callTool } from './helpers/tools';
+import { jdkMissing, loadJdkSample, SAMPLE_CLASSES, SAMPLE_PACKAGES, type JdkSample } from '../support/jdk';
+import { callTool } from '../support/tools';
 
 /**
  * Ground truth for call_chain's callees: every member of the sampled java.base classes (methods,

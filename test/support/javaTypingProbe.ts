@@ -10,10 +10,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { callChainTool } from '../../../src/core/tools/callChain';
-import { readMethodTool } from '../../../src/core/tools/readMethod';
-import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
-import { callTool } from '../../unit/helpers/tools';
+import { callChainTool } from '../../src/core/tools/callChain';
+import { readMethodTool } from '../../src/core/tools/readMethod';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { callTool } from './tools';
 
 const PLAIN = 'package p;\n\nclass Plain {\n  int ok() { return 1; }\n}\n';
 

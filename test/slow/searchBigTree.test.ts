@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { comparePaths, MAX_LIMIT } from '../../src/core/search/types';
 import { grepFileTool } from '../../src/core/tools/grepFile';
 import { findOnPath } from '../../src/node/nodeWorkspace';
-import { callTool, hits, RG, structured, workspaces } from './helpers/searchFixtures';
+import { callTool, hits, RG, structured, workspaces } from '../support/searchFixtures';
 
 /**
  * On a big real tree (the JDK's java.base sources, or else this repository's node_modules), what

@@ -1,4 +1,4 @@
-import type { StateStore } from '../../../src/extension/chat/transcript';
+import type { StateStore } from '../../src/extension/chat/transcript';
 
 /** workspaceState as a Map, storing JSON copies as VS Code's Memento does. */
 export class MapStore implements StateStore {

@@ -14,12 +14,3 @@ export function makeTree(files: Record<string, string | Uint8Array>, prefix = 'a
   after(() => fs.rmSync(root, { recursive: true, force: true }));
   return root;
 }
-
-/** Resolves when `predicate` holds, polling; rejects after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from './helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 const outside = makeTree(
   {

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LINUX_CA_FILES } from '../../../src/core/link/systemCa';
+import { LINUX_CA_FILES } from '../../src/core/link/systemCa';
 
 export interface TestCa {
   /** The CA's certificate (PEM): what a "system store" must hold for the server to be trusted. */
