@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -43,6 +44,21 @@ async function readFrom(handle: fsp.FileHandle): Promise<Buffer> {
 
 const WHILE_WRITING = 'while the change was being written';
 
+/**
+ * A name for a file of ours beside the target. Short and of fixed length, whatever the target's
+ * name: a name near the 255-byte limit must still be writable. Random, so two hosts never meet.
+ */
+function scratchName(kind: 'tmp' | 'back' | 'keep'): string {
+  return `.agent-bridge-${process.pid}-${randomBytes(6).toString('hex')}.${kind}`;
+}
+
+/** A system error as the agent may see it: the code and the project-relative path, never an absolute one. */
+function withoutPaths(e: unknown, rel: string): unknown {
+  if (e instanceof ToolError || !(e instanceof Error)) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  return code ? new ToolError('INTERNAL_ERROR', `Writing ${rel} failed (${code}). Read the file again to see what it holds before another change.`) : e;
+}
+
 /** A new file with exactly these bytes and mode, never through a name that exists (a link included); its stat. */
 async function createFile(where: string, bytes: Buffer, mode: number): Promise<fs.Stats> {
   const handle = await fsp.open(where, CREATE_NEW, 0o600);
@@ -72,7 +88,7 @@ async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, n
     if (now && now.dev === made.dev && now.ino === made.ino) {
       if (before === undefined) await fsp.rm(here, { force: true });
       else {
-        const back = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.back`);
+        const back = folder.entry(scratchName('back'));
         try {
           await createFile(back, before, mode);
           await fsp.rename(back, here);
@@ -136,7 +152,7 @@ export class DirectWriteGate implements ChangeGate {
       const bytes = Buffer.from(encodeText(change.proposed, change.encoding));
       // The original's mode exactly (a mode given at creation is cut by the umask: 0664 became 0644).
       const mode = info ? info.mode & 0o7777 : 0o666 & ~process.umask();
-      const tmp = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.tmp`);
+      const tmp = folder.entry(scratchName('tmp'));
       try {
         const made = await createFile(tmp, bytes, mode);
         await change.judged.recheck(WHILE_WRITING);
@@ -166,7 +182,7 @@ export class DirectWriteGate implements ChangeGate {
       }
     } catch (e) {
       if (!wrote) await folder.undoFolders();
-      throw folder.explain(e);
+      throw withoutPaths(folder.explain(e), rel);
     } finally {
       await original?.close();
       await folder.release();
@@ -204,7 +220,7 @@ export class DirectWriteGate implements ChangeGate {
       const now = await readFrom(placed);
       // Appended to our text since the rename: keep it after theirs. A whole new text: it is the newest.
       const back = now.subarray(0, mine.length).equals(mine) ? Buffer.concat([theirs, now.subarray(mine.length)]) : now;
-      const keep = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.keep`);
+      const keep = folder.entry(scratchName('keep'));
       try {
         await createFile(keep, back, (mode ?? 0o600) & 0o7777);
         await fsp.rename(keep, folder.entry(name));
