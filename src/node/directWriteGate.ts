@@ -112,7 +112,9 @@ async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, n
  * work: the original is opened (never through a link) and kept open; its bytes must still be what
  * the change was computed from; the new text goes to a file beside it with the original's mode,
  * which then replaces it by rename (a new file by a hard link, which fails rather than overwrite
- * one that appeared meanwhile). After the rename the kept
+ * one that appeared meanwhile). Right before the rename the name must still hold the original: an
+ * editor's atomic save since is kept and the call answers CONFLICT (a save landing between that
+ * check and the rename, one system call apart, is still replaced). After the rename the kept
  * original is read again: if another writer changed it in between, their text is put back and the
  * call answers CONFLICT, so a racing write is never silently lost.
  */
@@ -157,8 +159,16 @@ export class DirectWriteGate implements ChangeGate {
         const made = await createFile(tmp, bytes, mode);
         await change.judged.recheck(WHILE_WRITING);
         await folder.verify(WHILE_WRITING);
-        if (original) await fsp.rename(tmp, folder.entry(name));
-        else {
+        if (info) {
+          // An editor's atomic save (a new file renamed over the name) since the original was read
+          // would be replaced unseen: the name must still hold the original, checked last thing
+          // before the rename, back to back with it.
+          const atName = await fsp.lstat(folder.entry(name)).catch(() => undefined);
+          if (atName?.dev !== info.dev || atName.ino !== info.ino) {
+            throw new ToolError('CONFLICT', `${rel} was saved by another program while the change was being written; their text was kept and nothing of this change was written. Read it again and retry.`);
+          }
+          await fsp.rename(tmp, folder.entry(name));
+        } else {
           try {
             // A hard link fails rather than overwrite a file that appeared meanwhile.
             await fsp.link(tmp, folder.entry(name));

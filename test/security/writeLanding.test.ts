@@ -46,6 +46,29 @@ function project(beforeRename?: (change: ProposedChange) => void) {
   return { root, call };
 }
 
+/** What an editor does on save: the whole text to a new file beside it, renamed over the name. */
+function atomicSave(file: string, text: string): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.editor-save`);
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
+test("the developer's atomic save between the writer's read and its rename is kept: CONFLICT, nothing of the change written", async () => {
+  const p = project((change) => atomicSave(change.path.abs, 'counter 0\nthe developer saved this\n'));
+  const file = path.join(p.root, 'notes.md');
+  fs.writeFileSync(file, 'counter 0\n');
+  const r = await p.call('Edit', { file_path: 'notes.md', old_string: 'counter 0', new_string: 'counter 1' });
+  assert.equal(r.success, false, 'the edit must not claim success over the developer’s save');
+  assert.equal(r.code, 'CONFLICT', String(r.error));
+  assert.match(String(r.error), /notes\.md.*saved by another program.*nothing of this change was written/);
+  assert.equal(fs.readFileSync(file, 'utf8'), 'counter 0\nthe developer saved this\n');
+  assert.deepEqual(fs.readdirSync(p.root).sort(), ['notes.md'], 'no temp file left');
+  // Read again, the same edit goes through.
+  const again = await p.call('Edit', { file_path: 'notes.md', old_string: 'counter 0', new_string: 'counter 1' });
+  assert.equal(again.success, true, String(again.error));
+  assert.equal(fs.readFileSync(file, 'utf8'), 'counter 1\nthe developer saved this\n');
+});
+
 test('a file whose name is near the 255-byte limit is edited, replaced and created like any other', async () => {
   const p = project();
   // 251 + ".txt" = 255 bytes, the longest name Linux, macOS and Windows file systems take.
