@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -43,6 +44,21 @@ async function readFrom(handle: fsp.FileHandle): Promise<Buffer> {
 
 const WHILE_WRITING = 'while the change was being written';
 
+/**
+ * A name for a file of ours beside the target. Short and of fixed length, whatever the target's
+ * name: a name near the 255-byte limit must still be writable. Random, so two hosts never meet.
+ */
+function scratchName(kind: 'tmp' | 'back' | 'keep'): string {
+  return `.agent-bridge-${process.pid}-${randomBytes(6).toString('hex')}.${kind}`;
+}
+
+/** A system error as the agent may see it: the code and the project-relative path, never an absolute one. */
+function withoutPaths(e: unknown, rel: string): unknown {
+  if (e instanceof ToolError || !(e instanceof Error)) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  return code ? new ToolError('INTERNAL_ERROR', `Writing ${rel} failed (${code}). Read the file again to see what it holds before another change.`) : e;
+}
+
 /** A new file with exactly these bytes and mode, never through a name that exists (a link included); its stat. */
 async function createFile(where: string, bytes: Buffer, mode: number): Promise<fs.Stats> {
   const handle = await fsp.open(where, CREATE_NEW, 0o600);
@@ -72,7 +88,7 @@ async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, n
     if (now && now.dev === made.dev && now.ino === made.ino) {
       if (before === undefined) await fsp.rm(here, { force: true });
       else {
-        const back = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.back`);
+        const back = folder.entry(scratchName('back'));
         try {
           await createFile(back, before, mode);
           await fsp.rename(back, here);
@@ -96,7 +112,9 @@ async function landedWhereJudged(change: ProposedChange, folder: PinnedFolder, n
  * work: the original is opened (never through a link) and kept open; its bytes must still be what
  * the change was computed from; the new text goes to a file beside it with the original's mode,
  * which then replaces it by rename (a new file by a hard link, which fails rather than overwrite
- * one that appeared meanwhile). After the rename the kept
+ * one that appeared meanwhile). Right before the rename the name must still hold the original: an
+ * editor's atomic save since is kept and the call answers CONFLICT (a save landing between that
+ * check and the rename, one system call apart, is still replaced). After the rename the kept
  * original is read again: if another writer changed it in between, their text is put back and the
  * call answers CONFLICT, so a racing write is never silently lost.
  */
@@ -136,13 +154,21 @@ export class DirectWriteGate implements ChangeGate {
       const bytes = Buffer.from(encodeText(change.proposed, change.encoding));
       // The original's mode exactly (a mode given at creation is cut by the umask: 0664 became 0644).
       const mode = info ? info.mode & 0o7777 : 0o666 & ~process.umask();
-      const tmp = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.tmp`);
+      const tmp = folder.entry(scratchName('tmp'));
       try {
         const made = await createFile(tmp, bytes, mode);
         await change.judged.recheck(WHILE_WRITING);
         await folder.verify(WHILE_WRITING);
-        if (original) await fsp.rename(tmp, folder.entry(name));
-        else {
+        if (info) {
+          // An editor's atomic save (a new file renamed over the name) since the original was read
+          // would be replaced unseen: the name must still hold the original, checked last thing
+          // before the rename, back to back with it.
+          const atName = await fsp.lstat(folder.entry(name)).catch(() => undefined);
+          if (atName?.dev !== info.dev || atName.ino !== info.ino) {
+            throw new ToolError('CONFLICT', `${rel} was saved by another program while the change was being written; their text was kept and nothing of this change was written. Read it again and retry.`);
+          }
+          await fsp.rename(tmp, folder.entry(name));
+        } else {
           try {
             // A hard link fails rather than overwrite a file that appeared meanwhile.
             await fsp.link(tmp, folder.entry(name));
@@ -166,7 +192,7 @@ export class DirectWriteGate implements ChangeGate {
       }
     } catch (e) {
       if (!wrote) await folder.undoFolders();
-      throw folder.explain(e);
+      throw withoutPaths(folder.explain(e), rel);
     } finally {
       await original?.close();
       await folder.release();
@@ -204,7 +230,7 @@ export class DirectWriteGate implements ChangeGate {
       const now = await readFrom(placed);
       // Appended to our text since the rename: keep it after theirs. A whole new text: it is the newest.
       const back = now.subarray(0, mine.length).equals(mine) ? Buffer.concat([theirs, now.subarray(mine.length)]) : now;
-      const keep = folder.entry(`.${name}.agent-bridge-${process.pid}-${Date.now()}.keep`);
+      const keep = folder.entry(scratchName('keep'));
       try {
         await createFile(keep, back, (mode ?? 0o600) & 0o7777);
         await fsp.rename(keep, folder.entry(name));

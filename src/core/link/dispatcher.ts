@@ -331,10 +331,20 @@ export class Dispatcher {
       }
       if (e instanceof ToolError) return fail(e.code, e.message);
       this.options.log.error(`${tool.name} ${call.id} crashed: ${(e as Error)?.stack ?? String(e)}`);
-      return fail('INTERNAL_ERROR', t('{0} failed unexpectedly: {1}', tool.name, (e as Error)?.message ?? String(e)));
+      return fail('INTERNAL_ERROR', t('{0} failed unexpectedly: {1}', tool.name, withoutLocalPaths(e, this.options.workspace.root)));
     } finally {
       clearTimeout(timer);
       release?.();
     }
   }
+}
+
+/**
+ * An unexpected error as the agent may see it. A system error's message quotes the absolute path it
+ * failed on (the developer's home, a handle's /proc path): the agent gets the code and the call.
+ */
+function withoutLocalPaths(e: unknown, root: string): string {
+  const sys = e as NodeJS.ErrnoException | undefined;
+  if (sys && typeof sys.code === 'string' && typeof sys.syscall === 'string') return `${sys.code} (${sys.syscall})`;
+  return (sys?.message ?? String(e)).split(root).join('<project>');
 }

@@ -21,7 +21,7 @@ export interface Written {
 /**
  * Writes an approved change (or one auto-approved: `approved` undefined, the shown text lands)
  * after judging its path again and checking the file did not change meanwhile, and says what
- * really landed: the developer's save actions may rewrite it.
+ * really landed: exactly the approved text, its new lines in the file's line ending.
  */
 export async function writeApproved(change: ProposedChange, uri: vscode.Uri, shown: string, approved: Approved | undefined, log: Logger, onWritten: (w: Written) => void): Promise<CommittedChange> {
   const finalProposal = approved?.text ?? shown;
@@ -47,9 +47,9 @@ export async function writeApproved(change: ProposedChange, uri: vscode.Uri, sho
   const viewColumn = approved?.column;
   if (viewColumn !== undefined) await showWritten(uri, viewColumn).catch((e: unknown) => log.debug(`${change.id}: could not show ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`));
   log.info(`${change.toolName} ${change.id}: wrote ${change.path.rel}${modifiedByUser ? ' (edited by the developer)' : ''}${formatted ? ', formatted' : ''}${r.saved ? ', saved' : ', left unsaved'}`);
-  // The developer's own save actions run as on any save of theirs, and new lines take the document's
-  // line ending: when the saved text differs from the approved one, the answer says what was saved.
+  // New lines take the file's line ending: when the text on disk differs from the approved one
+  // (that, or another writer since), the answer says what is on disk.
   const changedOnSave = r.saved && change.original !== undefined && r.finalText !== finalProposal;
-  if (changedOnSave) log.info(`${change.id}: the saved text of ${change.path.rel} differs from the approved one (your save actions, or the file's line ending applied to new lines); the agent is told the saved text`);
+  if (changedOnSave) log.info(`${change.id}: the text of ${change.path.rel} on disk differs from the approved one (the file's line ending applied to new lines, or a write since); the agent is told what is on disk`);
   return { ...r, formatted: formatted || changedOnSave, modifiedByUser, ...(approved?.dropped ? { droppedHunks: approved.dropped } : {}) };
 }

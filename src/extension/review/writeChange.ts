@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ToolError } from '../../core/protocol/errors';
 import type { CommittedChange } from '../../core/write/gate';
 import { encodeText, type Encoding } from '../../core/workspace/text';
-import { minimalReplace } from '../../core/edit/eol';
+import { dominantEol, minimalReplace, withEol } from '../../core/edit/eol';
 import { readRegularFileSync } from '../../core/policy/safeRead';
 import { decodeText } from '../../core/workspace/text';
 import { confirmCreated, type JudgedPath, type WriteCheck } from '../../core/write/judgedPath';
@@ -23,54 +23,62 @@ export async function createText(uri: vscode.Uri, text: string, encoding: Encodi
 }
 
 /**
- * Writes an approved text into an existing file the way an edit by hand would be: a WorkspaceEdit
- * on the document (so Undo works), then save. The text is exactly what the diff showed (formatting
- * happened before it was shown). A document that had unsaved edits of the developer's is changed
- * in place but not saved, so their work is not written behind their back.
+ * Writes an approved text into an existing file as exactly its bytes: the text shown in the diff,
+ * in the file's own encoding and line ending. Saving the document instead would run the save
+ * participants (format on save, code actions, trimming whitespace, a final newline), which a
+ * workspace's own settings can turn on and which may rewrite lines outside the change; VS Code has
+ * no save that skips them. An open document without unsaved edits reloads the file from disk.
+ * A document with unsaved edits of the developer's is changed in place but not saved, so their
+ * work is neither lost nor written behind their back.
  *
- * `original` is the text the change was computed from. VS Code saves by name, so `check` runs
- * right before the edit and again right before the save.
+ * `original` is the text the change was computed from. VS Code writes by name, so `check` runs
+ * right before the write.
  */
 export async function writeText(uri: vscode.Uri, text: string, original: string, check: WriteCheck): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  // An open, saved document catches up with a change on disk only when the file watcher tells it:
-  // editing it before then would compute the edit on stale text and fail to save ("file modified
-  // since"). Wait for it briefly; never edit a copy that is not the text the change was made for.
-  if (!doc.isDirty && doc.getText() !== original) await caughtUp(doc, original, 3000);
-  if (doc.getText() !== original) {
-    throw new Error(`${vscode.workspace.asRelativePath(uri)}: the editor's copy of the file is not the text the change was made for (it changed meanwhile); nothing was written`);
-  }
-  const wasDirty = doc.isDirty;
-  const before = doc.getText();
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (doc?.isDirty) return editUnsaved(doc, text, original, check);
+  // Read on a checked handle (a FIFO swapped in cannot hang the host): the file must still hold the
+  // text the change was made for, and keeps its encoding.
+  const onDisk = decodeText(readRegularFileSync(uri.fsPath, undefined, undefined, () => true));
+  if (onDisk.text !== original) throw changedMeanwhile(uri);
+  const landed = inOneLineEnding(text, original);
+  const reloaded = doc && doc.getText() !== landed ? caughtUp(doc, landed, 3000) : undefined;
   await check.recheck(APPROVED);
-  if (before !== text) {
-    const r = minimalReplace(before, text);
+  await vscode.workspace.fs.writeFile(uri, encodeText(landed, onDisk.encoding));
+  // An open document shows the file once VS Code sees the change; wait for it briefly, so the
+  // developer (and the next call) sees the text that landed.
+  await reloaded;
+  // What is on disk now: should anything have written the file anew meanwhile, the agent is told.
+  return { finalText: currentText(uri) ?? landed, saved: true };
+}
+
+/** The developer's unsaved buffer gets the change as an edit (Undo works), and stays unsaved. */
+async function editUnsaved(doc: vscode.TextDocument, text: string, original: string, check: WriteCheck): Promise<Pick<CommittedChange, 'finalText' | 'saved'>> {
+  if (doc.getText() !== original) throw changedMeanwhile(doc.uri);
+  await check.recheck(APPROVED);
+  if (original !== text) {
+    const r = minimalReplace(original, text);
     const we = new vscode.WorkspaceEdit();
-    we.replace(uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
-    if (!(await vscode.workspace.applyEdit(we))) throw new Error(`VS Code refused the edit to ${uri.fsPath}`);
+    we.replace(doc.uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
+    if (!(await vscode.workspace.applyEdit(we))) throw new Error(`VS Code refused the edit to ${vscode.workspace.asRelativePath(doc.uri)}`);
   }
-  if (!wasDirty) {
-    try {
-      await check.recheck(APPROVED);
-    } catch (e) {
-      // Nothing saved: the document goes back to the text it had, so nothing of the change stays.
-      await replaceAll(doc, before);
-      throw e;
-    }
-  }
-  const saved = wasDirty ? false : await doc.save();
-  return { finalText: doc.getText(), saved };
+  return { finalText: doc.getText(), saved: false };
+}
+
+function changedMeanwhile(uri: vscode.Uri): ToolError {
+  return new ToolError('CONFLICT', `${vscode.workspace.asRelativePath(uri)} is not the text the change was made for (it changed meanwhile); nothing was written. Read it again and send a new change.`);
+}
+
+/**
+ * New lines take the file's line ending, as they would typed into its editor (a file with mixed
+ * line endings never gets here); a file without any keeps the change's most common one.
+ */
+function inOneLineEnding(text: string, original: string): string {
+  const eol = dominantEol(original) ?? dominantEol(text);
+  return eol ? withEol(text, eol) : text;
 }
 
 const APPROVED = 'after the change was approved';
-
-async function replaceAll(doc: vscode.TextDocument, text: string): Promise<void> {
-  if (doc.getText() === text) return;
-  const r = minimalReplace(doc.getText(), text);
-  const we = new vscode.WorkspaceEdit();
-  we.replace(doc.uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
-  await vscode.workspace.applyEdit(we);
-}
 
 /** Resolves once the document's text is `text` (it reloaded from disk), or after `ms`. */
 function caughtUp(doc: vscode.TextDocument, text: string, ms: number): Promise<void> {

@@ -377,22 +377,56 @@ describe('Approval of agent changes', () => {
     assert.match(String(listed.result), /diag\/n\.ts:1:\d+` \*\*error\*\* .*not assignable/);
   });
 
-  it("the developer's own format-on-save still runs on save, and the agent is told the text that was saved", async () => {
-    const editor = vscode.workspace.getConfiguration('editor');
-    await editor.update('formatOnSave', true, vscode.ConfigurationTarget.Global);
+  /**
+   * Save participants a workspace's own .vscode/settings.json can turn on: each would rewrite lines
+   * outside the approved change (the whole file formatted, whitespace trimmed, a newline added).
+   */
+  async function withSaveParticipants(body: () => Promise<void>): Promise<void> {
+    const settings: [string, string][] = [['editor', 'formatOnSave'], ['files', 'trimTrailingWhitespace'], ['files', 'insertFinalNewline']];
+    for (const [section, key] of settings) await vscode.workspace.getConfiguration(section).update(key, true, vscode.ConfigurationTarget.Workspace);
     try {
-      write('fmt/onsave.ts', 'const  a=1;\nconst b=2;\n');
-      const { id, answer } = await propose({ relativePath: 'fmt/onsave.ts', searchContent: 'const b=2;', replaceContent: 'const b=3;' });
-      assert.equal(await shownText(id), 'const  a=1;\nconst b = 3;\n');
-      await vscode.commands.executeCommand('agentBridge.approveChange', id);
-      const r = structured(await answer);
-      const saved = fs.readFileSync(file('fmt/onsave.ts'), 'utf8');
-      assert.equal(saved, 'const a = 1;\nconst b = 3;\n', 'the save action formatted the whole file, as on any save of theirs');
-      assert.equal(r.formatted, true);
-      assert.deepEqual(r.structuredPatch, [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ['-const  a=1;', '-const b=2;', '+const a = 1;', '+const b = 3;'] }]);
+      await body();
     } finally {
-      await editor.update('formatOnSave', undefined, vscode.ConfigurationTarget.Global);
+      for (const [section, key] of settings) await vscode.workspace.getConfiguration(section).update(key, undefined, vscode.ConfigurationTarget.Workspace);
     }
+  }
+
+  // Badly formatted, a line with trailing blanks, no final newline: every participant would change it.
+  const UNTIDY = 'const  a=1;\nconst b=2;   \nconst c=3;';
+
+  it('an approved change lands as exactly the approved bytes despite format on save, trimming and final newline: a file not open', async () => {
+    await withSaveParticipants(async () => {
+      write('exact/closed.ts', UNTIDY);
+      const { id, answer } = await propose({ relativePath: 'exact/closed.ts', searchContent: 'const c=3;', replaceContent: 'const c=4;' });
+      const shown = await shownText(id);
+      assert.match(shown, /^const {2}a=1;\nconst b=2; {3}\nconst c ?= ?4;$/, 'the diff shows the other lines as they are');
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).success, true, String(data(res).error));
+      assert.equal(fs.readFileSync(file('exact/closed.ts'), 'utf8'), shown);
+      assert.equal(structured(res).saved, true);
+    });
+  });
+
+  it('an approved change lands as exactly the approved bytes despite format on save, trimming and final newline: a file open in an editor', async () => {
+    await withSaveParticipants(async () => {
+      write('exact/open.ts', UNTIDY);
+      const doc = await vscode.workspace.openTextDocument(file('exact/open.ts'));
+      await vscode.window.showTextDocument(doc);
+      const { id, answer } = await propose({ relativePath: 'exact/open.ts', searchContent: 'const c=3;', replaceContent: 'const c=4;' });
+      const shown = await shownText(id);
+      await vscode.commands.executeCommand('agentBridge.approveChange', id);
+      const res = await answer;
+      assert.equal(data(res).success, true, String(data(res).error));
+      assert.equal(fs.readFileSync(file('exact/open.ts'), 'utf8'), shown);
+      // The open editor shows what landed and has nothing unsaved to write over it.
+      await until(() => doc.getText() === shown, 'the open document to show the written text');
+      assert.equal(doc.isDirty, false);
+      assert.equal(structured(res).saved, true);
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      assert.equal(fs.readFileSync(file('exact/open.ts'), 'utf8'), shown, 'still the approved bytes');
+    });
   });
 
   it('a file with mixed line endings is refused before any diff: the editor would rewrite every line ending', async () => {
