@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChangeGate } from '../write/gate';
 import type { Logger } from '../log';
-import { ToolError, type ToolErrorCode } from '../protocol/errors';
+import { RetryLaterError, ToolError, type ToolErrorCode } from '../protocol/errors';
 import { BACKEND_WAIT_MS, toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from '../protocol/messages';
 import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from '../policy/limiter';
 import { t } from '../l10n';
@@ -136,7 +136,7 @@ export class Dispatcher {
   private readonly fingerprints = new Map<string, { tool: string; hash: string }>();
   private readonly journal: WriteJournal;
   private readonly limiter: Limiter;
-  /** Answers that must not be replayed (busy): a retry with the same id runs again. */
+  /** Answers that must not be replayed (busy, retry later): a retry with the same id runs again. */
   private readonly transient = new WeakSet<ToolResultMessage>();
 
   constructor(private readonly options: DispatcherOptions) {
@@ -196,6 +196,9 @@ export class Dispatcher {
       if (!this.transient.has(result)) {
         this.remember(call.id, result, call.toolName, hash);
         if (writes) this.journal.done(call.id, call.toolName, hash, result);
+      } else if (writes) {
+        // Refused before it changed anything: the id is free again, so resending it retries.
+        this.journal.withdraw(call.id);
       }
       return result;
     });
@@ -324,10 +327,10 @@ export class Dispatcher {
       this.options.log.info(`${tool.name} ${call.id} succeeded in ${result.data.executionTime} ms`);
       return result;
     } catch (e) {
-      if (isBusyError(e)) {
-        const busy = fail('INTERNAL_ERROR', busyMessage(t, e.running, e.waiting, e.max));
-        this.transient.add(busy);
-        return busy;
+      if (e instanceof RetryLaterError) {
+        const later = fail(e.code, isBusyError(e) ? busyMessage(t, e.running, e.waiting, e.max) : e.message);
+        this.transient.add(later);
+        return later;
       }
       if (e instanceof ToolError) return fail(e.code, e.message);
       this.options.log.error(`${tool.name} ${call.id} crashed: ${(e as Error)?.stack ?? String(e)}`);

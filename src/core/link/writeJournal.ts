@@ -115,6 +115,13 @@ export class WriteJournal {
     this.record(id, { tool, hash, state: 'done', success: answer.data.success, code: answer.data.code, ...(keep ? { answer } : { size }) });
   }
 
+  /** The id was refused before its tool changed anything (retry later): forgotten, so resending it runs. */
+  withdraw(id: string): void {
+    if (!this.entries.has(id)) return;
+    this.forget(id);
+    this.append(`${JSON.stringify([id, null])}\n`);
+  }
+
   private record(id: string, entry: JournalEntry): void {
     this.forget(id);
     this.keep(id, entry);
@@ -181,9 +188,10 @@ export class WriteJournal {
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {
-        const [id, entry] = JSON.parse(line) as [string, JournalEntry];
+        const [id, entry] = JSON.parse(line) as [string, JournalEntry | null];
         this.lines++;
-        if (typeof id === 'string' && entry && typeof entry.tool === 'string' && typeof entry.hash === 'string') {
+        if (typeof id === 'string' && entry === null) this.forget(id);
+        else if (typeof id === 'string' && entry && typeof entry.tool === 'string' && typeof entry.hash === 'string') {
           this.forget(id);
           this.keep(id, entry);
         }
