@@ -184,6 +184,12 @@ export class Dispatcher {
     const inFlight = this.running.get(call.id);
     if (inFlight) return inFlight.promise;
     if (journaled && writes) return Promise.resolve(this.replayWrite(call, journaled));
+    if (writes && this.journal.unreadable !== undefined) {
+      this.options.log.warn(`call ${call.id} is a write, and this session's write journal cannot be read back; refused`);
+      return Promise.resolve(
+        toolFailure(call, 'CONFLICT', t('No change is made in this session: its record of write ids could not be read back, so this call may be a resend of one already applied. Nothing was done. Start a new session to make changes.'), 0),
+      );
+    }
 
     this.fingerprints.delete(call.id);
     this.fingerprints.set(call.id, { tool: call.toolName, hash });
