@@ -207,3 +207,22 @@ test('a damaged line inside the journal refuses the session\'s writes rather tha
   assert.equal(fresh.code, 'CONFLICT', String(fresh.error));
   assert.equal(read(root), 'a\nb\n');
 });
+
+test('a write whose id cannot be written to the journal is not run, so a restart cannot apply it twice', async () => {
+  const { root, journalDir } = project();
+  assert.equal((await host(root, journalDir).dispatch(addLine('w1'))).data.success, true);
+  const file = journalFile(journalDir);
+  const d = host(root, journalDir);
+  // The journal file turns into a folder under the running host: nothing can be appended to it any more.
+  fs.rmSync(file);
+  fs.mkdirSync(file);
+  const refused = (await d.dispatch(addLine('w2'))).data;
+  assert.equal(refused.success, false);
+  assert.equal(refused.code, 'INTERNAL_ERROR');
+  assert.match(String(refused.error), /could not be written/);
+  assert.equal(read(root), 'a\nb\n', 'nothing written');
+  // After a restart the journal cannot be read back: the resend is refused, not applied.
+  const resent = (await host(root, journalDir).dispatch(addLine('w2'))).data;
+  assert.equal(resent.code, 'CONFLICT', String(resent.error));
+  assert.equal(read(root), 'a\nb\n');
+});

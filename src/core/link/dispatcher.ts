@@ -195,7 +195,12 @@ export class Dispatcher {
     this.fingerprints.set(call.id, { tool: call.toolName, hash });
     if (this.fingerprints.size > MAX_FINGERPRINTS) this.fingerprints.delete(this.fingerprints.keys().next().value as string);
     // Written down before the tool runs: a restart in the middle is then known, never applied again.
-    if (writes) this.journal.started(call.id, call.toolName, hash);
+    if (writes && !this.journal.started(call.id, call.toolName, hash)) {
+      this.options.log.warn(`call ${call.id} is a write whose id could not be written to the journal; refused`);
+      return Promise.resolve(
+        toolFailure(call, 'INTERNAL_ERROR', t("The call {0} was not run: its id could not be written to this session's record of writes (see the host's log), and a write nobody could tell apart from a new one after a restart might be applied twice. Nothing was done; try again.", call.id), 0),
+      );
+    }
     const abort = new AbortController();
     const promise = this.run(call, abort).then((result) => {
       this.running.delete(call.id);

@@ -144,8 +144,14 @@ export class WriteJournal {
     return this.entries.get(id);
   }
 
-  started(id: string, tool: string, hash: string): void {
-    this.record(id, { tool, hash, state: 'started' });
+  /**
+   * Writes down that the write `id` is about to run; false when that could not reach the file, and
+   * then it must not run (after a restart nobody would know it had).
+   */
+  started(id: string, tool: string, hash: string): boolean {
+    if (this.record(id, { tool, hash, state: 'started' })) return true;
+    this.forget(id);
+    return false;
   }
 
   done(id: string, tool: string, hash: string, answer: ToolResultMessage): void {
@@ -162,11 +168,11 @@ export class WriteJournal {
     this.persist(`${JSON.stringify([id, null])}\n`);
   }
 
-  private record(id: string, entry: JournalEntry): void {
+  private record(id: string, entry: JournalEntry): boolean {
     this.forget(id);
     this.keep(id, entry);
     this.trim();
-    this.persist(`${JSON.stringify([id, entry])}\n`);
+    return this.persist(`${JSON.stringify([id, entry])}\n`);
   }
 
   /** At most MAX_ENTRIES ids, and the answers budget of answers kept whole: the oldest answers shrink to their outcome. */
@@ -182,11 +188,12 @@ export class WriteJournal {
   }
 
   /** Appends one event's line, or compacts instead when the line would take the file past its bounds. */
-  private persist(line: string): void {
+  /** False when the event could not be written to the file. */
+  private persist(line: string): boolean {
     const bytes = Buffer.byteLength(line);
     const full = this.lines + 1 >= 2 * MAX_ENTRIES || this.fileBytes + bytes > this.compactAtBytes;
     // A compaction that failed still leaves the event on disk: the file grows, which the loader turns into refused writes, never a second run.
-    if (!full || !this.compact()) this.append(line, bytes);
+    return (full && this.compact()) || this.append(line, bytes);
   }
 
   private keep(id: string, entry: JournalEntry): void {
@@ -201,14 +208,16 @@ export class WriteJournal {
     this.entries.delete(id);
   }
 
-  private append(line: string, bytes: number): void {
-    if (!this.file) return;
+  private append(line: string, bytes: number): boolean {
+    if (!this.file) return true;
     try {
       fs.appendFileSync(this.file, line, { mode: 0o600 });
       this.lines++;
       this.fileBytes += bytes;
+      return true;
     } catch (e) {
       this.log?.warn(`write journal: could not write ${this.file}: ${(e as Error).message}`);
+      return false;
     }
   }
 
