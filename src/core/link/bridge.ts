@@ -1,7 +1,8 @@
 import type { BridgeConnection } from './connection';
 import type { Dispatcher } from './dispatcher';
 import type { Logger } from '../log';
-import { MAX_MESSAGE_BYTES, type ToolCall, type ToolResultMessage } from '../protocol/messages';
+import { t } from '../l10n';
+import { MAX_MESSAGE_BYTES, toolFailure, type ToolCall, type ToolResultMessage } from '../protocol/messages';
 
 /** Told of every call the bridge answered, with the answer as it was produced (before any cut to fit a frame). */
 export type AnswerListener = (call: ToolCall, result: ToolResultMessage) => void;
@@ -149,16 +150,18 @@ export class Bridge {
   private readonly outbox: Outbox;
   private readonly disposers: (() => void)[] = [];
   private readonly answerListeners = new Set<AnswerListener>();
+  private readonly log: Logger;
 
   constructor(
     private readonly connection: BridgeConnection,
     private readonly dispatcher: Dispatcher,
     options: BridgeOptions,
   ) {
+    this.log = options.log;
     this.outbox = options.outbox ?? new Outbox(options.log, options.outboxTtlMs, options.outboxLimit);
     this.disposers.push(
       connection.onMessage((message) => {
-        if (message.type === 'TOOL_CALL') void this.answer(message.call, this.dispatcher.dispatch(message.call));
+        if (message.type === 'TOOL_CALL') void this.answer(message.call, () => this.dispatcher.dispatch(message.call));
       }),
       connection.onRejected((outcome) => {
         if (outcome.ok === 'ignored') {
@@ -196,8 +199,27 @@ export class Bridge {
     for (const d of this.disposers) d();
   }
 
-  private async answer(call: ToolCall, result: Promise<ToolResultMessage>): Promise<void> {
-    const message = await result;
+  /**
+   * Runs one call and sends its answer. Whatever fails on the way (thrown at once or later) still
+   * answers the call, and never escapes into the socket's event handler, where it would end the host.
+   */
+  private async answer(call: ToolCall, run: () => Promise<ToolResultMessage>): Promise<void> {
+    let message: ToolResultMessage;
+    try {
+      message = await run();
+    } catch (e) {
+      // The detail goes to the log only: nothing says what an unexpected error may quote.
+      this.log.error(`call ${call.id} failed in the host: ${(e as Error)?.stack ?? String(e)}`);
+      message = toolFailure(call, 'INTERNAL_ERROR', t('The host failed while handling the call {0}. If it was a change, it may or may not have been made: read the file, then send a new call with a new id.', call.id), 0);
+    }
+    try {
+      this.deliverAnswer(call, message);
+    } catch (e) {
+      this.log.error(`the answer to ${call.id} could not be sent: ${(e as Error)?.stack ?? String(e)}`);
+    }
+  }
+
+  private deliverAnswer(call: ToolCall, message: ToolResultMessage): void {
     for (const listener of this.answerListeners) {
       try {
         listener(call, message);

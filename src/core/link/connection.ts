@@ -364,9 +364,18 @@ export class BridgeConnection {
       } else if (message.type === 'ERROR' && /^(UNAUTHORIZED|UNAUTHENTICATED|FORBIDDEN|INVALID_TOKEN|AUTH.*)$/i.test(message.data?.code ?? '')) {
         this.refusedAuth(message.data?.message ?? message.data?.code ?? 'unauthorized');
       }
-      for (const l of this.messageListeners) l(message);
+      for (const l of this.messageListeners) this.tell(l, message);
       return;
     }
-    for (const l of this.rejectListeners) l(outcome);
+    for (const l of this.rejectListeners) this.tell(l, outcome);
+  }
+
+  /** A listener that throws is logged; it must not end the host from inside the socket's event handler. */
+  private tell<T>(listener: Listener<T>, value: T): void {
+    try {
+      listener(value);
+    } catch (e) {
+      this.options.log.error(`a message listener failed: ${(e as Error)?.stack ?? String(e)}`);
+    }
   }
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChangeGate } from '../write/gate';
 import type { Logger } from '../log';
-import { ToolError, type ToolErrorCode } from '../protocol/errors';
+import { RetryLaterError, ToolError, type ToolErrorCode } from '../protocol/errors';
 import { BACKEND_WAIT_MS, toolFailure, toolSuccess, type ToolCall, type ToolResultMessage } from '../protocol/messages';
 import { busyMessage, isBusyError, Limiter, resolveLimits, type ToolLimits } from '../policy/limiter';
 import { t } from '../l10n';
@@ -136,7 +136,7 @@ export class Dispatcher {
   private readonly fingerprints = new Map<string, { tool: string; hash: string }>();
   private readonly journal: WriteJournal;
   private readonly limiter: Limiter;
-  /** Answers that must not be replayed (busy): a retry with the same id runs again. */
+  /** Answers that must not be replayed (busy, retry later): a retry with the same id runs again. */
   private readonly transient = new WeakSet<ToolResultMessage>();
 
   constructor(private readonly options: DispatcherOptions) {
@@ -184,18 +184,32 @@ export class Dispatcher {
     const inFlight = this.running.get(call.id);
     if (inFlight) return inFlight.promise;
     if (journaled && writes) return Promise.resolve(this.replayWrite(call, journaled));
+    if (writes && this.journal.unreadable !== undefined) {
+      this.options.log.warn(`call ${call.id} is a write, and this session's write journal cannot be read back; refused`);
+      return Promise.resolve(
+        toolFailure(call, 'CONFLICT', t('No change is made in this session: its record of write ids could not be read back, so this call may be a resend of one already applied. Nothing was done. Start a new session to make changes.'), 0),
+      );
+    }
 
     this.fingerprints.delete(call.id);
     this.fingerprints.set(call.id, { tool: call.toolName, hash });
     if (this.fingerprints.size > MAX_FINGERPRINTS) this.fingerprints.delete(this.fingerprints.keys().next().value as string);
     // Written down before the tool runs: a restart in the middle is then known, never applied again.
-    if (writes) this.journal.started(call.id, call.toolName, hash);
+    if (writes && !this.journal.started(call.id, call.toolName, hash)) {
+      this.options.log.warn(`call ${call.id} is a write whose id could not be written to the journal; refused`);
+      return Promise.resolve(
+        toolFailure(call, 'INTERNAL_ERROR', t("The call {0} was not run: its id could not be written to this session's record of writes (see the host's log), and a write nobody could tell apart from a new one after a restart might be applied twice. Nothing was done; try again.", call.id), 0),
+      );
+    }
     const abort = new AbortController();
     const promise = this.run(call, abort).then((result) => {
       this.running.delete(call.id);
       if (!this.transient.has(result)) {
         this.remember(call.id, result, call.toolName, hash);
         if (writes) this.journal.done(call.id, call.toolName, hash, result);
+      } else if (writes) {
+        // Refused before it changed anything: the id is free again, so resending it retries.
+        this.journal.withdraw(call.id);
       }
       return result;
     });
@@ -324,10 +338,10 @@ export class Dispatcher {
       this.options.log.info(`${tool.name} ${call.id} succeeded in ${result.data.executionTime} ms`);
       return result;
     } catch (e) {
-      if (isBusyError(e)) {
-        const busy = fail('INTERNAL_ERROR', busyMessage(t, e.running, e.waiting, e.max));
-        this.transient.add(busy);
-        return busy;
+      if (e instanceof RetryLaterError) {
+        const later = fail(e.code, isBusyError(e) ? busyMessage(t, e.running, e.waiting, e.max) : e.message);
+        this.transient.add(later);
+        return later;
       }
       if (e instanceof ToolError) return fail(e.code, e.message);
       this.options.log.error(`${tool.name} ${call.id} crashed: ${(e as Error)?.stack ?? String(e)}`);

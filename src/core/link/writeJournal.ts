@@ -7,14 +7,16 @@
  * nobody can tell whether it was written.
  *
  * One JSON line per event, appended synchronously (writes are rare, and the line must be on disk
- * before the file changes). Bounded: answers over ANSWER_KEEP_BYTES keep only their outcome, and
- * past MAX_ENTRIES ids the oldest are forgotten (the file is compacted).
+ * before the file changes). Bounded: answers over ANSWER_KEEP_BYTES keep only their outcome, past
+ * MAX_ENTRIES ids the oldest are forgotten, and the file is rewritten with only what is remembered
+ * when it reaches COMPACT_AT_BYTES or twice MAX_ENTRIES lines. A file that cannot be read back is
+ * never deleted or ignored: the session then refuses every write (see `unreadable`).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../log';
-import type { ToolResultMessage } from '../protocol/messages';
+import { MAX_ID_CHARS, type ToolResultMessage } from '../protocol/messages';
 
 export interface JournalEntry {
   readonly tool: string;
@@ -30,12 +32,32 @@ export interface JournalEntry {
 }
 
 /** A write's answer up to this size is kept whole; a larger one only as its outcome. */
-const ANSWER_KEEP_BYTES = 16 * 1024;
+export const ANSWER_KEEP_BYTES = 16 * 1024;
 /** All answers kept whole, together: past it the oldest keep only their outcome. */
 const ANSWERS_BUDGET_BYTES = 8 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
-/** A journal file larger than this is not read back (it cannot have been written by this code). */
-const MAX_FILE_BYTES = 128 * 1024 * 1024;
+/**
+ * Most bytes one entry's line takes besides a kept answer: an id of MAX_ID_CHARS characters each
+ * escaped to six (`\u0001`), a tool name, the hash, and the outcome's fields.
+ */
+export const MAX_OUTCOME_LINE_BYTES = 6 * MAX_ID_CHARS + 512;
+/** The most a compacted file can hold: every entry's outcome line plus every answer kept whole. */
+export const WORST_COMPACTED_BYTES = MAX_ENTRIES * MAX_OUTCOME_LINE_BYTES + ANSWERS_BUDGET_BYTES;
+/** The file is compacted before a line would take it past this (above WORST_COMPACTED_BYTES, so compaction always shrinks it). */
+export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
+/**
+ * A journal file larger than this is not read back (this code never writes one: at most
+ * COMPACT_AT_BYTES and one line); the session's writes are refused instead.
+ */
+export const MAX_FILE_BYTES = 128 * 1024 * 1024;
+
+/** The byte bounds, smaller in tests (keep the worst compacted file below `compactAtBytes`, as the defaults do). */
+export interface JournalLimits {
+  /** All answers kept whole, together (default ANSWERS_BUDGET_BYTES). */
+  readonly answersBudgetBytes: number;
+  /** Compact before the file would grow past this many bytes (default COMPACT_AT_BYTES). */
+  readonly compactAtBytes: number;
+}
 
 /** JSON with object keys sorted, so the same params hash the same whatever order they came in. */
 function canonical(value: unknown): string {
@@ -67,20 +89,38 @@ export function journalDirFor(stateDir: string, projectRoot: string): string {
 
 export class WriteJournal {
   private readonly entries = new Map<string, JournalEntry>();
-  /** Bytes of the answers kept whole, and lines in the file (compacted at twice MAX_ENTRIES). */
+  /** Bytes of the answers kept whole, and lines and bytes in the file. */
   private answerBytes = 0;
   private lines = 0;
+  private fileBytes = 0;
+  private readonly compactAtBytes: number;
+  private readonly answersBudgetBytes: number;
+  /** Why the file could not be read back; set, the journal keeps nothing and writes nothing. */
+  private unreadableReason: string | undefined;
 
   /** `file` undefined: kept in memory only (tests; a host with nowhere to write). */
   constructor(
-    private readonly file: string | undefined,
+    private file: string | undefined,
     private readonly log?: Logger,
+    limits?: Partial<JournalLimits>,
   ) {
+    this.compactAtBytes = limits?.compactAtBytes ?? COMPACT_AT_BYTES;
+    this.answersBudgetBytes = limits?.answersBudgetBytes ?? ANSWERS_BUDGET_BYTES;
     if (file) this.load(file);
   }
 
+  /**
+   * Set when the session's journal exists but could not be read back (too large, unreadable, a
+   * damaged line): which write ids ran before is then unknown, so any write id may be a resend of
+   * one already applied. The dispatcher refuses every write of such a session rather than risk a
+   * second run; the file is left as it is, for a person to look at.
+   */
+  get unreadable(): string | undefined {
+    return this.unreadableReason;
+  }
+
   /** The journal of one session in `dir` (created when missing); journals untouched for a week are removed. */
-  static forSession(dir: string, sessionId: string, log?: Logger): WriteJournal {
+  static forSession(dir: string, sessionId: string, log?: Logger, limits?: Partial<JournalLimits>): WriteJournal {
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const weekAgo = Date.now() - 7 * 24 * 3600_000;
@@ -93,7 +133,7 @@ export class WriteJournal {
       return new WriteJournal(undefined, log);
     }
     const name = `${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}.jsonl`;
-    return new WriteJournal(path.join(dir, name), log);
+    return new WriteJournal(path.join(dir, name), log, limits);
   }
 
   get size(): number {
@@ -104,8 +144,14 @@ export class WriteJournal {
     return this.entries.get(id);
   }
 
-  started(id: string, tool: string, hash: string): void {
-    this.record(id, { tool, hash, state: 'started' });
+  /**
+   * Writes down that the write `id` is about to run; false when that could not reach the file, and
+   * then it must not run (after a restart nobody would know it had).
+   */
+  started(id: string, tool: string, hash: string): boolean {
+    if (this.record(id, { tool, hash, state: 'started' })) return true;
+    this.forget(id);
+    return false;
   }
 
   done(id: string, tool: string, hash: string, answer: ToolResultMessage): void {
@@ -115,20 +161,39 @@ export class WriteJournal {
     this.record(id, { tool, hash, state: 'done', success: answer.data.success, code: answer.data.code, ...(keep ? { answer } : { size }) });
   }
 
-  private record(id: string, entry: JournalEntry): void {
+  /** The id was refused before its tool changed anything (retry later): forgotten, so resending it runs. */
+  withdraw(id: string): void {
+    if (!this.entries.has(id)) return;
+    this.forget(id);
+    this.persist(`${JSON.stringify([id, null])}\n`);
+  }
+
+  private record(id: string, entry: JournalEntry): boolean {
     this.forget(id);
     this.keep(id, entry);
+    this.trim();
+    return this.persist(`${JSON.stringify([id, entry])}\n`);
+  }
+
+  /** At most MAX_ENTRIES ids, and the answers budget of answers kept whole: the oldest answers shrink to their outcome. */
+  private trim(): void {
     while (this.entries.size > MAX_ENTRIES) this.forget(this.entries.keys().next().value as string);
-    // Bounded in bytes too: the oldest answers kept whole shrink to their outcome.
     for (const [oldId, old] of this.entries) {
-      if (this.answerBytes <= ANSWERS_BUDGET_BYTES) break;
+      if (this.answerBytes <= this.answersBudgetBytes) break;
       if (old.answer) {
         this.forget(oldId);
         this.keep(oldId, { ...old, answer: undefined, size: old.size ?? Buffer.byteLength(JSON.stringify(old.answer)) });
       }
     }
-    if (this.lines >= 2 * MAX_ENTRIES) this.compact();
-    else this.append(`${JSON.stringify([id, entry])}\n`);
+  }
+
+  /** Appends one event's line, or compacts instead when the line would take the file past its bounds. */
+  /** False when the event could not be written to the file. */
+  private persist(line: string): boolean {
+    const bytes = Buffer.byteLength(line);
+    const full = this.lines + 1 >= 2 * MAX_ENTRIES || this.fileBytes + bytes > this.compactAtBytes;
+    // A compaction that failed still leaves the event on disk: the file grows, which the loader turns into refused writes, never a second run.
+    return (full && this.compact()) || this.append(line, bytes);
   }
 
   private keep(id: string, entry: JournalEntry): void {
@@ -143,54 +208,90 @@ export class WriteJournal {
     this.entries.delete(id);
   }
 
-  private append(line: string): void {
-    if (!this.file) return;
+  private append(line: string, bytes: number): boolean {
+    if (!this.file) return true;
     try {
       fs.appendFileSync(this.file, line, { mode: 0o600 });
       this.lines++;
+      this.fileBytes += bytes;
+      return true;
     } catch (e) {
       this.log?.warn(`write journal: could not write ${this.file}: ${(e as Error).message}`);
+      return false;
     }
   }
 
-  /** Rewrites the file with what is remembered now (when it has twice MAX_ENTRIES lines; rare). */
-  private compact(): void {
-    if (!this.file) return;
+  /** Rewrites the file with what is remembered now, atomically (a crash leaves the old file or the new one); false if it could not. */
+  private compact(): boolean {
+    if (!this.file) return true;
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      fs.writeFileSync(tmp, [...this.entries].map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
+      const text = [...this.entries].map((e) => `${JSON.stringify(e)}\n`).join('');
+      fs.writeFileSync(tmp, text, { mode: 0o600 });
       fs.renameSync(tmp, this.file);
       this.lines = this.entries.size;
+      this.fileBytes = Buffer.byteLength(text);
+      return true;
     } catch (e) {
       this.log?.warn(`write journal: could not compact ${this.file}: ${(e as Error).message}`);
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // the warning above already says the folder is not usable
+      }
+      return false;
     }
   }
 
   private load(file: string): void {
     let text: string;
     try {
-      if (fs.statSync(file).size > MAX_FILE_BYTES) {
-        this.log?.warn(`write journal: ${file} is too large to be ours; starting a new one`);
-        fs.rmSync(file, { force: true });
-        return;
-      }
+      const size = fs.statSync(file).size;
+      if (size > MAX_FILE_BYTES) return this.refuseWrites(file, `it is ${size} bytes, more than this host ever writes`);
       text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // no journal yet
+      return this.refuseWrites(file, (e as Error).message);
+    }
+    const lines = text.split('\n');
+    // Only the last line can be cut by a crash (each line is appended whole); it never ends with a newline.
+    const cut = lines.pop() ?? '';
+    for (const [i, line] of lines.entries()) {
+      if (!this.loadLine(line)) return this.refuseWrites(file, `line ${i + 1} is damaged`);
+    }
+    this.fileBytes = Buffer.byteLength(text);
+    // Taken if whole; either way rewritten with a newline, else the next line appended would be glued to it.
+    if (cut) this.loadLine(cut);
+    this.trim();
+    if (cut && !this.compact()) this.refuseWrites(file, 'a line cut by a crash could not be repaired');
+  }
+
+  /** Takes one line into memory; false when it is not a line this journal writes. */
+  private loadLine(line: string): boolean {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
     } catch {
-      return; // no journal yet
+      return false;
     }
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        const [id, entry] = JSON.parse(line) as [string, JournalEntry];
-        this.lines++;
-        if (typeof id === 'string' && entry && typeof entry.tool === 'string' && typeof entry.hash === 'string') {
-          this.forget(id);
-          this.keep(id, entry);
-        }
-      } catch {
-        // a line cut by a crash: the entries before it stand
-      }
+    if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string') return false;
+    const [id, entry] = parsed as [string, JournalEntry | null];
+    this.lines++;
+    if (entry === null) {
+      this.forget(id);
+      return true;
     }
-    while (this.entries.size > MAX_ENTRIES) this.forget(this.entries.keys().next().value as string);
+    if (typeof entry !== 'object' || typeof entry.tool !== 'string' || typeof entry.hash !== 'string' || (entry.state !== 'started' && entry.state !== 'done')) return false;
+    this.forget(id);
+    this.keep(id, entry);
+    return true;
+  }
+
+  private refuseWrites(file: string, why: string): void {
+    this.log?.warn(`write journal: ${file} cannot be read back (${why}); every write of this session is refused, since any of them may be a resend of one already applied. Start a new session, or remove the file once no write of this session will be resent.`);
+    this.unreadableReason = why;
+    this.entries.clear();
+    this.answerBytes = 0;
+    this.file = undefined;
   }
 }

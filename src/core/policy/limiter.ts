@@ -1,5 +1,5 @@
 import { english, type Translate } from '../l10n';
-import { ToolError } from '../protocol/errors';
+import { RetryLaterError } from '../protocol/errors';
 
 export interface ToolLimits {
   /** Tool calls that may run at once (the `agentBridge.maxConcurrentTools` setting). */
@@ -86,7 +86,7 @@ export class Limiter {
 }
 
 /** The answer to a call beyond the queue: retryable, so never replayed from the answered-id cache. */
-export class BusyError extends ToolError {
+export class BusyError extends RetryLaterError {
   constructor(
     readonly running: number,
     readonly waiting: number,

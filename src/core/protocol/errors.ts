@@ -25,6 +25,17 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * A refusal for a passing reason (busy, too much held), raised before the call changed anything:
+ * its answer is not remembered, so the same call sent again with the same id runs then.
+ */
+export class RetryLaterError extends ToolError {
+  constructor(code: ToolErrorCode, message: string) {
+    super(code, message);
+    this.name = 'RetryLaterError';
+  }
+}
+
 /** Chat-level error codes the backend may send in an ERROR message (docs/protocol.md §8.4). */
 export type BackendErrorCode =
   | 'PROJECT_NOT_FOUND'

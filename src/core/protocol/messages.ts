@@ -9,6 +9,24 @@ import { TOOL_ERROR_CODES } from './errors';
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** Longest tool-call id kept, logged or answered as a call: longer ones are refused (BAD_REQUEST), never stored. */
 export const MAX_ID_CHARS = 256;
+/**
+ * Deepest nesting of arrays and objects a message may have (the message itself is level 1). Far more
+ * than any tool's params need, and shallow enough that no code downstream can run out of stack on it.
+ */
+const MAX_NESTING_DEPTH = 64;
+
+/** True when `value` nests arrays and objects deeper than `limit` levels; iterative, so any depth is safe to measure. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: { value: object; depth: number }[] = [];
+  if (value !== null && typeof value === 'object') stack.push({ value, depth: 1 });
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.depth > limit) return true;
+    for (const child of Array.isArray(item.value) ? item.value : Object.values(item.value)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child as object, depth: item.depth + 1 });
+    }
+  }
+  return false;
+}
 
 const str = z.string();
 const optStr = z.string().optional();
@@ -173,9 +191,13 @@ export function parseServerMessage(raw: string | Buffer): ParseOutcome {
   if (typeof type !== 'string') {
     return { ok: false, error: 'A message must have a string "type".' };
   }
+  const tooDeep = nestsDeeperThan(json, MAX_NESTING_DEPTH)
+    ? `Invalid ${type.slice(0, 40)} message: arrays and objects nest deeper than ${MAX_NESTING_DEPTH} levels; not processed.`
+    : undefined;
   if (type === 'TOOL_CALL') {
-    return parseToolCall(json);
+    return parseToolCall(json, tooDeep);
   }
+  if (tooDeep) return { ok: false, error: tooDeep };
   const schema = serverSchemas[type as keyof typeof serverSchemas];
   if (!schema) {
     return { ok: 'ignored', type };
@@ -187,7 +209,8 @@ export function parseServerMessage(raw: string | Buffer): ParseOutcome {
   return { ok: true, message: parsed.data };
 }
 
-function parseToolCall(json: object): ParseOutcome {
+/** `tooDeep`: why the call is refused whatever its fields, when it nests too deep (it is still answered, to its id). */
+function parseToolCall(json: object, tooDeep: string | undefined): ParseOutcome {
   const parsed = RawToolCallSchema.safeParse(json);
   // Find an id even in a malformed call, so the backend gets an answer instead of a 30 s timeout.
   const loose = json as Record<string, unknown>;
@@ -207,6 +230,7 @@ function parseToolCall(json: object): ParseOutcome {
   if (typeof rawId === 'string' && rawId.length > MAX_ID_CHARS) {
     return reply(`Invalid TOOL_CALL: the id is ${rawId.length} characters long; at most ${MAX_ID_CHARS} are accepted.`);
   }
+  if (tooDeep) return reply(tooDeep);
   if (!parsed.success) {
     return reply(`Invalid TOOL_CALL: ${describeIssues(parsed.error)}`);
   }

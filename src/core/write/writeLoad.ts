@@ -7,7 +7,7 @@
  */
 import { t } from '../l10n';
 import { Limiter } from '../policy/limiter';
-import { ToolError } from '../protocol/errors';
+import { RetryLaterError } from '../protocol/errors';
 
 /** Writes that read and plan at once; more wait in line (beyond the line: busy, nothing done). */
 const PREPARING = new Limiter(() => ({ maxConcurrent: 2, maxQueued: 256 }));
@@ -29,7 +29,7 @@ export function preparingSlot(signal: AbortSignal): Promise<() => void> {
 export function holdProposal(chars: number): () => void {
   if (held > 0 && held + chars > MAX_HELD_CHARS) {
     const mb = (n: number): number => Math.ceil((n * 2) / (1024 * 1024));
-    throw new ToolError('INTERNAL_ERROR', t('Changes waiting for a decision already hold {0} MB of text; this one ({1} MB) would pass the limit. Nothing was written: try again once some are decided.', mb(held), mb(chars)));
+    throw new RetryLaterError('INTERNAL_ERROR', t('Changes waiting for a decision already hold {0} MB of text; this one ({1} MB) would pass the limit. Nothing was written: try again once some are decided.', mb(held), mb(chars)));
   }
   held += chars;
   let released = false;

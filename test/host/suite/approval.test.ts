@@ -420,7 +420,7 @@ describe('Approval of agent changes', () => {
       assert.equal(data(res).success, true, String(data(res).error));
       assert.equal(fs.readFileSync(file('exact/open.ts'), 'utf8'), shown);
       // The open editor shows what landed and has nothing unsaved to write over it.
-      await until(() => doc.getText() === shown, 'the open document to show the written text');
+      await waitUntil(() => doc.getText() === shown, 'the open document to show the written text');
       assert.equal(doc.isDirty, false);
       assert.equal(structured(res).saved, true);
       await vscode.window.showTextDocument(doc);
