@@ -7,7 +7,7 @@ import type { NotebookAnswer, NotebookJob } from './notebookWorker';
 
 /**
  * Up to this many characters a notebook is edited on the calling thread: parsing, the duplicate-key
- * scan and the edit stay around 20 ms even for pathological JSON (tens of thousands of tiny values).
+ * scan and the edit stay short even for pathological JSON (tens of thousands of tiny values).
  */
 const INLINE_MAX_CHARS = 64 * 1024;
 /** A larger one is edited in a worker, which is stopped past this time or heap (a hostile file's doing). */
