@@ -5,7 +5,7 @@
  * `[...]`/`[!...]` classes, `{a,b}`, `\` escapes), compiled to a RegExp.
  */
 
-type Token =
+export type Token =
   | { readonly k: 'lit'; readonly c: string }
   | { readonly k: 'any' }
   | { readonly k: 'star' }
@@ -18,7 +18,7 @@ type Token =
 export class GlobError extends Error {}
 
 /** Parses a glob like globset 0.4 (ripgrep 13) with literal_separator and backslash_escape on. */
-function parseGlob(glob: string): Token[] {
+export function parseGlob(glob: string): Token[] {
   const chars = Array.from(glob);
   let pos = 0;
   let prev: string | undefined;
@@ -217,10 +217,16 @@ function starsIn(tokens: readonly Token[]): number {
   return n;
 }
 
-/** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
-export function globToRegExp(glob: string): RegExp {
+/** The tokens of a glob within the wildcard bound. Throws GlobError. */
+export function parseBoundedGlob(glob: string): Token[] {
   const tokens = parseGlob(glob);
   if (starsIn(tokens) > MAX_GLOB_STARS) throw new GlobError(`glob '${glob}' has more than ${MAX_GLOB_STARS} wildcards`);
+  return tokens;
+}
+
+/** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
+export function globToRegExp(glob: string): RegExp {
+  const tokens = parseBoundedGlob(glob);
   const body = tokens.length === 1 && tokens[0]?.k === 'rprefix' ? '[^\\n]*' : tokensToRegex(tokens);
   return new RegExp(`^${body}$`, 'u');
 }
