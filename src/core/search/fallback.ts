@@ -54,6 +54,12 @@ import {
 /** How much of a file the worker reads at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * The worker's heap: it runs in the host's process, so what a hostile repository makes it hold is
+ * the host's memory. A batch keeps at most what one answer shows (a few tens of MB at worst).
+ */
+const WORKER_HEAP_MB = 512;
+
 /** Files per message to the worker, and messages in flight. */
 const BATCH_SIZE = 32;
 const MAX_IN_FLIGHT = 2;
@@ -104,9 +110,15 @@ class ScanWorker {
     private readonly sink: ResultSink,
     private readonly signal: AbortSignal,
   ) {
-    this.worker = startWorker(workerScript(), { workerData: init });
+    this.worker = startWorker(workerScript(), { workerData: init, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     this.worker.on('message', (msg: WorkerReply) => this.onReply(msg));
-    this.worker.on('error', (err) => this.fail(new ToolError('INTERNAL_ERROR', `Search worker failed: ${err.message}`)));
+    this.worker.on('error', (err: Error & { code?: string }) =>
+      this.fail(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new ToolError('BAD_REQUEST', `The search needed more than ${WORKER_HEAP_MB} MB of memory and was stopped: narrow relativePath or file_type, lower context_lines or limit.`)
+          : new ToolError('INTERNAL_ERROR', `Search worker failed: ${err.message}`),
+      ),
+    );
     this.worker.on('exit', (code) => {
       if (!this.closing) this.fail(new ToolError('INTERNAL_ERROR', `Search worker exited (code ${code})`));
     });
