@@ -247,7 +247,7 @@ async function readIgnoreFiles(dirAbs: string, entries: readonly Dirent[], heldA
     // Unreadable or not a regular file (a FIFO): ignored, as ripgrep does; a huge one is read in part.
     const file = await readIgnoreFile(path.join(dirAbs, name), room);
     if (file === undefined) continue;
-    const matcher = new GitignoreMatcher(file.lines);
+    const matcher = await GitignoreMatcher.build(file.lines);
     if (matcher.isEmpty) continue;
     matchers[name] = matcher;
     held += file.bytes;
@@ -261,7 +261,7 @@ const WALK_SLICE_MS = 8;
 /** Walks the target folder depth-first in sorted order (so files come in result order) and queues every file to search. */
 async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, signal: AbortSignal): Promise<void> {
   const excludes = excludeMatcher(req.excludeGlobs);
-  const explicit = new GitignoreMatcher(req.explicitIgnore);
+  const explicit = await GitignoreMatcher.build(req.explicitIgnore);
   const types = req.typeGlobs ? new NameMatcher(req.typeGlobs) : undefined;
   // Matching every entry against a repository's ignore rules runs here, on the host's thread: each
   // entry's matching is bounded in steps (ignore.ts), and the walk gives the event loop back every

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readHead } from '../policy/safeRead';
 import { GlobAutomaton, lastComponentGlob, literalEnding, type StepBudget } from './globAutomaton';
 import { escapeGlob, GlobError, parseBoundedGlob, type Token } from './globs';
@@ -39,6 +40,9 @@ export const MAX_MATCH_STEPS_PER_ENTRY = 100_000;
 
 /** Code units of a rule's literal ending used as its index key: enough to tell rules apart, few lookups per name. */
 const ENDING_KEY_CHARS = 16;
+
+/** How long building a matcher holds the event loop at most before it gives it back. */
+const BUILD_SLICE_MS = 8;
 
 /** Automata kept built per matcher; past that a rule's automaton is built for each test (its cost counted as steps). */
 const MAX_BUILT_AUTOMATA = 1000;
@@ -122,34 +126,55 @@ export class GitignoreMatcher {
   private built = 0;
 
   /** At most `maxRules` rules are used, the first ones (comments, blanks and bad lines do not count). */
-  constructor(lines: readonly string[], maxRules = MAX_IGNORE_RULES) {
+  constructor(
+    lines: readonly string[],
+    private readonly maxRules = MAX_IGNORE_RULES,
+  ) {
+    for (const raw of lines) if (!this.add(raw)) break;
+  }
+
+  /** The same matcher, built in slices: parsing 10,000 rules takes a tenth of a second, too long to hold the host. */
+  static async build(lines: readonly string[]): Promise<GitignoreMatcher> {
+    const matcher = new GitignoreMatcher([]);
+    let turned = performance.now();
     for (const raw of lines) {
-      if (this.rules.length >= maxRules) break;
-      const parsed = parseLine(raw);
-      if (!parsed) continue;
-      let tokens: Token[];
-      try {
-        tokens = parseBoundedGlob(parsed.glob);
-      } catch (err) {
-        // ripgrep reports a bad line and keeps the others: so do we (silently).
-        if (!(err instanceof GlobError)) throw err;
-        continue;
-      }
-      const index = this.rules.length;
-      const component = lastComponentGlob(parsed.glob, tokens);
-      this.rules.push({ glob: component ?? parsed.glob, lastComponent: component !== undefined, whitelist: parsed.whitelist, onlyDir: parsed.onlyDir });
-      const key = literalEnding(tokens).slice(-ENDING_KEY_CHARS);
-      if (key === '') {
-        this.unindexed.push(index);
-        continue;
-      }
-      const bucket = this.byEnding.get(key);
-      if (bucket) bucket.push(index);
-      else {
-        this.byEnding.set(key, [index]);
-        if (!this.keyLengths.includes(key.length)) this.keyLengths.push(key.length);
+      if (!matcher.add(raw)) break;
+      if (performance.now() - turned > BUILD_SLICE_MS) {
+        await nextTurn();
+        turned = performance.now();
       }
     }
+    return matcher;
+  }
+
+  /** Adds one line; false once the matcher holds `maxRules` rules. */
+  private add(raw: string): boolean {
+    if (this.rules.length >= this.maxRules) return false;
+    const parsed = parseLine(raw);
+    if (!parsed) return true;
+    let tokens: Token[];
+    try {
+      tokens = parseBoundedGlob(parsed.glob);
+    } catch (err) {
+      // ripgrep reports a bad line and keeps the others: so do we (silently).
+      if (!(err instanceof GlobError)) throw err;
+      return true;
+    }
+    const index = this.rules.length;
+    const component = lastComponentGlob(parsed.glob, tokens);
+    this.rules.push({ glob: component ?? parsed.glob, lastComponent: component !== undefined, whitelist: parsed.whitelist, onlyDir: parsed.onlyDir });
+    const key = literalEnding(tokens).slice(-ENDING_KEY_CHARS);
+    if (key === '') {
+      this.unindexed.push(index);
+      return true;
+    }
+    const bucket = this.byEnding.get(key);
+    if (bucket) bucket.push(index);
+    else {
+      this.byEnding.set(key, [index]);
+      if (!this.keyLengths.includes(key.length)) this.keyLengths.push(key.length);
+    }
+    return true;
   }
 
   get isEmpty(): boolean {
