@@ -202,8 +202,9 @@ function tokensToRegex(tokens: readonly Token[]): string {
 
 /**
  * Wildcards a glob may hold. Each `*` becomes `[^/]*`, and JavaScript's regexes backtrack: a
- * repository's ignore line `*a*a*a*a*a*a*a*a*b` held the host for good on a long file name. Three
- * keep the worst path name to milliseconds; ordinary globs (`*.min.*`) need fewer.
+ * repository's ignore line `*a*a*a*a*a*a*a*a*b` held the host for good on a long file name. Ignore
+ * rules are now matched by globAutomaton.ts, which does not backtrack; the bound stays so that both
+ * engines skip the same lines, and the RegExp is left to the file-type globs, tried on names only.
  */
 export const MAX_GLOB_STARS = 3;
 
