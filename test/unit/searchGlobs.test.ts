@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { runFallback } from '../../src/core/search/fallback';
 import { fileTypeGlobs } from '../../src/core/search/fileTypes';
+import { GlobAutomaton } from '../../src/core/search/globAutomaton';
 import { globToRegExp } from '../../src/core/search/globs';
 import { explicitIgnoreLines, normalizeExcludes, rebaseIgnoreLine } from '../../src/core/search/ignore';
 import { runRipgrep } from '../../src/core/search/ripgrep';
@@ -116,4 +117,32 @@ void test('glob translation spot checks', () => {
     '/out/**',
     '/dist',
   ]);
+});
+
+test('the glob automaton accepts exactly what the glob RegExp accepts (random globs and paths)', () => {
+  const globParts = ['a', 'b', '/', '*', '?', '[', ']', '!', '-', '{', '}', ',', '\\', '.', '\n', 'é', '😀', '**/', '/**'];
+  const pathParts = ['a', 'b', '/', '.', '\n', 'é', '😀', '-', ',', '*'];
+  let seed = 12345;
+  const pick = <T>(from: readonly T[]): T => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return from[seed % from.length] as T;
+  };
+  const lengths = [0, 1, 2, 3, 4, 5, 6, 7];
+  let compared = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const glob = Array.from({ length: pick(lengths) }, () => pick(globParts)).join('');
+    let re: RegExp;
+    try {
+      re = globToRegExp(glob);
+    } catch {
+      continue;
+    }
+    const automaton = new GlobAutomaton(glob);
+    for (let k = 0; k < 10; k++) {
+      const p = Array.from({ length: pick(lengths) }, () => pick(pathParts)).join('');
+      assert.equal(automaton.matches(p, { steps: 1e9 }), re.test(p), `glob ${JSON.stringify(glob)} on ${JSON.stringify(p)}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 50_000, `only ${compared} comparisons`);
 });

@@ -25,16 +25,19 @@ export interface BridgeOptions {
 /** 60 s: the default of `agentBridge.resultRetentionSeconds` and of the host's `--result-retention`. */
 export const DEFAULT_OUTBOX_TTL_MS = 60_000;
 const DEFAULT_OUTBOX_LIMIT = 100;
+/** What the waiting answers may hold together (a read answer alone can be up to the 10 MB message limit). */
+export const DEFAULT_OUTBOX_BYTES = 64 * 1024 * 1024;
 
 /**
- * Answers waiting for the link, oldest first: bounded in count (the oldest is dropped) and in age
- * (an answer older than the TTL is dropped when the link is back, or when a newer one is kept).
- * Every drop is logged, naming the call.
+ * Answers waiting for the link, oldest first: bounded in count and in bytes (the oldest are
+ * dropped first) and in age (an answer older than the TTL is dropped when the link is back, or when
+ * a newer one is kept). Every drop is logged, naming the call.
  */
 export class Outbox {
-  private readonly items: { message: ToolResultMessage; expires: number }[] = [];
+  private readonly items: { message: ToolResultMessage; expires: number; bytes: number }[] = [];
   private readonly ttl: () => number;
   private readonly limit: number;
+  private heldBytes = 0;
 
   constructor(
     private readonly log: Logger,
@@ -42,6 +45,7 @@ export class Outbox {
     limit = DEFAULT_OUTBOX_LIMIT,
     /** For tests: the clock. */
     private readonly now: () => number = Date.now,
+    private readonly maxBytes = DEFAULT_OUTBOX_BYTES,
   ) {
     this.ttl = typeof ttlMs === 'function' ? ttlMs : () => ttlMs;
     this.limit = Math.max(0, Math.floor(limit));
@@ -51,7 +55,7 @@ export class Outbox {
     return this.items.length;
   }
 
-  /** Keeps an answer for later (not at all when the TTL is 0). */
+  /** Keeps an answer for later (not at all when the TTL is 0, or when it alone is over the byte bound). */
   put(message: ToolResultMessage): void {
     const ttl = this.ttl();
     const id = message.data.toolCallId;
@@ -59,13 +63,29 @@ export class Outbox {
       this.log.warn(`link down: the answer to ${id} was dropped (result retention is 0)`);
       return;
     }
-    this.prune();
-    this.items.push({ message, expires: this.now() + ttl });
-    while (this.items.length > this.limit) {
-      const dropped = this.items.shift();
-      this.log.warn(`outbox full (${this.limit}): dropped the answer to ${dropped?.message.data.toolCallId}`);
+    // Its size as sent (a UTF-16 code unit per character is what it holds here, within a factor of two).
+    const bytes = JSON.stringify(message).length;
+    if (bytes > this.maxBytes) {
+      this.log.warn(`link down: the answer to ${id} was dropped (${bytes} bytes, over the outbox's ${this.describeBound()})`);
+      return;
     }
+    this.prune();
+    this.items.push({ message, expires: this.now() + ttl, bytes });
+    this.heldBytes += bytes;
+    while (this.items.length > this.limit) this.dropOldest(`outbox full (${this.limit})`);
+    while (this.heldBytes > this.maxBytes) this.dropOldest(`outbox over ${this.describeBound()}`);
     this.log.info(`link down: the answer to ${id} waits in the outbox (${this.items.length} waiting)`);
+  }
+
+  private dropOldest(why: string): void {
+    const dropped = this.items.shift();
+    if (!dropped) return;
+    this.heldBytes -= dropped.bytes;
+    this.log.warn(`${why}: dropped the answer to ${dropped.message.data.toolCallId}`);
+  }
+
+  private describeBound(): string {
+    return this.maxBytes % (1024 * 1024) === 0 ? `${this.maxBytes / (1024 * 1024)} MB` : `${this.maxBytes} bytes`;
   }
 
   /** Sends what has not expired, oldest first, while `send` succeeds; returns how many went out. */
@@ -76,6 +96,7 @@ export class Outbox {
       const next = this.items[0];
       if (!send(next.message)) break;
       this.items.shift();
+      this.heldBytes -= next.bytes;
       sent++;
     }
     if (sent > 0) this.log.info(`delivered ${sent} answer(s) kept while the link was down`);
@@ -84,6 +105,7 @@ export class Outbox {
 
   /** Drops everything (a new session: the old one's answers mean nothing to it), logging each. */
   clear(why: string): void {
+    this.heldBytes = 0;
     for (const item of this.items.splice(0)) this.log.warn(`dropped the answer to ${item.message.data.toolCallId}: ${why}`);
   }
 
@@ -93,6 +115,7 @@ export class Outbox {
       const item = this.items[i];
       if (item.expires <= now) {
         this.items.splice(i, 1);
+        this.heldBytes -= item.bytes;
         this.log.warn(`the answer to ${item.message.data.toolCallId} expired after waiting ${Math.round(this.ttl() / 1000)} s for the link; dropped`);
       } else i++;
     }

@@ -126,19 +126,6 @@ export async function readRegularFile(abs: string, maxBytes = MAX_FILE_BYTES, li
   }
 }
 
-/**
- * A small text file that the walkers read for themselves (`.gitignore`, `.git/info/exclude`):
- * through the same checks, at most `maxBytes`; undefined when missing, not a regular file (a FIFO
- * in the repository must not pin a thread forever), a hard link, too large or unreadable.
- */
-export async function readSmallText(abs: string, maxBytes = 4 * 1024 * 1024): Promise<string | undefined> {
-  try {
-    return (await readRegularFile(abs, maxBytes)).toString('utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** The first `bytes` of a regular file with one name (undefined for anything else, or a hard link not cleared by `linked`): enough to sniff its kind. */
 export async function readHead(abs: string, bytes: number, linked?: LinkedCheck): Promise<Buffer | undefined> {
   let handle: fs.promises.FileHandle | undefined;

@@ -3,16 +3,18 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { readSmallText } from '../policy/safeRead';
 import { ToolError } from '../protocol/errors';
 import { findWorkerScript, startWorker } from '../workers';
 import type { ScanJob, WorkerInit, WorkerReply, WorkerRequest } from './fallbackWorker';
 import { NameMatcher } from './globs';
 import {
+  entryBudget,
   excludeMatcher,
   GitignoreMatcher,
   IGNORE_FILES,
-  splitIgnoreFile,
+  MAX_IGNORE_BYTES_HELD,
+  MAX_IGNORE_FILE_BYTES,
+  readIgnoreFile,
   type IgnoreFileName,
   type IgnoreVerdict,
 } from './ignore';
@@ -51,6 +53,12 @@ import {
 
 /** How much of a file the worker reads at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The worker's heap: it runs in the host's process, so what a hostile repository makes it hold is
+ * the host's memory. A batch keeps at most what one answer shows (a few tens of MB at worst).
+ */
+const WORKER_HEAP_MB = 512;
 
 /** Files per message to the worker, and messages in flight. */
 const BATCH_SIZE = 32;
@@ -102,9 +110,15 @@ class ScanWorker {
     private readonly sink: ResultSink,
     private readonly signal: AbortSignal,
   ) {
-    this.worker = startWorker(workerScript(), { workerData: init });
+    this.worker = startWorker(workerScript(), { workerData: init, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     this.worker.on('message', (msg: WorkerReply) => this.onReply(msg));
-    this.worker.on('error', (err) => this.fail(new ToolError('INTERNAL_ERROR', `Search worker failed: ${err.message}`)));
+    this.worker.on('error', (err: Error & { code?: string }) =>
+      this.fail(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new ToolError('BAD_REQUEST', `The search needed more than ${WORKER_HEAP_MB} MB of memory and was stopped: narrow relativePath or file_type, lower context_lines or limit.`)
+          : new ToolError('INTERNAL_ERROR', `Search worker failed: ${err.message}`),
+      ),
+    );
     this.worker.on('exit', (code) => {
       if (!this.closing) this.fail(new ToolError('INTERNAL_ERROR', `Search worker exited (code ${code})`));
     });
@@ -198,35 +212,47 @@ interface DirNode {
   readonly rel: string;
   readonly parent: DirNode | undefined;
   readonly matchers: Partial<Record<IgnoreFileName, GitignoreMatcher>>;
+  /** Bytes of ignore files read for this folder and the folders it is in (MAX_IGNORE_BYTES_HELD). */
+  readonly heldBytes: number;
 }
 
 /** Highest precedence first, as ripgrep ranks them. */
 const PRECEDENCE: readonly IgnoreFileName[] = ['.rgignore', '.ignore', '.gitignore'];
 
-/** ripgrep's verdict from the ignore files of the walked folders, then from the explicit rules. */
+/**
+ * ripgrep's verdict from the ignore files of the walked folders, then from the explicit rules.
+ * All of them share one entry's step budget: past it the entry is `unjudged`, and kept.
+ */
 function ignoreVerdict(node: DirNode, rel: string, isDir: boolean, explicit: GitignoreMatcher): IgnoreVerdict {
+  const budget = entryBudget();
   for (const kind of PRECEDENCE) {
     for (let n: DirNode | undefined = node; n; n = n.parent) {
       const m = n.matchers[kind];
       if (!m) continue;
-      const verdict = m.match(n.rel === '.' ? rel : rel.slice(n.rel.length + 1), isDir);
+      const verdict = m.match(n.rel === '.' ? rel : rel.slice(n.rel.length + 1), isDir, budget);
       if (verdict) return verdict;
     }
   }
-  return explicit.match(rel, isDir);
+  return explicit.match(rel, isDir, budget);
 }
 
-async function readIgnoreFiles(dirAbs: string, entries: readonly Dirent[]): Promise<DirNode['matchers']> {
+/** A folder's ignore files, within what the folders above it left of MAX_IGNORE_BYTES_HELD. */
+async function readIgnoreFiles(dirAbs: string, entries: readonly Dirent[], heldAbove: number): Promise<Pick<DirNode, 'matchers' | 'heldBytes'>> {
   const matchers: Partial<Record<IgnoreFileName, GitignoreMatcher>> = {};
+  let held = heldAbove;
   for (const name of IGNORE_FILES) {
+    const room = Math.min(MAX_IGNORE_FILE_BYTES, MAX_IGNORE_BYTES_HELD - held);
+    if (room <= 0) break;
     if (!entries.some((e) => e.name === name && !e.isDirectory())) continue;
-    // Unreadable, not a regular file (a FIFO), or huge: ignored, as ripgrep does.
-    const text = await readSmallText(path.join(dirAbs, name));
-    if (text === undefined) continue;
-    const matcher = new GitignoreMatcher(splitIgnoreFile(text));
-    if (!matcher.isEmpty) matchers[name] = matcher;
+    // Unreadable or not a regular file (a FIFO): ignored, as ripgrep does; a huge one is read in part.
+    const file = await readIgnoreFile(path.join(dirAbs, name), room);
+    if (file === undefined) continue;
+    const matcher = await GitignoreMatcher.build(file.lines);
+    if (matcher.isEmpty) continue;
+    matchers[name] = matcher;
+    held += file.bytes;
   }
-  return matchers;
+  return { matchers, heldBytes: held };
 }
 
 /** How long the walk holds the event loop at most before it gives it back. */
@@ -235,10 +261,11 @@ const WALK_SLICE_MS = 8;
 /** Walks the target folder depth-first in sorted order (so files come in result order) and queues every file to search. */
 async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, signal: AbortSignal): Promise<void> {
   const excludes = excludeMatcher(req.excludeGlobs);
-  const explicit = new GitignoreMatcher(req.explicitIgnore);
+  const explicit = await GitignoreMatcher.build(req.explicitIgnore);
   const types = req.typeGlobs ? new NameMatcher(req.typeGlobs) : undefined;
-  // Matching every entry against a repository's ignore rules runs here: a .gitignore of 20,000
-  // lines held the host for seconds. The walk gives the event loop back every few milliseconds.
+  // Matching every entry against a repository's ignore rules runs here, on the host's thread: each
+  // entry's matching is bounded in steps (ignore.ts), and the walk gives the event loop back every
+  // few milliseconds.
   let turned = performance.now();
 
   const visit = async (dirAbs: string, dirRel: string, parent: DirNode | undefined): Promise<void> => {
@@ -249,7 +276,7 @@ async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, sign
     } catch {
       return; // unreadable folder: skipped, as ripgrep does
     }
-    const node: DirNode = { rel: dirRel, parent, matchers: await readIgnoreFiles(dirAbs, entries) };
+    const node: DirNode = { rel: dirRel, parent, ...(await readIgnoreFiles(dirAbs, entries, parent?.heldBytes ?? 0)) };
     entries.sort((a, b) => compareNames(a.name, b.name));
     for (const entry of entries) {
       if (performance.now() - turned > WALK_SLICE_MS) {

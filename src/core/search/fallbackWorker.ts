@@ -97,6 +97,23 @@ function decoderFor(first: Buffer): Decoder {
   return { skip: 0, binaryBytes: true, decode: (b, end) => d.decode(b, { stream: !end }) };
 }
 
+/**
+ * A copy of `text` that holds nothing else: a piece cut from a string keeps the whole string alive
+ * (V8), so a kept line would pin the 256 KB line or the 1 MB chunk it came from until the batch's
+ * answer goes out. UTF-16 keeps every code unit, a lone surrogate too.
+ */
+function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
+}
+
+interface ContextLine {
+  readonly shown: string;
+  /** Its own copy, made once a match keeps it. */
+  own?: string;
+}
+
+const keep = (line: ContextLine): string => (line.own ??= ownCopy(line.shown));
+
 interface FoundLine {
   line: number;
   column: number;
@@ -107,7 +124,7 @@ interface FoundLine {
 }
 
 /** Searches one file; every failure (gone, not a regular file, swapped, unreadable) is "no matches", as in ripgrep. */
-function scan(job: ScanJob, init: WorkerInit, re: RegExp): ScanResult {
+export function scan(job: ScanJob, init: WorkerInit, re: RegExp): ScanResult {
   const { contextLines, perFileLimit, maxFileSize, maxLine, chunkBytes } = init;
   const none: ScanResult = { rel: job.rel, count: 0, matches: [] };
   let fd: number;
@@ -140,25 +157,27 @@ function scan(job: ScanJob, init: WorkerInit, re: RegExp): ScanResult {
     let partly = 0;
     let total = 0;
     const matches: FoundLine[] = [];
-    const recent: string[] = [];
+    // The last lines as shown, copied (ownCopy) only when a match keeps them.
+    const recent: ContextLine[] = [];
     let pending: FoundLine[] = [];
     const onLine = (text: string, cut: boolean): void => {
       lineNo++;
       if (cut) partly++;
-      for (const p of pending) p.after.push(shownLine(text));
+      const line: ContextLine | undefined = contextLines > 0 ? { shown: shownLine(text) } : undefined;
+      if (line) for (const p of pending) p.after.push(keep(line));
       pending = pending.filter((p) => p.after.length < contextLines);
       const m = re.exec(text);
       if (m !== null) {
         count++;
         if (job.details && matches.length < perFileLimit) {
-          const match: FoundLine = { line: lineNo, column: m.index + 1, text: shownLine(text, m.index + 1), before: recent.slice(), after: [] };
+          const match: FoundLine = { line: lineNo, column: m.index + 1, text: ownCopy(shownLine(text, m.index + 1)), before: recent.map(keep), after: [] };
           if (cut) match.cut = true;
           matches.push(match);
           if (contextLines > 0) pending.push(match);
         }
       }
-      if (contextLines > 0) {
-        recent.push(shownLine(text));
+      if (line) {
+        recent.push(line);
         if (recent.length > contextLines) recent.shift();
       }
     };
@@ -216,7 +235,16 @@ if (parentPort) {
   const re = new RegExp(init.source, init.flags);
   port.on('message', (msg: WorkerRequest) => {
     try {
-      const reply: WorkerReply = { id: msg.id, results: msg.jobs.map((job) => scan(job, init, re)) };
+      // Files come in answer order and an answer shows at most perFileLimit matches in all: once a
+      // batch holds that many, later files are only counted (a file with other names may be left
+      // out of the answer by the access policy, so its matches do not count).
+      let shown = 0;
+      const results = msg.jobs.map((job) => {
+        const result = scan(shown >= init.perFileLimit ? { ...job, details: false } : job, init, re);
+        if (result.opened?.nlink === 1) shown += result.matches.length;
+        return result;
+      });
+      const reply: WorkerReply = { id: msg.id, results };
       port.postMessage(reply);
     } catch (err) {
       const reply: WorkerReply = { id: msg.id, error: String((err instanceof Error && err.stack) || err) };

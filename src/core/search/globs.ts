@@ -5,7 +5,7 @@
  * `[...]`/`[!...]` classes, `{a,b}`, `\` escapes), compiled to a RegExp.
  */
 
-type Token =
+export type Token =
   | { readonly k: 'lit'; readonly c: string }
   | { readonly k: 'any' }
   | { readonly k: 'star' }
@@ -202,8 +202,9 @@ function tokensToRegex(tokens: readonly Token[]): string {
 
 /**
  * Wildcards a glob may hold. Each `*` becomes `[^/]*`, and JavaScript's regexes backtrack: a
- * repository's ignore line `*a*a*a*a*a*a*a*a*b` held the host for good on a long file name. Three
- * keep the worst path name to milliseconds; ordinary globs (`*.min.*`) need fewer.
+ * repository's ignore line `*a*a*a*a*a*a*a*a*b` held the host for good on a long file name. Ignore
+ * rules are now matched by globAutomaton.ts, which does not backtrack; the bound stays so that both
+ * engines skip the same lines, and the RegExp is left to the file-type globs, tried on names only.
  */
 const MAX_GLOB_STARS = 3;
 
@@ -217,10 +218,16 @@ function starsIn(tokens: readonly Token[]): number {
   return n;
 }
 
-/** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
-export function globToRegExp(glob: string): RegExp {
+/** The tokens of a glob within the wildcard bound. Throws GlobError. */
+export function parseBoundedGlob(glob: string): Token[] {
   const tokens = parseGlob(glob);
   if (starsIn(tokens) > MAX_GLOB_STARS) throw new GlobError(`glob '${glob}' has more than ${MAX_GLOB_STARS} wildcards`);
+  return tokens;
+}
+
+/** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
+export function globToRegExp(glob: string): RegExp {
+  const tokens = parseBoundedGlob(glob);
   const body = tokens.length === 1 && tokens[0]?.k === 'rprefix' ? '[^\\n]*' : tokensToRegex(tokens);
   return new RegExp(`^${body}$`, 'u');
 }
