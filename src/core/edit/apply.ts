@@ -156,6 +156,8 @@ export function* applyEditsSliced(original: string, edits: readonly EditSpec[], 
   const reports: EditReport[] = [];
   for (let i = 0; i < edits.length; i++) {
     try {
+      // Each edit matches on the text the ones before made, which may have grown past the bounds.
+      if (i > 0) refuseUnmatchable(text, path, t);
       const r = yield* applyOne(text, edits[i], names, i === 0, t);
       text = r.text;
       reports.push({ editIndex: i + 1, ...r.report });
