@@ -49,7 +49,7 @@ export const applyChangeTool = defineTool({
         changedLines: applied.newRange,
         extra: { strategy: applied.strategy, alreadyApplied: false, changedLines: { start: applied.newRange.startLine, end: applied.newRange.endLine } },
       };
-    });
+    }, (p.searchContent?.length ?? 0) + p.replaceContent.length + (p.description?.length ?? 0));
     const structured = {
       path: out.path.rel,
       created: out.created && out.written,

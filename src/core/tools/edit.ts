@@ -22,7 +22,7 @@ export const editTool = defineTool({
       const r = await runEditSliced(applyEditsSliced(current?.text ?? '', [edit], current?.path.rel ?? target, t), ctx.signal, t);
       const lines = r.edits[0].newRange;
       return { kind: 'write', proposed: r.newText, changedLines: lines, extra: undefined };
-    });
+    }, p.old_string.length + p.new_string.length);
     const data = {
       filePath: out.path.abs,
       oldString: p.old_string,

@@ -27,7 +27,7 @@ export const multiEditTool = defineTool({
       const first = Math.min(...r.edits.map((e) => e.newRange.startLine));
       const last = Math.max(...r.edits.map((e) => e.newRange.endLine));
       return { kind: 'write', proposed: r.newText, changedLines: { startLine: first, endLine: last }, extra: r.edits };
-    });
+    }, p.edits.reduce((n, e) => n + e.old_string.length + e.new_string.length, 0));
     const name = out.path.rel.split('/').pop();
     const data = {
       filePath: out.path.abs,

@@ -38,7 +38,7 @@ export const notebookEditCellTool = defineTool({
       const request = { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type };
       const r = await editNotebookOffThread(current.text, request, current.path.rel, ctx.signal);
       return { kind: 'write', proposed: r.text, notebookEdit: r.edit, extra: r.edit };
-    });
+    }, p.new_source.length);
     const data = {
       cell_number: p.cell_number,
       new_source: out.extra.source,

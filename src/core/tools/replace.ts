@@ -17,6 +17,7 @@ export const replaceTool = defineTool({
       current?.text === p.content
         ? { kind: 'unchanged', extra: undefined }
         : { kind: 'write', proposed: p.content, changedLines: { startLine: 1, endLine: Math.max(1, splitLines(p.content).length) }, extra: undefined },
+      p.content.length,
     );
     const data = {
       type: out.original === undefined ? ('create' as const) : ('update' as const),

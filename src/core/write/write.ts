@@ -10,7 +10,7 @@ import type { ChangeGate, CommittedChange } from './gate';
 import type { NotebookCellEdit } from '../edit/types';
 import { problemsBefore, reportAfterWrite, type DiagnosticsReport } from './diagnostics';
 import { withFileLock } from './lock';
-import { holdProposal, preparingSlot } from './writeLoad';
+import { enterWrite, holdProposal, preparingSlot } from './writeLoad';
 import { patchCounts, structuredPatchOf } from '../edit/patch';
 import type { Hunk, LineRange } from '../edit/types';
 
@@ -82,6 +82,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * the dispatcher's judgement of it, which must still lead to the same file), a person's consent
  * first when the file is secret, then lock the file, read what the developer currently has, let
  * the tool plan the change, and hand it to the host's gate for approval and writing. The patch is computed against what was really written.
+ * `paramChars` is the text an agent's params carry (none for the developer's own changes): calls
+ * waiting for their file are bounded by it.
  */
 export async function planAndWrite<X>(
   ctx: WriteContext,
@@ -89,6 +91,7 @@ export async function planAndWrite<X>(
   file: string | Access,
   description: string | undefined,
   plan: (current: ProjectText | undefined) => WritePlan<X> | Promise<WritePlan<X>>,
+  paramChars = 0,
 ): Promise<WriteOutcome<X>> {
   const policy = accessPolicy(ctx.workspace);
   // Judged with every folder on the way, so the host can tell right before writing that nothing changed.
@@ -108,7 +111,15 @@ export async function planAndWrite<X>(
       ctx.onApprovalWait?.(performance.now() - asked);
     }
   }
-  return withFileLock(target.abs, async () => {
+  // Counted from before the lock: calls queued on one file's lock would otherwise hold their params unbounded.
+  const leaveWaiting = enterWrite(paramChars);
+  try {
+    return await withFileLock(target.abs, lockedWrite);
+  } finally {
+    leaveWaiting();
+  }
+
+  async function lockedWrite(): Promise<WriteOutcome<X>> {
     const prepared = await preparingSlot(ctx.signal);
     let releaseHeld: (() => void) | undefined;
     try {
@@ -140,6 +151,7 @@ export async function planAndWrite<X>(
       // From here the proposal waits on a person: it gives up its slot but its text stays counted.
       releaseHeld = holdProposal((original?.length ?? 0) + decided.proposed.length);
       prepared();
+      leaveWaiting();
       const committed = await ctx.changes.commit(
         {
           id: ctx.callId,
@@ -172,7 +184,7 @@ export async function planAndWrite<X>(
         extra: decided.extra,
       };
     }
-  });
+  }
 }
 
 /** A writing tool's answer with the diagnostics of its outcome added (when there are any to report). */
