@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { applyEditsSliced, EDIT_LIMITS, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
+import { boundedEchoes } from '../write/answerBounds';
 import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { fileParam, filePathFields, targetOf } from './filePathParam';
@@ -42,6 +43,7 @@ export const multiEditTool = defineTool({
       totalEdits: p.edits.length,
       summary: `Successfully applied ${p.edits.length} edit${p.edits.length === 1 ? '' : 's'} to ${name}`,
       structuredPatch: out.structuredPatch,
+      ...boundedEchoes({}, out).omissions,
     };
     return jsonOutput(withDiagnostics(data, out));
   },
