@@ -131,3 +131,19 @@ test('a MultiEdit whose first edit grows the text past the matching bound cannot
   assert.match(r.data.error ?? '', /Error in edit 2 of 2 .*too large to edit by matching text/);
   assert.equal(fs.readFileSync(path.join(root, 'g.txt'), 'utf8'), original);
 });
+
+test('a notebook cell of 2 MB is written whole but not echoed back', async () => {
+  const notebook = { cells: [{ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: ['x = 1\n'] }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
+  const root = project({ 'n.ipynb': JSON.stringify(notebook, null, 1) });
+  const d = dispatcher(root);
+  const source = `y = "${'z'.repeat(2 * MB)}"\n`;
+  const r = await d.dispatch({ id: 'cell', idKey: 'toolCallId', toolName: 'NotebookEditCell', params: { notebook_path: 'n.ipynb', cell_number: 0, new_source: source } });
+  assert.equal(r.data.success, true, r.data.error);
+  assert.ok(r.data.result!.length < 64 * 1024, `answer of ${r.data.result!.length} characters`);
+  const answer = JSON.parse(r.data.result!) as { new_source?: string; omitted?: string[] };
+  assert.equal(answer.new_source, undefined);
+  assert.deepEqual(answer.omitted, ['new_source']);
+  const written = JSON.parse(fs.readFileSync(path.join(root, 'n.ipynb'), 'utf8')) as { cells: { source: string[] | string }[] };
+  const cell = written.cells[0].source;
+  assert.equal(Array.isArray(cell) ? cell.join('') : cell, source);
+});
