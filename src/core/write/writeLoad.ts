@@ -33,7 +33,7 @@ let waitingChars = 0;
 export function enterWrite(chars: number): () => void {
   if (waitingCalls >= WRITES_WAITING.maxCalls || (waitingCalls > 0 && waitingChars + chars > WRITES_WAITING.maxChars)) {
     // Retryable, and never kept for replay; the dispatcher words it as every busy answer.
-    throw new BusyError(waitingCalls, 0, WRITES_WAITING.maxCalls);
+    throw new BusyError(waitingCalls, 0, Math.min(waitingCalls, WRITES_WAITING.maxCalls));
   }
   waitingCalls++;
   waitingChars += chars;
