@@ -180,3 +180,30 @@ test('replace_all that would build a file of 100 MB is refused, nothing written,
   assert.match(String(m.answer.error), /replace_all would make letters\.txt larger than 64 MB \(1000000 occurrences\)/);
   assert.equal(sha('letters.txt'), before);
 });
+
+/** The most a process has held (VmHWM) or holds now (VmRSS), in bytes; undefined off Linux. */
+function memoryOf(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+test('replace_all turning a 2 MB line into a 60 MB file of 30 M lines: a small answer, reads answered within 2 s', async () => {
+  fs.writeFileSync(path.join(tree.root, 'g.txt'), 'x'.repeat(2 * 1024 * 1024));
+  const rssBefore = memoryOf(host.pid!, 'VmRSS');
+  const m = await hostileWithReads('Edit', { file_path: 'g.txt', old_string: 'x', new_string: 'a\n'.repeat(15), replace_all: true });
+  assertResponsive(m, 'replace_all to 60 MB');
+  assert.equal(m.answer.success, true, String(m.answer.error));
+  const result = String(m.answer.result);
+  assert.ok(result.length < 2 * 1024 * 1024, `answer of ${result.length} characters`);
+  const answer = JSON.parse(result) as { omitted?: string[]; structuredPatch: unknown[] };
+  assert.deepEqual(answer.omitted, ['originalFile', 'structuredPatch.lines']);
+  assert.deepEqual(answer.structuredPatch, [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 30 * 1024 * 1024, lines: [] }]);
+  assert.equal(fs.statSync(path.join(tree.root, 'g.txt')).size, 60 * 1024 * 1024 - 1);
+  const peak = memoryOf(host.pid!, 'VmHWM');
+  // The high-water mark covers the host's whole life, so this over-states the growth, never under-states it.
+  if (rssBefore !== undefined && peak !== undefined) assert.ok(peak - rssBefore < 1024 * 1024 * 1024, `host RSS grew up to ${Math.round((peak - rssBefore) / 2 ** 20)} MB`);
+});

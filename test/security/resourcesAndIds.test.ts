@@ -184,18 +184,22 @@ test('a backend that stops reading makes the host stop reading calls: memory sta
   }
 });
 
-test('an edit whose answer is over the message limit still answers valid JSON, saying it was cut', async () => {
+test('an edit of a 12 MB file answers without echoing the file, saying what it left out', async () => {
   const root = tmp('ab-bigedit-');
   const l = await link(root);
   try {
-    // 12 MB on disk: an Edit of one line answers with the whole originalFile (docs/protocol.md §5.9).
+    // 12 MB on disk: echoing the whole originalFile (docs/protocol.md §5.9) would pass the message limit.
     fs.writeFileSync(path.join(root, 'big.txt'), `first line\n${`${'z'.repeat(99)}\n`.repeat(120_000)}`);
     const r = await l.backend.callTool('Edit', { file_path: 'big.txt', old_string: 'first line', new_string: 'FIRST LINE' }, { timeoutMs: 60_000 });
     const data = r.data as { success: boolean; result: string };
     assert.equal(data.success, true);
+    assert.ok(data.result.length < 64 * 1024, `answer of ${data.result.length} characters`);
     const parsed = JSON.parse(data.result) as Record<string, unknown>;
-    assert.equal(parsed.truncated, true);
-    assert.match(String(parsed.originalFile), /omitted/);
+    assert.equal(parsed.truncated, undefined, 'bounded before it was built, not cut');
+    assert.equal(parsed.originalFile, undefined);
+    assert.deepEqual(parsed.omitted, ['originalFile']);
+    assert.match(String(parsed.note), /originalFile/);
+    assert.deepEqual(parsed.structuredPatch, [{ oldStart: 1, oldLines: 4, newStart: 1, newLines: 4, lines: ['-first line', '+FIRST LINE', ` ${'z'.repeat(99)}`, ` ${'z'.repeat(99)}`, ` ${'z'.repeat(99)}`] }]);
     assert.equal(parsed.oldString, 'first line');
     assert.match(fs.readFileSync(path.join(root, 'big.txt'), 'utf8'), /^FIRST LINE\n/);
   } finally {

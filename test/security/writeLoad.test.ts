@@ -1,7 +1,8 @@
 /**
  * The hostile-agent suite: many large writes at once. A write reads and plans in one of a few
  * slots, and the text of proposals waiting for a decision is bounded in total; a proposal that
- * waits on a person gives its slot up, so a batch of changes still reaches review.
+ * waits on a person gives its slot up, so a batch of changes still reaches review. Calls waiting
+ * for one file's lock are bounded too, by count and by the text their params carry.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,7 +13,7 @@ import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import type { ChangeGate, ProposedChange } from '../../src/core/write/gate';
-import { heldChars, holdProposal, MAX_HELD_CHARS } from '../../src/core/write/writeLoad';
+import { heldChars, holdProposal, MAX_HELD_CHARS, waitingWrites, WRITES_WAITING } from '../../src/core/write/writeLoad';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 
 function project(files: number, size: number) {
@@ -94,5 +95,34 @@ test('the budget is enforced through the write path: a large change beyond it is
   assert.ok(fs.readFileSync(path.join(root, 'f2.txt'), 'utf8').endsWith('end 2\n'), 'nothing written');
   g.rejectAll();
   await Promise.all(first);
+  assert.equal(heldChars(), 0);
+});
+
+test('writes queued on one file are bounded: past the bound a call is answered busy at once, nothing written', async () => {
+  // 24 Replace calls of 8 M characters each to ONE file, while the first waits for a decision:
+  // the others wait for its lock, each holding its params, so only a bounded number may wait.
+  const size = 8 * 1024 * 1024;
+  const calls = 24;
+  const root = project(1, 10);
+  const g = waitingGate();
+  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger, changes: g.gate });
+  const answers = Array.from({ length: calls }, (_, i) =>
+    d.dispatch({ id: `q${i}`, idKey: 'toolCallId', toolName: 'Replace', params: { file_path: 'f0.txt', content: `${String(i % 10).repeat(size)}\n` } }),
+  );
+  const busy: string[] = [];
+  for (const a of answers) void a.then((r) => r.data.success === false && /busy/.test(String(r.data.error)) && busy.push(r.data.toolCallId));
+  await g.until(1);
+  const mostWaiting = Math.floor(WRITES_WAITING.maxChars / (size + 1)) + 1;
+  // The calls beyond the bound are answered at once, while the first still waits for its decision.
+  for (const giveUp = Date.now() + 10_000; busy.length < calls - mostWaiting && Date.now() < giveUp; ) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(busy.length >= calls - mostWaiting, `${busy.length} of ${calls} calls answered busy; at most ${mostWaiting} may wait`);
+  assert.ok(waitingWrites().chars <= WRITES_WAITING.maxChars, `waiting writes hold ${waitingWrites().chars} characters`);
+  assert.equal(g.waiting.length, 1, 'one proposal at a time reaches the gate for one file');
+  assert.ok(fs.readFileSync(path.join(root, 'f0.txt'), 'utf8').endsWith('end 0\n'), 'nothing written');
+  // The calls that waited reach the gate one after another; each is rejected.
+  const rejecting = setInterval(() => g.rejectAll(), 10);
+  await Promise.all(answers);
+  clearInterval(rejecting);
+  assert.deepEqual(waitingWrites(), { calls: 0, chars: 0 });
   assert.equal(heldChars(), 0);
 });

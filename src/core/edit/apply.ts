@@ -11,7 +11,7 @@ import { textOccurrences } from './linearSearch';
 import { findMatchSliced } from './match';
 import { reindent } from './indent';
 import { dominantEol, dropFinalEol, endsWithEol, withEol } from './eol';
-import { lineNumberAt, splitSearchLines } from './lines';
+import { lineNumberAt, lineNumberAtSliced, splitSearchLines } from './lines';
 import { ENGLISH, matchError, nothingChanged, notExactForReplaceAll } from './errors';
 import type { ApplyResult, EditNames, EditReport, EditSpec, EditsResult, LineRange, MatchOutcome } from './types';
 
@@ -34,22 +34,22 @@ function inFileEols(original: string, replacement: string): string {
  * adjusted (a terminator is added after the insert, or the insert's last one dropped), never the
  * untouched text before it.
  */
-function splice(original: string, start: number, end: number, insert: string): { text: string; newRange: LineRange } {
+function* splice(original: string, start: number, end: number, insert: string): Sliced<{ text: string; newRange: LineRange }> {
   const atEnd = end === original.length;
   // Dropped from the insert itself: in the joined text a CR before it could pair with its LF.
   if (atEnd && !endsWithEol(original)) insert = dropFinalEol(insert);
   let text = original.slice(0, start) + insert + original.slice(end);
   if (atEnd && endsWithEol(original) && !endsWithEol(text) && !isEmptyText(text)) text += dominantEol(original) ?? '\n';
-  const startLine = lineNumberAt(text, start);
+  const startLine = yield* lineNumberAtSliced(text, start);
   const insertEnd = Math.min(start + insert.length, text.length);
-  const endLine = insertEnd > start ? lineNumberAt(text, insertEnd - 1) : startLine;
+  const endLine = insertEnd > start ? yield* lineNumberAtSliced(text, insertEnd - 1) : startLine;
   return { text, newRange: { startLine, endLine } };
 }
 
 /** The text with the one match of a 'match' outcome replaced; the replacement re-indented if the match needed it. */
-function applyMatch(original: string, outcome: Extract<MatchOutcome, { kind: 'match' }>, search: string, replace: string) {
+function* applyMatch(original: string, outcome: Extract<MatchOutcome, { kind: 'match' }>, search: string, replace: string): Sliced<{ text: string; newRange: LineRange }> {
   const shifted = outcome.indent ? reindent(replace, outcome.indent, splitSearchLines(search)) : replace;
-  return splice(original, outcome.range.start, outcome.range.end, inFileEols(original, shifted));
+  return yield* splice(original, outcome.range.start, outcome.range.end, inFileEols(original, shifted));
 }
 
 /**
@@ -76,7 +76,7 @@ export function* applySearchReplaceSliced(original: string, search: string, repl
     return { kind: 'already-applied', newText: original, strategy: outcome.strategy, range: outcome.range };
   }
   if (outcome.kind !== 'match') throw matchError(outcome, names, false, t);
-  const { text, newRange } = applyMatch(original, outcome, search, replace);
+  const { text, newRange } = yield* applyMatch(original, outcome, search, replace);
   return { kind: 'applied', newText: text, strategy: outcome.strategy, oldRange: outcome.range, newRange };
 }
 
@@ -97,19 +97,26 @@ function* replaceAll(text: string, edit: EditSpec, names: EditNames, t: Translat
   if (newLength > MAX_FILE_BYTES) {
     throw new ToolError('BAD_REQUEST', t('replace_all would make {0} larger than {1} MB ({2} occurrences); Agent Bridge does not write files that large. Nothing was changed.', names.path, MAX_FILE_BYTES / (1024 * 1024), found.count));
   }
-  const parts: string[] = [];
+  // Joined a group at a time between yields: one join of millions of parts held the thread for long.
+  const groups: string[] = [];
+  let parts: string[] = [];
   let from = 0;
   for (const at of found.starts) {
     parts.push(text.slice(from, at));
     from = at + old.length;
-    if (parts.length % 65_536 === 0) yield;
+    if (parts.length === 65_536) {
+      groups.push(parts.join(insert));
+      parts = [];
+      yield;
+    }
   }
   parts.push(text.slice(from));
-  const first = parts[0].length;
-  const tail = parts[parts.length - 1].length;
-  const joined = parts.join(insert);
+  groups.push(parts.join(insert));
+  const first = found.starts[0];
+  const tail = text.length - from;
+  const joined = groups.join(insert);
   // Delegate the final-newline rule and the line arithmetic to splice, over the span from first to last occurrence.
-  const span = splice(text, first, text.length - tail, joined.slice(first, joined.length - tail));
+  const span = yield* splice(text, first, text.length - tail, joined.slice(first, joined.length - tail));
   return { text: span.text, occurrences: found.count, newRange: span.newRange };
 }
 
@@ -118,7 +125,7 @@ function* applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: bool
     // MultiEdit (docs/protocol.md §5.10) creates a file with a first edit whose old_string is empty.
     if (isFirst && isEmptyText(text)) {
       const created = text + edit.new_string;
-      return { text: created, report: { occurrences: 1, strategy: 'exact', newRange: { startLine: 1, endLine: lineNumberAt(created, created.length) } } };
+      return { text: created, report: { occurrences: 1, strategy: 'exact', newRange: { startLine: 1, endLine: yield* lineNumberAtSliced(created, created.length) } } };
     }
     throw new ToolError('VALIDATION_FAILED', t('{0} is empty; only the first edit of a new (empty) file may have an empty {0}.', names.search));
   }
@@ -131,7 +138,7 @@ function* applyOne(text: string, edit: EditSpec, names: EditNames, isFirst: bool
   }
   const outcome = yield* findMatchSliced(text, edit.old_string, edit.new_string);
   if (outcome.kind !== 'match') throw matchError(outcome, names, true, t);
-  const r = applyMatch(text, outcome, edit.old_string, edit.new_string);
+  const r = yield* applyMatch(text, outcome, edit.old_string, edit.new_string);
   return { text: r.text, report: { occurrences: 1, strategy: outcome.strategy, newRange: r.newRange } };
 }
 
@@ -156,6 +163,8 @@ export function* applyEditsSliced(original: string, edits: readonly EditSpec[], 
   const reports: EditReport[] = [];
   for (let i = 0; i < edits.length; i++) {
     try {
+      // Each edit matches on the text the ones before made, which may have grown past the bounds.
+      if (i > 0) refuseUnmatchable(text, path, t);
       const r = yield* applyOne(text, edits[i], names, i === 0, t);
       text = r.text;
       reports.push({ editIndex: i + 1, ...r.report });

@@ -2,7 +2,7 @@
  * Line bookkeeping shared by the matcher, the applier and the patcher: where lines start and which
  * line an offset is on. Terminators are CRLF, LF or a lone CR (eol.ts), as in text.ts's splitLines.
  */
-import type { Sliced } from '../code/index/slices';
+import { runSliced, runWhole, STALE, type Sliced } from '../code/index/slices';
 import { endsWithEol, EOL_RE } from './eol';
 
 /** Lines a sliced pass over a file handles between two yields. */
@@ -65,13 +65,36 @@ export function splitSearchLines(text: string): string[] {
  * terminator counts as its last line, and an offset between the CR and LF of a CRLF is on that CRLF's line.
  */
 export function lineNumberAt(text: string, offset: number): number {
+  return runWhole(lineNumberAtSliced(text, offset));
+}
+
+/**
+ * Lines of a whole text (a final terminator makes no extra line; 1 for an empty text), counted in
+ * slices so a text of millions of lines does not hold the event loop.
+ */
+export async function lineCountInSlices(text: string, signal: AbortSignal): Promise<number> {
+  const lines = await runSliced(lineNumberAtSliced(text, text.length), { signal });
+  // Without a stale check the run always finishes or throws.
+  if (lines === STALE) throw new Error('line count reported stale without a stale check');
+  return lines;
+}
+
+/** Terminators counted between two yields of lineNumberAtSliced. */
+const TERMINATORS_PER_STEP = 65_536;
+
+/** lineNumberAt as a generator that yields every so many lines: a 60 MB text may hold 30 M of them. */
+export function* lineNumberAtSliced(text: string, offset: number): Sliced<number> {
   let o = Math.min(offset, text.length);
   if (o === text.length && o > 0 && endsWithEol(text)) o -= text.endsWith('\r\n') ? 2 : 1;
   // Every LF before o ends a line; a CR does when no LF follows it. indexOf keeps the scans native.
   let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < o; i = text.indexOf('\n', i + 1)) line++;
+  for (let i = text.indexOf('\n'); i >= 0 && i < o; i = text.indexOf('\n', i + 1)) {
+    if (++line % TERMINATORS_PER_STEP === 0) yield;
+  }
+  let crs = 0;
   for (let i = text.indexOf('\r'); i >= 0 && i < o; i = text.indexOf('\r', i + 1)) {
     if (text.charCodeAt(i + 1) !== 10) line++;
+    if (++crs % TERMINATORS_PER_STEP === 0) yield;
   }
   return line;
 }

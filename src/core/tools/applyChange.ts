@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { applyChangeNames, applySearchReplaceSliced, planCreate, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
+import { boundedEchoes } from '../write/answerBounds';
 import { t, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
-import { splitLines } from '../workspace/text';
+import { lineCountInSlices } from '../edit/lines';
 import { defineTool, jsonOutput } from './tool';
 import { pathParam } from './params';
 
@@ -35,7 +36,7 @@ export const applyChangeTool = defineTool({
         if (planCreate(current?.text, p.replaceContent, names, t) === 'unchanged') {
           return { kind: 'unchanged', extra: { strategy: 'create', alreadyApplied: true } };
         }
-        const lines = Math.max(1, splitLines(p.replaceContent).length);
+        const lines = await lineCountInSlices(p.replaceContent, ctx.signal);
         return { kind: 'write', proposed: p.replaceContent, changedLines: { startLine: 1, endLine: lines }, extra: { strategy: 'create', alreadyApplied: false, changedLines: { start: 1, end: lines } } };
       }
       const text = current?.text ?? missing(p.relativePath, t);
@@ -49,7 +50,8 @@ export const applyChangeTool = defineTool({
         changedLines: applied.newRange,
         extra: { strategy: applied.strategy, alreadyApplied: false, changedLines: { start: applied.newRange.startLine, end: applied.newRange.endLine } },
       };
-    });
+    }, (p.searchContent?.length ?? 0) + p.replaceContent.length + (p.description?.length ?? 0));
+    const echoes = boundedEchoes({ description: p.description }, out);
     const structured = {
       path: out.path.rel,
       created: out.created && out.written,
@@ -60,10 +62,11 @@ export const applyChangeTool = defineTool({
       modifiedByUser: out.committed?.modifiedByUser ?? false,
       ...(out.committed?.droppedHunks ? { droppedHunks: out.committed.droppedHunks } : {}),
       saved: out.committed?.saved ?? false,
-      description: p.description,
+      ...echoes.fields,
       added: out.added,
       removed: out.removed,
       structuredPatch: out.structuredPatch,
+      ...echoes.omissions,
     };
     return jsonOutput(withDiagnostics(structured, out));
   },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { applyEditsSliced, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
+import { boundedEchoes } from '../write/answerBounds';
 import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { fileParam, filePathFields, targetOf } from './filePathParam';
@@ -22,13 +23,13 @@ export const editTool = defineTool({
       const r = await runEditSliced(applyEditsSliced(current?.text ?? '', [edit], current?.path.rel ?? target, t), ctx.signal, t);
       const lines = r.edits[0].newRange;
       return { kind: 'write', proposed: r.newText, changedLines: lines, extra: undefined };
-    });
+    }, p.old_string.length + p.new_string.length);
+    const echoes = boundedEchoes({ oldString: p.old_string, newString: p.new_string, originalFile: out.original ?? '' }, out);
     const data = {
       filePath: out.path.abs,
-      oldString: p.old_string,
-      newString: p.new_string,
-      originalFile: out.original ?? '',
+      ...echoes.fields,
       structuredPatch: out.structuredPatch,
+      ...echoes.omissions,
     };
     return jsonOutput(withDiagnostics(data, out));
   },

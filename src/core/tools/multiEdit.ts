@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { applyEditsSliced, EDIT_LIMITS, runEditSliced } from '../edit';
 import { planAndWrite, withDiagnostics } from '../write/write';
+import { boundedEchoes } from '../write/answerBounds';
 import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { fileParam, filePathFields, targetOf } from './filePathParam';
@@ -27,7 +28,7 @@ export const multiEditTool = defineTool({
       const first = Math.min(...r.edits.map((e) => e.newRange.startLine));
       const last = Math.max(...r.edits.map((e) => e.newRange.endLine));
       return { kind: 'write', proposed: r.newText, changedLines: { startLine: first, endLine: last }, extra: r.edits };
-    });
+    }, p.edits.reduce((n, e) => n + e.old_string.length + e.new_string.length, 0));
     const name = out.path.rel.split('/').pop();
     const data = {
       filePath: out.path.abs,
@@ -42,6 +43,7 @@ export const multiEditTool = defineTool({
       totalEdits: p.edits.length,
       summary: `Successfully applied ${p.edits.length} edit${p.edits.length === 1 ? '' : 's'} to ${name}`,
       structuredPatch: out.structuredPatch,
+      ...boundedEchoes({}, out).omissions,
     };
     return jsonOutput(withDiagnostics(data, out));
   },

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MAX_NOTEBOOK_BYTES, tooLarge } from '../edit/notebook';
 import { editNotebookOffThread } from '../edit/notebookOffThread';
 import { planAndWrite, withDiagnostics } from '../write/write';
+import { boundedEchoes } from '../write/answerBounds';
 import { t } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import { intParam } from './params';
@@ -38,13 +39,16 @@ export const notebookEditCellTool = defineTool({
       const request = { mode: p.edit_mode, index: p.cell_number, source: p.new_source, cellType: p.cell_type };
       const r = await editNotebookOffThread(current.text, request, current.path.rel, ctx.signal);
       return { kind: 'write', proposed: r.text, notebookEdit: r.edit, extra: r.edit };
-    });
+    }, p.new_source.length);
+    // Its answer has no structuredPatch, so only the echoed source can be left out.
+    const echoes = boundedEchoes({ new_source: out.extra.source }, { linesOmitted: false, added: 0, removed: 0 });
     const data = {
       cell_number: p.cell_number,
-      new_source: out.extra.source,
+      ...echoes.fields,
       cell_type: out.extra.cellType,
       language: out.extra.language,
       edit_mode: p.edit_mode,
+      ...echoes.omissions,
     };
     return jsonOutput(withDiagnostics(data, out));
   },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { planAndWrite, withDiagnostics } from '../write/write';
-import { splitLines } from '../workspace/text';
+import { boundedEchoes } from '../write/answerBounds';
+import { lineCountInSlices } from '../edit/lines';
 import { fileParam, filePathFields, targetOf } from './filePathParam';
 import { defineTool, jsonOutput } from './tool';
 
@@ -13,16 +14,26 @@ export const replaceTool = defineTool({
   paths: fileParam,
   async handler(p, ctx) {
     const { file } = targetOf(p, ctx.paths.file);
-    const out = await planAndWrite(ctx, 'Replace', file, p.description, (current) =>
-      current?.text === p.content
-        ? { kind: 'unchanged', extra: undefined }
-        : { kind: 'write', proposed: p.content, changedLines: { startLine: 1, endLine: Math.max(1, splitLines(p.content).length) }, extra: undefined },
+    const out = await planAndWrite(
+      ctx,
+      'Replace',
+      file,
+      p.description,
+      async (current) =>
+        current?.text === p.content
+          ? { kind: 'unchanged', extra: undefined }
+          : { kind: 'write', proposed: p.content, changedLines: { startLine: 1, endLine: await lineCountInSlices(p.content, ctx.signal) }, extra: undefined },
+      p.content.length,
     );
+    const created = out.original === undefined;
+    // A create has no patch to show (the content is the whole change).
+    const echoes = boundedEchoes({ content: out.finalText }, created ? { linesOmitted: false, added: 0, removed: 0 } : out);
     const data = {
-      type: out.original === undefined ? ('create' as const) : ('update' as const),
+      type: created ? ('create' as const) : ('update' as const),
       filePath: out.path.abs,
-      content: out.finalText,
-      structuredPatch: out.original === undefined ? [] : out.structuredPatch,
+      ...echoes.fields,
+      structuredPatch: created ? [] : out.structuredPatch,
+      ...echoes.omissions,
     };
     return jsonOutput(withDiagnostics(data, out));
   },

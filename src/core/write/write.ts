@@ -10,8 +10,9 @@ import type { ChangeGate, CommittedChange } from './gate';
 import type { NotebookCellEdit } from '../edit/types';
 import { problemsBefore, reportAfterWrite, type DiagnosticsReport } from './diagnostics';
 import { withFileLock } from './lock';
-import { holdProposal, preparingSlot } from './writeLoad';
-import { patchCounts, structuredPatchOf } from '../edit/patch';
+import { enterWrite, holdProposal, preparingSlot } from './writeLoad';
+import { patchSliced, type Patch } from '../edit/patch';
+import { runSliced, STALE } from '../code/index/slices';
 import type { Hunk, LineRange } from '../edit/types';
 
 /** What the write path needs of a call (a tool's context is one). */
@@ -43,6 +44,8 @@ export interface WriteOutcome<X> {
   readonly structuredPatch: Hunk[];
   readonly added: number;
   readonly removed: number;
+  /** True when the change was too large to list: the hunks give line numbers and counts, no lines. */
+  readonly linesOmitted: boolean;
   /** New errors and warnings in the file once the change landed (absent when nothing was written). */
   readonly diagnostics?: DiagnosticsReport;
   readonly extra: X;
@@ -82,6 +85,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * the dispatcher's judgement of it, which must still lead to the same file), a person's consent
  * first when the file is secret, then lock the file, read what the developer currently has, let
  * the tool plan the change, and hand it to the host's gate for approval and writing. The patch is computed against what was really written.
+ * `paramChars` is the text an agent's params carry (none for the developer's own changes): calls
+ * waiting for their file are bounded by it.
  */
 export async function planAndWrite<X>(
   ctx: WriteContext,
@@ -89,6 +94,7 @@ export async function planAndWrite<X>(
   file: string | Access,
   description: string | undefined,
   plan: (current: ProjectText | undefined) => WritePlan<X> | Promise<WritePlan<X>>,
+  paramChars = 0,
 ): Promise<WriteOutcome<X>> {
   const policy = accessPolicy(ctx.workspace);
   // Judged with every folder on the way, so the host can tell right before writing that nothing changed.
@@ -108,7 +114,15 @@ export async function planAndWrite<X>(
       ctx.onApprovalWait?.(performance.now() - asked);
     }
   }
-  return withFileLock(target.abs, async () => {
+  // Counted from before the lock: calls queued on one file's lock would otherwise hold their params unbounded.
+  const leaveWaiting = enterWrite(paramChars);
+  try {
+    return await withFileLock(target.abs, lockedWrite);
+  } finally {
+    leaveWaiting();
+  }
+
+  async function lockedWrite(): Promise<WriteOutcome<X>> {
     const prepared = await preparingSlot(ctx.signal);
     let releaseHeld: (() => void) | undefined;
     try {
@@ -124,7 +138,7 @@ export async function planAndWrite<X>(
       const decided = await plan(current);
       const original = current?.text;
       if (decided.kind === 'unchanged') {
-        return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, extra: decided.extra };
+        return { path: target, original, created: false, written: false, finalText: original ?? '', structuredPatch: [], added: 0, removed: 0, linesOmitted: false, extra: decided.extra };
       }
       // UTF-8 cannot hold half a surrogate pair: it would be written as U+FFFD, not what was approved.
       if ((current?.encoding ?? 'utf8').startsWith('utf8') && LONE_SURROGATE.test(decided.proposed)) {
@@ -140,6 +154,7 @@ export async function planAndWrite<X>(
       // From here the proposal waits on a person: it gives up its slot but its text stays counted.
       releaseHeld = holdProposal((original?.length ?? 0) + decided.proposed.length);
       prepared();
+      leaveWaiting();
       const committed = await ctx.changes.commit(
         {
           id: ctx.callId,
@@ -156,7 +171,7 @@ export async function planAndWrite<X>(
         ctx.signal,
         ctx.onApprovalWait ? { approvalWait: ctx.onApprovalWait } : undefined,
       );
-      const structuredPatch = structuredPatchOf(original ?? '', committed.finalText);
+      const patch = await patchOfWritten(original ?? '', committed.finalText);
       // A secret file's problems are never quoted (their messages can show its lines).
       const diagnostics = target.kind === 'secret' ? undefined : await reportAfterWrite(ctx.workspace, target.abs, problems, ctx.signal);
       return {
@@ -167,12 +182,22 @@ export async function planAndWrite<X>(
         written: true,
         committed,
         finalText: committed.finalText,
-        structuredPatch,
-        ...patchCounts(structuredPatch),
+        structuredPatch: patch.hunks,
+        added: patch.added,
+        removed: patch.removed,
+        linesOmitted: patch.linesOmitted,
         extra: decided.extra,
       };
     }
-  });
+  }
+}
+
+/** The patch of a change already written, in slices; not cancelled, as the answer must say what landed. */
+async function patchOfWritten(before: string, after: string): Promise<Patch> {
+  const patch = await runSliced(patchSliced(before, after));
+  // Without a stale check the run always finishes.
+  if (patch === STALE) throw new Error('patch reported stale without a stale check');
+  return patch;
 }
 
 /** A writing tool's answer with the diagnostics of its outcome added (when there are any to report). */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChangeGate, CommittedChange, GateHooks, ProposedChange, SecretChangeRequest } from '../../core/write/gate';
 import { hasMixedEol } from '../../core/edit/eol';
 import { applyKept, editRuns, runCounts, type EditRun } from '../../core/edit/editRuns';
-import { patchCounts, structuredPatchOf } from '../../core/edit/patch';
+import { patchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
 import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
@@ -100,7 +100,8 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
   /** Shows the change and waits for the developer: what they approved, or their refusal thrown. */
   private async ask(change: ProposedChange, shown: string, signal: AbortSignal, autoApprove: boolean): Promise<Approved> {
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was cancelled before the change was shown.');
-    const counts = patchCounts(structuredPatchOf(change.original ?? '', shown));
+    const { added, removed } = patchOf(change.original ?? '', shown);
+    const counts = { added, removed };
     const runs = editRuns(change.original ?? '', shown);
     const view: PendingChangeView = {
       id: change.id,
