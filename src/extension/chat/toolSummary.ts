@@ -61,9 +61,16 @@ export function compactDiff(structured: unknown): { path: string; added: number;
   const r = structured as { path?: unknown; filePath?: unknown; structuredPatch?: unknown };
   const where = typeof r.path === 'string' ? r.path : typeof r.filePath === 'string' ? r.filePath : undefined;
   if (!where || !Array.isArray(r.structuredPatch)) return undefined;
-  const hunks = (r.structuredPatch as Array<{ oldStart?: number; newStart?: number; lines?: unknown }>)
+  const hunks = (r.structuredPatch as Array<{ oldStart?: number; newStart?: number; oldLines?: unknown; newLines?: unknown; lines?: unknown }>)
     .filter((h) => Array.isArray(h.lines))
     .map((h) => ({ ...h, lines: (h.lines as unknown[]).filter((l): l is string => typeof l === 'string') }));
   const all = hunks.flatMap((h) => [`@@ -${h.oldStart ?? '?'} +${h.newStart ?? '?'} @@`, ...h.lines.map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))]);
-  return { path: where, ...patchCounts(hunks), lines: all.slice(0, DIFF_LINES), more: Math.max(0, all.length - DIFF_LINES) };
+  // A large change's hunk lists no lines (docs/protocol.md §7.4): its counts are the hunk's own.
+  const unlisted = hunks.filter((h) => h.lines.length === 0);
+  const counts = patchCounts(hunks);
+  for (const h of unlisted) {
+    counts.removed += typeof h.oldLines === 'number' ? h.oldLines : 0;
+    counts.added += typeof h.newLines === 'number' ? h.newLines : 0;
+  }
+  return { path: where, ...counts, lines: all.slice(0, DIFF_LINES), more: Math.max(0, all.length - DIFF_LINES) };
 }
