@@ -6,10 +6,13 @@
  * than 500 ms, and the answer is the one the built index gives.
  */
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import { closeColdParsePool } from '../../src/core/code/intel/coldParse';
 import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
+import { quickTypes } from '../../src/core/code/intel/quickLookup';
+import { ToolError } from '../../src/core/protocol/errors';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
@@ -73,26 +76,31 @@ interface Asked {
   readonly heldMs: number;
 }
 
-/** One tool call on a fresh host, with the event loop's worst delay meanwhile; then the index is built and let go. */
-async function askCold(root: string, toolName: string, params: Record<string, unknown>): Promise<Asked & { readonly warm: ToolResultMessage }> {
-  const ws = new NodeWorkspace(root);
-  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger });
+/** One tool call on a fresh host (`ws`), with the event loop's worst delay meanwhile. */
+async function askWatched(ws: NodeWorkspace, d: Dispatcher, toolName: string, params: Record<string, unknown>): Promise<Asked> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  let answer: ToolResultMessage;
   try {
     assert.equal(codeIntelFor(ws).index.declarationsIn, false, 'a fresh host: the index is not built');
-    answer = await d.dispatch({ id: 'cold', idKey: 'toolCallId', toolName, params });
+    const answer = await d.dispatch({ id: 'cold', idKey: 'toolCallId', toolName, params });
     // the monitor's timer must fire once more: a block that just ended is recorded only then
     await new Promise((resolve) => setTimeout(resolve, 100));
+    return { answer, heldMs: delay.max / 1e6 };
   } finally {
     delay.disable();
   }
+}
+
+/** One tool call on a fresh host, with the event loop's worst delay meanwhile; then the index is built, asked the same, and let go. */
+async function askCold(root: string, toolName: string, params: Record<string, unknown>): Promise<Asked & { readonly warm: ToolResultMessage }> {
+  const ws = new NodeWorkspace(root);
+  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger });
+  const { answer, heldMs } = await askWatched(ws, d, toolName, params);
   try {
     // the same question of the built index
     await codeIntelFor(ws).index.ready();
     const warm = await d.dispatch({ id: 'warm', idKey: 'toolCallId', toolName, params });
-    return { answer, heldMs: delay.max / 1e6, warm };
+    return { answer, heldMs, warm };
   } finally {
     dropCodeIntel(ws);
   }
@@ -119,4 +127,42 @@ test('read_method in a 1.8 MB Java class on a fresh host: the loop stays free, t
 
 test('call_chain through two 1.8 MB Java files on a fresh host: the loop stays free, the answer is the index’s', { timeout: 180_000 }, async () => {
   assertAnswered(await askCold(javaRoot, 'call_chain', { method: 'app.Target.target', direction: 'both' }), /BigCaller[\s\S]*Caller\.go|Caller\.go[\s\S]*BigCaller/);
+});
+
+test('a cancel is heard while a large file is parsed for read_class', { timeout: 60_000 }, async () => {
+  // Python has no outline to parse instead of the whole text (a Java class's is quick): the parse takes seconds
+  const ws = new NodeWorkspace(pythonRoot);
+  const ac = new AbortController();
+  let abortedAt = 0;
+  setTimeout(() => {
+    abortedAt = Date.now();
+    ac.abort();
+  }, 300);
+  await assert.rejects(quickTypes(ws, 'Target', 'py/target.py', ac.signal), (e) => e instanceof ToolError && e.code === 'CANCELLED');
+  assert.ok(abortedAt > 0 && Date.now() - abortedAt < 1000, `the cancel was heard ${Date.now() - abortedAt} ms late`);
+});
+
+test('with no parse worker, a large file is not parsed on the host (the index is asked); a small one still answers at once', { timeout: 180_000 }, async () => {
+  const tools = makeTree({ 'broken-worker.js': "throw new Error('no wasm here');\n" }, 'ab-coldparse-broken-');
+  const small = makeTree({ 'src/app/Small.java': 'package app;\n\npublic class Small {\n  int one() { return 1; }\n}\n' }, 'ab-coldparse-small-');
+  await closeColdParsePool();
+  configureCodeIndexes({ waitMs: 1, coldWorkerScript: path.join(tools, 'broken-worker.js') });
+  try {
+    const ws = new NodeWorkspace(javaRoot);
+    const big = await askWatched(ws, new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger }), 'read_class', { className: 'Target' });
+    assert.ok(big.heldMs < MAX_HELD_MS, `the event loop was held ${Math.round(big.heldMs)} ms`);
+    // not parsed here: the index was asked, and may not be waited for
+    assert.equal(big.answer.data.code, 'TIMEOUT', `${big.answer.data.code}: ${big.answer.data.error}`);
+    await codeIntelFor(ws).index.ready();
+    dropCodeIntel(ws);
+
+    const sws = new NodeWorkspace(small);
+    const quick = await askWatched(sws, new Dispatcher({ workspace: sws, tools: ALL_TOOLS, log: silentLogger }), 'read_class', { className: 'Small' });
+    assert.ok(quick.answer.data.success, `${quick.answer.data.code}: ${quick.answer.data.error}`);
+    assert.match(String(quick.answer.data.result), /int one\(\)/);
+    dropCodeIntel(sws);
+  } finally {
+    configureCodeIndexes({ waitMs: 1 });
+    await closeColdParsePool();
+  }
 });

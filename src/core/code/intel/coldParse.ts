@@ -1,5 +1,5 @@
 import { ToolError } from '../../protocol/errors';
-import { ParsePool, ParseRefused } from '../index/parsePool';
+import { ParsePool, ParseRefused, workerScript } from '../index/parsePool';
 import { extractPacked, languageForPath, type ExtractMode } from '../languages/registry';
 import type { PackedJson } from '../packedSymbols';
 import { codeIndexSettings } from './state';
@@ -38,7 +38,7 @@ let cold: ColdPool | undefined;
 function coldPool(): ColdPool | undefined {
   if (cold && !cold.pool.alive) dropPool(cold);
   if (!cold) {
-    const pool = ParsePool.start(1);
+    const pool = ParsePool.start(1, codeIndexSettings().coldWorkerScript ?? workerScript());
     if (!pool) return undefined;
     cold = { pool, jobs: 0, idleTimer: undefined };
   }
