@@ -80,6 +80,8 @@ interface Asked {
 async function askWatched(ws: NodeWorkspace, d: Dispatcher, toolName: string, params: Record<string, unknown>): Promise<Asked> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // the monitor records from its second tick on: a block before that would go unseen
+  await new Promise((resolve) => setTimeout(resolve, 50));
   try {
     assert.equal(codeIntelFor(ws).index.declarationsIn, false, 'a fresh host: the index is not built');
     const answer = await d.dispatch({ id: 'cold', idKey: 'toolCallId', toolName, params });

@@ -51,6 +51,8 @@ test('a large source file behind a link inside the project counts at its size: p
   const index = new CodeIndex(new NodeWorkspace(root));
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // the monitor records from its second tick on: a block before that would go unseen
+  await new Promise((resolve) => setTimeout(resolve, 50));
   try {
     await index.ready();
     // the monitor's timer must fire once more: a block that just ended is recorded only then
