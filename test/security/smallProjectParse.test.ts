@@ -5,8 +5,11 @@
  * the index, a timer every 20 ms is never held 2 s.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'node:test';
+import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
@@ -33,4 +36,31 @@ test('a few large hostile source files are parsed off the host thread: the event
     delay.disable();
     dropCodeIntel(ws);
   }
+});
+
+test('a large source file behind a link inside the project counts at its size: parsed off the host thread', { timeout: 120_000 }, async () => {
+  const body = Array.from({ length: 12 }, (_, k) => `(x * ${k + 3} - (x >> ${k % 5}) + x % ${k + 7})`).join(' + ');
+  const methods: string[] = [];
+  for (let i = 0, size = 0; size < 1_800_000; i++) {
+    methods.push(`    def m${i}(self, x):\n        y = ${body}\n        return y - ${i}\n`);
+    size += methods[i]!.length;
+  }
+  // the file's own name is no source name: the index lists it only as the link
+  const root = makeTree({ 'vendor/target.txt': `class Target:\n${methods.join('')}` }, 'ab-smallparse-link-');
+  fs.symlinkSync(path.join(root, 'vendor/target.txt'), path.join(root, 'target.py'));
+  const index = new CodeIndex(new NodeWorkspace(root));
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  // the monitor records from its second tick on: a block before that would go unseen
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await index.ready();
+    // the monitor's timer must fire once more: a block that just ended is recorded only then
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    delay.disable();
+  }
+  const worstMs = delay.max / 1e6;
+  assert.ok(worstMs < 500, `the event loop was held ${Math.round(worstMs)} ms`);
+  assert.deepEqual(index.findTypes('Target').map((t) => t.path), ['target.py']);
 });

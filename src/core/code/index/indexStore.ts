@@ -339,8 +339,11 @@ export class IndexStore extends RecordStore {
   }
 }
 
-/** The files' sizes added up (a file that cannot be looked at counts nothing). */
+/**
+ * The files' sizes added up, a link at its target's size: the parse reads the target, and a link's
+ * own few bytes would let a large file through to the host's thread. A file that cannot be looked at counts nothing.
+ */
 async function bytesOf(root: string, rels: readonly string[]): Promise<number> {
-  const sizes = await Promise.all(rels.map((rel) => fs.promises.lstat(path.join(root, rel)).then((st) => st.size, () => 0)));
+  const sizes = await Promise.all(rels.map((rel) => fs.promises.stat(path.join(root, rel)).then((st) => st.size, () => 0)));
   return sizes.reduce((a, b) => a + b, 0);
 }

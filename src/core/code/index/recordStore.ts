@@ -4,8 +4,9 @@ import { accessPolicy } from '../../policy/accessPolicy';
 import { toRelative } from '../../workspace/paths';
 import { decodeText, isBinary } from '../../workspace/text';
 import type { Workspace } from '../../workspace/workspace';
-import { extractPacked, languageForPath, type ExtractMode } from '../languages/registry';
+import { languageForPath, type ExtractMode } from '../languages/registry';
 import { unpackJson, type FileHead, type PackedJson, type PackedSymbols } from '../packedSymbols';
+import { parseBounded } from './offThreadParse';
 import { cacheLines, cacheReader, readCacheFile, writeCacheFile, type CachedFile } from './indexCache';
 
 /**
@@ -89,7 +90,7 @@ export class RecordStore {
 
   constructor(
     readonly ws: Workspace,
-    private readonly limits: { readonly maxFileBytes?: number; readonly log?: Logger } = {},
+    private readonly limits: { readonly maxFileBytes?: number; readonly log?: Logger; readonly workerScript?: string } = {},
   ) {}
 
   protected get maxFileBytes(): number {
@@ -130,10 +131,15 @@ export class RecordStore {
     }
   }
 
-  /** Parses the text into the file's record; `stillWanted`, asked once the parse is done, may turn it down (a newer record came meanwhile). */
+  /**
+   * Parses the text into the file's record, off the host's thread unless small (offThreadParse.ts; a
+   * file no worker can take is left as it was, logged); `stillWanted`, asked once the parse is done,
+   * may turn it down (a newer record came meanwhile).
+   */
   protected async store(rel: string, text: string, mtimeMs: number, size: number, mode: ExtractMode = 'full', stillWanted?: () => boolean): Promise<void> {
     try {
-      const packed = await extractPacked(rel, text, mode);
+      const { log, workerScript: script } = this.limits;
+      const packed = await parseBounded(rel, text, mode, { ...(script ? { script } : {}), ...(log ? { log } : {}) });
       if (packed === undefined || (stillWanted && !stillWanted())) return;
       this.put(rel, mtimeMs, size, unpackJson(packed));
     } catch (e) {

@@ -4,9 +4,11 @@ import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type CallRef, type PackageTypes, type TypeEntry, type TypeRef } from '../index/codeIndex';
 import { runSliced, STALE, type Sliced } from '../index/slices';
-import { LANGUAGES } from '../languages/registry';
+import { LANGUAGES, type ExtractMode } from '../languages/registry';
+import { unpackJson, type PackedJson } from '../packedSymbols';
 import { listSourceFiles } from '../languages/sourceFiles';
 import { filesDeclaring } from './quickLookup';
+import { NotParsedHere, packedAlone } from './coldParse';
 import { foregroundGate } from './foreground';
 
 /**
@@ -53,8 +55,27 @@ class NeededFilesIndex extends CodeIndex {
   /** Packages that exist by their folders (see `Finder.packageExists`). */
   readonly packagesKnown = new Map<string, boolean>();
 
-  constructor(ws: Workspace) {
+  constructor(
+    ws: Workspace,
+    private readonly signal: AbortSignal,
+  ) {
     super(ws, { workers: 0 });
+  }
+
+  /**
+   * Parsed off the host's thread unless small (coldParse.ts), packed as the full index stores it. A
+   * file that cannot be parsed within those bounds, or a cancel, gives the question up.
+   */
+  protected override async store(rel: string, text: string, mtimeMs: number, size: number, _mode: ExtractMode = 'full', stillWanted?: () => boolean): Promise<void> {
+    let packed: PackedJson | undefined;
+    try {
+      packed = await packedAlone(rel, text, 'full', this.signal);
+    } catch (e) {
+      if (e instanceof NotParsedHere || e instanceof ToolError) throw new GiveUp();
+      return; // the extraction failed: the full index leaves the file out too
+    }
+    if (packed === undefined || (stillWanted && !stillWanted())) return;
+    this.put(rel, mtimeMs, size, unpackJson(packed));
   }
 
   override typesByFqn(fqn: string): readonly TypeEntry[] {
@@ -125,7 +146,10 @@ class NeededFilesIndex extends CodeIndex {
 
   /** Parses the files, then keeps the records in path order: the order the full index lists them in. */
   async add(rels: readonly string[]): Promise<void> {
-    for (const rel of rels) await this.update(rel);
+    for (const rel of rels) {
+      if (this.signal.aborted) throw new GiveUp();
+      await this.update(rel);
+    }
     const sorted = [...this.files].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     this.files.clear();
     for (const [rel, rec] of sorted) this.files.set(rel, rec);
@@ -337,7 +361,7 @@ async function buildNeededFilesIndex(ws: Workspace, q: CallQuestion, question: (
     const [list, declaring, calling] = await Promise.all([listed, finder.declaringAnywhere(simple, listed), q.callers ? finder.calling([q.methodName], listed) : []]);
     finder.list = list;
     if (!calling) return undefined;
-    const index = new NeededFilesIndex(ws);
+    const index = new NeededFilesIndex(ws, signal);
     const graph = new CallGraph(index);
     let parsed = 0;
     const add = async (files: Iterable<string>): Promise<number> => {

@@ -6,9 +6,11 @@ import { ToolError } from '../../protocol/errors';
 import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import type { TypeEntry } from '../index/codeIndex';
-import { extractFile, languageForPath, LANGUAGES } from '../languages/registry';
+import { languageForPath, LANGUAGES } from '../languages/registry';
 import { isIndexedPath, listSourceFiles } from '../languages/sourceFiles';
 import type { FileSymbols, LanguageId } from '../model';
+import { packedDeclarations } from '../packedSymbols';
+import { NotParsedHere, packedAlone } from './coldParse';
 import { foregroundGate } from './foreground';
 
 /**
@@ -27,7 +29,13 @@ import { foregroundGate } from './foreground';
  * after files), or nothing found (the index then explains, with similar names).
  */
 export function quickTypes(ws: Workspace, className: string, relativePath?: string, signal?: AbortSignal): Promise<TypeEntry[] | undefined> {
-  return foregroundGate(ws).run(() => lookUp(ws, className, relativePath, signal));
+  return foregroundGate(ws).run(() =>
+    lookUp(ws, className, relativePath, signal).catch((e: unknown) => {
+      // a file it needs could not be parsed here within the host's bounds: the index answers
+      if (e instanceof NotParsedHere) return undefined;
+      throw e;
+    }),
+  );
 }
 
 async function lookUp(ws: Workspace, className: string, relativePath?: string, signal?: AbortSignal): Promise<TypeEntry[] | undefined> {
@@ -36,7 +44,7 @@ async function lookUp(ws: Workspace, className: string, relativePath?: string, s
   const simple = parts[parts.length - 1] ?? '';
   if (relativePath) {
     if (!languageForPath(relativePath)) return undefined; // a folder: the index narrows to it
-    const file = await parse(ws, relativePath);
+    const file = await parse(ws, relativePath, signal);
     const type = file && (file.types.find((t) => t.fqn === name) ?? file.types.find((t) => t.name === simple));
     return file && type ? [{ path: normal(relativePath), file, type }] : undefined;
   }
@@ -45,12 +53,12 @@ async function lookUp(ws: Workspace, className: string, relativePath?: string, s
     const wanted = new Set<string>();
     for (let i = parts.length; i >= 2; i--) for (const ext of ['java', 'kt']) wanted.add(`${parts.slice(0, i).join('/')}.${ext}`);
     const all = await listSourceFiles(ws.root);
-    const hits = await typesIn(ws, all.filter((rel) => [...wanted].some((w) => rel === w || rel.endsWith(`/${w}`))), (t) => t.fqn === name);
+    const hits = await typesIn(ws, all.filter((rel) => [...wanted].some((w) => rel === w || rel.endsWith(`/${w}`))), (t) => t.fqn === name, signal);
     if (hits.length === 1) return hits;
   }
   const files = await filesDeclaring(ws, simple, signal);
   if (!files?.length) return undefined;
-  const hits = await typesIn(ws, files, (t) => t.name === simple && (parts.length === 1 || t.fqn === name || t.fqn.endsWith(`.${name}`)));
+  const hits = await typesIn(ws, files, (t) => t.name === simple && (parts.length === 1 || t.fqn === name || t.fqn.endsWith(`.${name}`)), signal);
   return hits.length ? hits : undefined;
 }
 
@@ -91,17 +99,21 @@ export async function filesDeclaring(ws: Workspace, simple: string, signal?: Abo
     .sort();
 }
 
-async function typesIn(ws: Workspace, files: readonly string[], want: (t: TypeEntry['type']) => boolean): Promise<TypeEntry[]> {
+async function typesIn(ws: Workspace, files: readonly string[], want: (t: TypeEntry['type']) => boolean, signal: AbortSignal | undefined): Promise<TypeEntry[]> {
   const hits: TypeEntry[] = [];
   for (const rel of files) {
-    const file = await parse(ws, rel);
+    const file = await parse(ws, rel, signal);
     for (const type of file?.types ?? []) if (file && want(type)) hits.push({ path: normal(rel), file, type });
   }
   return hits;
 }
 
-/** The file's symbols, parsed now; undefined when it is gone or in no indexed language. */
-async function parse(ws: Workspace, rel: string): Promise<FileSymbols | undefined> {
+/**
+ * The file's declarations, parsed now (off the host's thread unless small: coldParse.ts), as the
+ * index would hold them; undefined when it is gone or in no indexed language. Throws NotParsedHere, or
+ * CANCELLED once `signal` aborts.
+ */
+async function parse(ws: Workspace, rel: string, signal: AbortSignal | undefined): Promise<FileSymbols | undefined> {
   if (!languageForPath(rel)) return undefined;
   let text: string;
   try {
@@ -111,9 +123,11 @@ async function parse(ws: Workspace, rel: string): Promise<FileSymbols | undefine
     if (e instanceof ToolError && (e.code === 'NOT_FOUND' || e.code === 'PERMISSION_DENIED')) return undefined;
     throw e;
   }
-  // As the index leaves it out: it would be parsed here, on the host's thread.
+  // As the index leaves it out.
   if (Buffer.byteLength(text, 'utf8') > MAX_PARSED_BYTES) return undefined;
-  return extractFile(normal(rel), text);
+  // Declarations alone, as the index's first pass has them (read_class and read_method read no call sites).
+  const packed = await packedAlone(normal(rel), text, 'outline', signal);
+  return packed && packedDeclarations(packed);
 }
 
 const normal = (rel: string): string => rel.split(path.sep).join('/');

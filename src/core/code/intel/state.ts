@@ -18,6 +18,8 @@ export interface CodeIndexSettings {
   readonly log?: Logger;
   /** How long a tool waits for the first build. Default 20 s. */
   readonly waitMs?: number;
+  /** The parse worker script for answers made before the index is built (coldParse.ts); default `workerScript()`. Tests give a broken one. */
+  readonly coldWorkerScript?: string;
   /** Told once per index when its first build starts, so an editor can show progress. */
   readonly onBuildStart?: (ws: Workspace, index: CodeIndex) => void;
 }
