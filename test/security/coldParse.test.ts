@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/core/log';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from '../unit/helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 /** Far below the seconds one such file costs the parser, far above a loaded machine's hiccups. */
 const MAX_HELD_MS = 500;

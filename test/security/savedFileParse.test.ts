@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { closeSharedParsePools } from '../../src/core/code/index/offThreadParse';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { makeTree } from '../unit/helpers/fixtures';
+import { makeTree } from '../support/fixtures';
 
 after(() => closeSharedParsePools());
 

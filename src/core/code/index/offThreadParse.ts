@@ -15,7 +15,7 @@ import { ParsePool, ParseRefused, workerScript } from './parsePool';
  */
 
 /** Files up to this size are parsed on the host's thread (a worker's start costs more than their parse). */
-export const MAIN_THREAD_PARSE_BYTES = 64 * 1024;
+const MAIN_THREAD_PARSE_BYTES = 64 * 1024;
 
 /** How long a shared worker is kept after its last job: the next saves and questions come soon. */
 const IDLE_CLOSE_MS = 30_000;
