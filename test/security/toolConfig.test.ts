@@ -69,6 +69,12 @@ const TOOL_FILES: readonly string[] = [
   'xmake.lua',
   'AGENTS.md',
   'CLAUDE.md',
+  'build.zig',
+  'build/main.rs',
+  'env/Scripts/Activate.ps1',
+  'env/bin/activate.fish',
+  'renv/activate.R',
+  'config/config.exs',
 ];
 
 /** Source code and prose: what autoApprove writes without asking. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inert } from '../../src/extension/review/inert';
+import { inert } from '../../src/extension/adapter/inert';
 
 /** The pattern VS Code's notifications turn into links (vs/base/common/linkedText.ts, 1.100). */
 const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;

@@ -56,6 +56,12 @@ const TOOL_FILES = new GlobSet([
   '**/conf.py',
   '**/{AGENTS,CLAUDE,GEMINI}.md',
   '**/build.rs',
+  '**/build/*.rs',
+  '**/build.zig',
+  '**/config/*.exs',
+  '**/renv/**',
+  // a virtualenv's activation scripts, whatever the folder is called (shells and the Python extension run them)
+  '**/{bin,Scripts}/{activate,Activate}*',
   '**/CMakeLists.txt',
   '**/Package.swift',
   '**/mix.exs',

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentChange, AgentChanges } from './agentChanges';
-import { inert } from '../review/inert';
+import { inert } from '../adapter/inert';
 
 const AGENT_CHANGES_VIEW_ID = 'agentBridge.agentChanges';
 const BEFORE_SCHEME = 'agent-bridge-before';

@@ -10,7 +10,7 @@ import type { ContextItem } from '../../core/protocol/messages';
 import { contextLabel } from '../../core/chat/contextMessage';
 import { accessPolicy } from '../../core/policy/accessPolicy';
 import type { Workspace } from '../../core/workspace/workspace';
-import { inert } from '../review/inert';
+import { inert } from '../adapter/inert';
 import type { ContextChip } from './contract';
 
 let counter = 0;

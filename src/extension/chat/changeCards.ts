@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import { callerMayHaveGivenUp, type ChangeQueue, type PendingChangeView } from '../review/changeQueue';
-import { inert } from '../review/inert';
+import { inert } from '../adapter/inert';
 import { askReason } from '../review/prompts';
 import type { ChangeCard, FromWebview } from './contract';
 

@@ -9,6 +9,7 @@ import type { Logger } from '../../core/log';
 import type { TokenStore } from './auth';
 import type { ServedFolder } from '../adapter/folders';
 import { openServerUrlSetting, readSettings } from '../adapter/settings';
+import { inert } from '../adapter/inert';
 
 /** What the command returns (for the walkthrough's tests and other callers): the outcome and the sentence shown. */
 export interface TestConnectionResult {
@@ -37,7 +38,7 @@ function describeProbe(o: ProbeOutcome): string {
     case 'dns':
       return t('The host name in {0} cannot be found (DNS). Check its spelling in agentBridge.serverUrl, and your network or VPN.', o.url);
     case 'tls':
-      return t('The secure connection to {0} failed (TLS): {1}', o.url, o.detail);
+      return t('The secure connection to {0} failed (TLS): {1}', o.url, inert(o.detail));
     case 'unauthorized':
       return o.tokenSent
         ? t('The backend at {0} refused your token. Set the right one with Agent Bridge: Set Backend Token….', o.url)
@@ -53,7 +54,7 @@ function describeProbe(o: ProbeOutcome): string {
     case 'closed':
       return t('The server at {0} closed the connection during the handshake. Check that it is the agent backend and that it speaks WebSocket on that port.', o.url);
     default:
-      return t('Could not connect to {0}: {1}', o.url, o.detail);
+      return t('Could not connect to {0}: {1}', o.url, inert(o.detail));
   }
 }
 

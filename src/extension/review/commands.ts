@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalGate } from './approvalGate';
 import type { PendingChangesView } from './pendingView';
+import { inert } from '../adapter/inert';
 import { askReason } from './prompts';
 
 /** Deciding a proposed change: from its diff's title bar, the keyboard, and the Pending Changes view. */
@@ -18,7 +19,7 @@ export function reviewCommands(approvals: ApprovalGate, pending: PendingChangesV
         // focus), the second approves what is now shown.
         const next = approvals.list().find((c) => !c.consent)!;
         await approvals.showDiff(next.id);
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: this is the change to {0}. Review it, then approve it with Ctrl+Alt+Enter or reject it with Ctrl+Alt+Backspace.', next.relativePath));
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: this is the change to {0}. Review it, then approve it with Ctrl+Alt+Enter or reject it with Ctrl+Alt+Backspace.', inert(next.relativePath)));
       } else if (approvals.list().length) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: the agent asks to change a secret file: allow or refuse it in Pending Changes or on the chat card.'));
       } else void vscode.window.showInformationMessage(vscode.l10n.t('Agent Bridge: no change is waiting for approval.'));

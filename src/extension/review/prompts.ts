@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
 import type { PendingChangeView } from './changeQueue';
-import { inert } from './inert';
+import { inert } from '../adapter/inert';
 
 /** What the approval gate says to the developer outside the diff: notifications and warnings. */
 
