@@ -13,6 +13,7 @@ import { silentLogger } from '../../src/core/log';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
+import { editNotebookText } from '../../src/core/edit/notebook';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { hostileLink } from '../support/hostile';
 
@@ -137,4 +138,17 @@ test('the host keeps answering reads (< 2 s) while a notebook at the size bound 
   assert.ok(reads >= 3, `only ${reads} reads during the edit`);
   assert.ok(slowest < 2000, `a read waited ${slowest.toFixed(0)} ms`);
   assert.equal(fs.readFileSync(file, 'utf8'), text.replace('"print(1)"', '"print(2)"'), 'only the edited cell changed');
+});
+
+test('deleting a cell of a notebook written without line breaks keeps valid JSON and the other cells\' bytes', () => {
+  const cell = (s: string) => `{"cell_type":"code","execution_count":null,"metadata":{},"outputs":[],"source":["${s}"]}`;
+  for (const sep of [',', ', ', ',\r\n  ']) {
+    const text = `{"cells":[${cell('a')}${sep}${cell('b')}${sep}${cell('c')}],"metadata":{},"nbformat":4,"nbformat_minor":5}`;
+    for (const index of [0, 1, 2]) {
+      const out = editNotebookText(text, { mode: 'delete', index, source: '' }, 'n.ipynb').text;
+      const cells = (JSON.parse(out) as { cells: { source: string[] }[] }).cells.map((c) => c.source[0]);
+      assert.deepEqual(cells, ['a', 'b', 'c'].filter((_, i) => i !== index), `delete ${index} with ${JSON.stringify(sep)}`);
+      for (const kept of ['a', 'b', 'c'].filter((_, i) => i !== index)) assert.ok(out.includes(cell(kept)), `cell ${kept} kept its bytes`);
+    }
+  }
 });

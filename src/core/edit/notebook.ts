@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { applyEdits, modify, visit, type FormattingOptions } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parseTree, visit, type FormattingOptions } from 'jsonc-parser';
 import { english, type Translate } from '../l10n';
 import { ToolError } from '../protocol/errors';
 import type { NotebookCellEdit } from './types';
@@ -165,7 +165,7 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
     out = applyEdits(out, modify(out, path, value, { ...(formattingOptions ? { formattingOptions } : {}), isArrayInsertion }));
   };
   if (req.mode === 'delete') {
-    set(at, undefined);
+    out = withoutCell(text, req.index);
   } else if (req.mode === 'insert') {
     set(at, fresh({}, idOf(undefined)), true);
   } else if (existing && existing.cell_type === cellType) {
@@ -179,8 +179,28 @@ export function editNotebookText(text: string, req: NotebookEditRequest, path: s
   } else {
     set(at, fresh(existing?.metadata ?? {}, idOf(existing)));
   }
+  // Whatever the raw edit did, the result must be a notebook with one cell more, fewer or as many.
+  const after = parse(out, path, t);
+  if (after.cells.length !== count + (req.mode === 'insert' ? 1 : req.mode === 'delete' ? -1 : 0)) {
+    throw new ToolError('INTERNAL_ERROR', t('The edit of {0} did not give the notebook it should; nothing was written.', path));
+  }
   return {
     text: out,
     edit: { mode: req.mode, index: req.index, source: req.mode === 'delete' ? '' : req.source, cellType, language },
   };
+}
+
+/**
+ * The text without cell `index`, every other byte kept: the cell goes with the comma and spacing
+ * before it (after it, for the first cell). jsonc-parser's own removal left a brace too many in a
+ * notebook written without line breaks between cells.
+ */
+function withoutCell(text: string, index: number): string {
+  const cells = findNodeAtLocation(parseTree(text) ?? { type: 'null', offset: 0, length: 0 }, ['cells']);
+  const cell = cells?.children?.[index];
+  if (!cells?.children || !cell) throw new ToolError('INTERNAL_ERROR', 'The notebook cell to delete was not found in its text.');
+  const before = cells.children[index - 1];
+  const next = cells.children[index + 1];
+  const [from, to] = before ? [before.offset + before.length, cell.offset + cell.length] : next ? [cell.offset, next.offset] : [cell.offset, cell.offset + cell.length];
+  return text.slice(0, from) + text.slice(to);
 }
