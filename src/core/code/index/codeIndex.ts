@@ -170,7 +170,7 @@ export class CodeIndex extends IndexStore {
    * Makes the lookup tables in slices when a change dropped them (after a save, or the build's
    * end; on a large tree that takes long enough to be felt), so a question run in slices does
    * not make them in its first step. Tables made across a change or a settings change are thrown
-   * away: the next lookup makes them at once, as before.
+   * away: the next lookup makes them at once.
    */
   *lookupTablesSliced(): Sliced<void> {
     const guard = accessPolicy(this.ws).secrets;

@@ -4,7 +4,7 @@ import type { Expr } from '../model';
  * The work the resolver may spend typing one call, and all the calls of one file. A call's
  * arguments are typed to pick an overload and again to infer each candidate's return type, so
  * nested calls to overloaded generic methods (`id(id(id(…x)))`) doubled the work at each level, so
- * a tiny file could hold the event loop. Each expression is now typed once per call (`memo`), and
+ * a tiny file could hold the event loop. Each expression is typed once per call (`memo`), and
  * every step (an expression typed, an overload weighed against an argument, a type or declaration
  * looked through) is counted: past a bound the call is listed unresolved, saying why.
  *
