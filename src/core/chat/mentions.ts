@@ -119,7 +119,7 @@ export class Mentions {
     const out: Mention[] = [];
     let turned = Date.now();
     for (const [, mentions] of index.eachFile(this.symbolsOfFile, symbolsOf)) {
-      // The index unpacks each file the first time (about 60 µs): turns by time, not by count.
+      // The index unpacks each file the first time, so files cost unevenly: turns by time, not by count.
       if (Date.now() - turned > SLICE_MS) {
         await nextTurn();
         turned = Date.now();

@@ -44,7 +44,7 @@ export const fieldDocTable = (): Record<string, string> => Object.create(null) a
 /**
  * Each field with its doc from `docs` (by field name, a `fieldDocTable`). Docs are kept on the fields, not in a
  * record keyed by field name: parsed from the index's JSON, such a record would be an object of
- * its own shape per type (on the JDK, about 33,000 hidden classes, 4 MB of heap).
+ * its own shape per type: a hidden class each in V8, which adds up on a large tree.
  */
 export function withFieldDocs(fields: VarSymbol[], docs: Readonly<Record<string, string>> | undefined): VarSymbol[] {
   if (!docs) return fields;

@@ -5,10 +5,9 @@ import type { CallSite, FileSymbols, MethodSymbol, TypeKind } from './model';
  * How the code index keeps a file's symbols in memory and in its cache: packed, with only what a
  * lookup across the whole project needs as objects.
  *
- *  - The declarations are deflated JSON (on the JDK, about 0.95 KB a file; as objects, even with
- *    what they repeat shared, they were about 5.8 KB, and a 250,000-file tree would not fit in the
- *    host's memory). A lookup that reaches a file unpacks it (about 60 µs, 8.6 KB of heap) and the
- *    index keeps the unpacked files it used last (unpackedFiles.ts).
+ *  - The declarations are deflated JSON: as objects, even with what they repeat shared, they take
+ *    several times the memory, and a very large tree would not fit in the host's. A lookup that
+ *    reaches a file unpacks it, and the index keeps the unpacked files it used last (unpackedFiles.ts).
  *  - The file's head stays as objects: its language and package, and each type's kind and names,
  *    so a type is found by name without unpacking anything.
  *  - The names of its methods, so a method asked for without a class is found in the files that
@@ -73,13 +72,13 @@ export function callKey(site: CallSite): string {
 
 /**
  * The call sites one file keeps, in declaration order; the rest are left out and the file says so
- * (`callsCut`). The JDK's largest file has 3,363; a generated or hostile file of 2 MB can have
- * 500,000, which a query would inflate into about 100 MB of JSON each time it reached the file.
+ * (`callsCut`). Hand-written files stay far below this; a generated or hostile one can have many
+ * times more, which a query would inflate into huge JSON each time it reached the file.
  */
 export const MAX_CALL_SITES = 50_000;
 
-// The default level: on the JDK, 10.6 MB held for 100 MB of call-site JSON, against 13.4 MB at
-// level 1, for 30 µs more per file (in a parse worker, once per file parsed).
+// The default level packs call sites clearly smaller than level 1 for a little more time, paid
+// once per file parsed, in a parse worker.
 const deflate = (json: string): Buffer => deflateRawSync(json, { level: 6, strategy: constants.Z_DEFAULT_STRATEGY });
 
 /** Packs a file's symbols (`extractFile`'s output): the head, the declarations and the call sites apart. */

@@ -18,8 +18,8 @@ import { ENGLISH } from './errors';
 export const EDIT_LIMITS = { matchMs: 10_000, maxEdits: 1000, maxLines: 1_000_000, maxChars: 16_000_000 };
 
 /**
- * Matching keeps a string, a key and a table entry per line: a 64 MB file of empty lines took 4 GB
- * and could end the process. A file past the bounds is refused before any of that is built.
+ * Matching keeps a string, a key and a table entry per line: a large file of empty lines could
+ * take gigabytes and end the process. A file past the bounds is refused before any of that is built.
  */
 export function refuseUnmatchable(text: string, path: string, t: Translate = ENGLISH): void {
   let lines = 1;

@@ -1,10 +1,9 @@
 /**
  * Every occurrence of a needle, overlapping ones included, in time linear in haystack plus needle
  * (Knuth-Morris-Pratt). Native indexOf stepped one position at a time is O(haystack x needle) on
- * repetitive text (a 20 KB search in a 2 MB file of one repeated line took a minute), and even a
- * single indexOf call can be quadratic for some needles. Both searches are generators that yield
- * every few hundred thousand positions (about a millisecond), so a caller can run them in slices
- * and under a deadline.
+ * repetitive text (a long search in a file of one repeated line), and even a single indexOf call
+ * can be quadratic for some needles. Both searches are generators that yield every `STEP`
+ * positions, so a caller can run them in slices and under a deadline.
  */
 import type { Sliced } from '../code/index/slices';
 

@@ -69,7 +69,7 @@ class Haystack {
     const { lines } = yield* this.index();
     const starts: number[] = [];
     const lens: number[] = [];
-    // Joined a batch at a time: one join of millions of lines holds the thread for a third of a second.
+    // Joined a batch at a time: one join of millions of lines would hold the thread too long.
     const batches: string[] = [];
     let batch: string[] = [];
     const lastHasEol = endsWithEol(this.body);

@@ -21,8 +21,8 @@ interface Notebook {
 
 /**
  * The largest notebook NotebookEditCell edits, in bytes. Notebooks with plots and tables as outputs
- * are commonly a few MB; 20 MB leaves room for heavy ones, and one this size still parses and edits
- * in about a second, off the host's thread (notebookOffThread.ts).
+ * are commonly a few MB; 20 MB leaves room for heavy ones, and one this size is still parsed and
+ * edited quickly, off the host's thread (notebookOffThread.ts).
  */
 export const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 

@@ -28,8 +28,8 @@ export class Outflow {
    * Frames sent while the current callbacks and promise jobs run leave in one write: the TCP
    * socket under the WebSocket is corked until they are done (process.nextTick, before any I/O
    * or timer runs), or until the batch passes BATCH_BYTES. With many calls in flight each answer
-   * had been a write system call of its own, a fifth of the host's time per read_file (bench:
-   * 65 µs of 330); a lone answer waits for nothing but the code already running. Backpressure is
+   * had been a write system call of its own, a large share of the host's time per read_file
+   * (docs/design.md); a lone answer waits for nothing but the code already running. Backpressure is
    * judged on what is handed to the socket, never on a batch still held. (`_socket` is ws's own
    * field for the connection it speaks over; without it, frames go one write each.)
    */

@@ -99,7 +99,7 @@ function decoderFor(first: Buffer): Decoder {
 
 /**
  * A copy of `text` that holds nothing else: a piece cut from a string keeps the whole string alive
- * (V8), so a kept line would pin the 256 KB line or the 1 MB chunk it came from until the batch's
+ * (V8), so a kept line would pin the long line or the chunk it came from until the batch's
  * answer goes out. UTF-16 keeps every code unit, a lone surrogate too.
  */
 function ownCopy(text: string): string {

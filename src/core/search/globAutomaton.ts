@@ -2,7 +2,7 @@ import { parseBoundedGlob, type Token } from './globs';
 
 /**
  * A glob (the syntax of globs.ts) matched by a finite automaton instead of a RegExp. JavaScript's
- * regexes backtrack: one three-wildcard ignore line tried on a deep path of long names took 50 ms,
+ * regexes backtrack: one three-wildcard ignore line tried on a deep path of long names is slow,
  * and a repository's ignore files hold thousands of lines tried on every entry. Here a path is read
  * once, code point by code point, keeping the set of automaton states it can be in, so one test
  * costs at most (code points × states) steps, and the caller can cap the steps.

@@ -6,8 +6,8 @@
  * comes out is still valid JSON.
  *
  * ripgrep's `--json` writes a whole line of the searched file into one message, and one
- * `submatches` entry per hit: a 19 MB minified line searched for `.` is a single message of about
- * 1 GB. The fields that matter (line number, offsets, the first submatches) come before the
+ * `submatches` entry per hit: a long minified line searched for `.` is a single message many times
+ * its size. The fields that matter (line number, offsets, the first submatches) come before the
  * bulk, and `submatches` is the message's last field, so nothing needed is dropped. The bulk is
  * passed over with `indexOf`, not byte by byte.
  */

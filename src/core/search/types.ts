@@ -41,7 +41,7 @@ export const MAX_FILE_SIZE = 20 * 1024 * 1024;
 const MAX_DISPLAY_LINE = 400;
 /**
  * Of a line longer than this, only the start is read: bytes of ripgrep's output, characters in the
- * in-process search (which also searches only that start). A minified file can be one 20 MB line.
+ * in-process search (which also searches only that start). A minified file can be one very long line.
  */
 export const MAX_LINE_BYTES = 256 * 1024;
 

@@ -1,8 +1,8 @@
 /**
  * A write's answer is bounded before it is built: texts it would echo (the file before the edit,
  * the content written, the strings sent) are left out past a size, and a patch too large to list
- * keeps only its line numbers and counts. Built whole, a 60 MB edit's answer was 154 M characters
- * and held the host for seconds before the link cut it down to 10 MB anyway.
+ * keeps only its line numbers and counts. Built whole, a large edit's answer held the host for
+ * seconds before the link cut it down to its message limit anyway.
  */
 import { t } from '../l10n';
 import { MAX_LISTED_PATCH_CHARS } from '../edit/patch';

@@ -138,7 +138,7 @@ export class CodeIndex extends IndexStore {
    * The records of files no secret glob hides now (the setting may have changed since they were
    * read). Whether a path is hidden depends on the path and the globs alone, so each path is
    * matched once per guard (a settings change makes a new one), not at every scan: a scan runs
-   * for every name a callers tree asks, and matching 60,000 paths takes about 100 ms.
+   * for every name a callers tree asks, and matching every path of a large tree each time is slow.
    */
   private *visible(): Iterable<[string, FileRecord]> {
     const policy = accessPolicy(this.ws);
@@ -168,9 +168,9 @@ export class CodeIndex extends IndexStore {
 
   /**
    * Makes the lookup tables in slices when a change dropped them (after a save, or the build's
-   * end: 20–70 ms on the JDK, four times that on 60,000 files), so a question run in slices does
+   * end; on a large tree that takes long enough to be felt), so a question run in slices does
    * not make them in its first step. Tables made across a change or a settings change are thrown
-   * away: the next lookup makes them at once, as before.
+   * away: the next lookup makes them at once.
    */
   *lookupTablesSliced(): Sliced<void> {
     const guard = accessPolicy(this.ws).secrets;

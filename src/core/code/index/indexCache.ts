@@ -83,8 +83,8 @@ const CHUNK_CHARS = 256 * 1024;
 
 /**
  * Writes the lines to a temporary file beside `file`, in chunks of about 256 KB, then renames it
- * over `file`. Each chunk's lines are made (base64, JSON) on the host's thread between two writes:
- * chunks of 1 MB held the event loop about 50 ms each at the end of a JDK build.
+ * over `file`. Each chunk's lines are made (base64, JSON) on the host's thread between two writes,
+ * so small chunks keep each hold of the event loop at the end of a build short.
  */
 export async function writeCacheFile(file: string, lines: Iterable<string>): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });

@@ -7,11 +7,11 @@ import { ParsePool, ParseRefused, workerScript } from './parsePool';
 /**
  * Parses made one file at a time, outside a build's own pool: a saved file (`RecordStore.update`),
  * a build whose workers are gone, the answers made before the index is built (intel/coldParse.ts).
- * A hostile or generated file of 2 MB costs the parser seconds, which on the host's thread would
- * freeze every other call (in VS Code, the whole extension host). So anything but a small file is
- * parsed by a parse worker (parsePool.ts: the same packed symbols a build stores), from a pool
- * shared by these parses and closed once idle. A larger file no worker can take is not parsed at
- * all (`NotParsedHere`).
+ * A hostile or generated file near the size limit costs the parser seconds, which on the host's
+ * thread would freeze every other call (in VS Code, the whole extension host). So anything but a
+ * small file is parsed by a parse worker (parsePool.ts: the same packed symbols a build stores),
+ * from a pool shared by these parses and closed once idle. A larger file no worker can take is not
+ * parsed at all (`NotParsedHere`).
  */
 
 /** Files up to this size are parsed on the host's thread (a worker's start costs more than their parse). */

@@ -25,8 +25,8 @@ export function workerScript(): string | undefined {
 /**
  * On Linux one worker per core, at most 4: the workers run below the main thread's priority
  * (parseWorker.ts), so the host's event loop still gets the CPU it asks for and the build takes
- * what is left (on 2 cores it took half the time of one worker). Elsewhere a worker's priority
- * cannot be lowered alone, so a core is kept for the host: min(cores − 1, 4). At least 1.
+ * what is left. Elsewhere a worker's priority cannot be lowered alone, so a core is kept for the
+ * host: min(cores − 1, 4). At least 1.
  */
 export function defaultWorkerCount(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;

@@ -58,8 +58,8 @@ export const callBytes = (r: FileRecord): Buffer | undefined => (r.declLength < 
 
 /**
  * Source files larger than this are not parsed (left out of the index and of answers made before
- * it): generated files are rarely larger, and a hostile one costs the parser about a second per
- * megabyte (tree-sitter itself fails past some 56 MB).
+ * it): generated files are rarely larger, and a larger hostile one would cost the parser seconds
+ * (and tree-sitter itself fails on very large files).
  */
 export const MAX_PARSED_BYTES = 2_000_000;
 
@@ -72,8 +72,8 @@ export class RecordStore {
   private readonly packages = new Map<string, string>();
   /**
    * Where the records' packed bytes are copied (`ByteArena`). Blocks that held the first pass's
-   * records stay while any of their records does (about 12 MB on the JDK): copying every record
-   * anew after the build freed them, but the C allocator kept the memory, and the RSS grew by 25 MB.
+   * records stay while any of their records does: copying every record anew after the build would
+   * free them, but the C allocator keeps the memory and the RSS grows (docs/design.md, Memory).
    */
   private readonly arena = new ByteArena();
   /**

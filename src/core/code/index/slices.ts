@@ -5,7 +5,7 @@ import { setImmediate } from 'node:timers';
  * A long lookup written once, as a generator that yields wherever it may pause (after a file, after
  * a call site). Run whole, it is the plain synchronous lookup; run in slices, it gives the event
  * loop back every few milliseconds, so one large question (the callers of `add` on the JDK read
- * ten thousand call sites, about 2 s) does not stall the extension host and every other tool call
+ * thousands of call sites) does not stall the extension host and every other tool call
  * behind it, and its cancel is heard in the middle.
  *
  * A sliced run may see the index change at a pause: it stops there (`stale`), before any step

@@ -27,8 +27,8 @@ export interface Unpacked {
 /**
  * Unpacked files kept past the answers that used them (by `unpackDecl`'s estimate of their heap),
  * and how long they are kept with no lookup (tests lower both). A callers query of a common name
- * unpacks every file that calls it: on the JDK, `HashMap.putVal` to depth 3 reaches half the
- * files, about 115 MB by that estimate.
+ * unpacks every file that calls it, on a large tree up to half the files: the bound leaves room
+ * for that.
  */
 export const UNPACKED_LIMITS = { bytes: 192 * 1024 * 1024, idleMs: 60_000 };
 

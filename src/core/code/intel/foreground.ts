@@ -3,8 +3,8 @@ import type { Workspace } from '../../workspace/workspace';
 /**
  * Cold answers first. While a read_class or call_chain is answered from the files it needs
  * (quickLookup.ts, neededFilesIndex.ts), the workspace's index build starts no new files: both want the
- * same CPU and disk, and on 60,000 files a cold lookup that ran beside the build took several
- * times longer. The build is held back for at most HOLD_MS at a time and then runs for at least
+ * same CPU and disk, and on a large tree a cold lookup that ran beside the build was several
+ * times slower. The build is held back for at most HOLD_MS at a time and then runs for at least
  * RUN_MS before it can be held again, so a stream of cold questions slows it but never stops it.
  */
 

@@ -71,7 +71,7 @@ export async function runSlicedWhileUnchanged<T>(index: CodeIndex, version: Inde
 /**
  * The index's lookup tables, made in slices when a change dropped them (a save, the build's end),
  * so that read_class and read_method after a save do not make them in one block at their first
- * lookup. A change meanwhile throws them away; the lookup then makes them at once, as before.
+ * lookup. A change meanwhile throws them away; the lookup then makes them at once.
  */
 async function makeLookupTablesInSlices(index: CodeIndex, signal: AbortSignal): Promise<void> {
   await runSliced(index.lookupTablesSliced(), { signal });

@@ -21,8 +21,8 @@ import { codeIndexSettings } from './state';
  * parsed and none of them parsed while it ran: that round's outcome is then the answer, the one
  * the built index gives (tests compare). Each round runs in slices (index/slices.ts) and is asked
  * again when the symbols or the secret globs change at a pause (`CodeIndex.version`). It
- * waits as long as waiting for the whole index would have (`waitMs`), then answers TIMEOUT as
- * before; when ripgrep cannot be used it waits for the whole index.
+ * waits as long as waiting for the whole index would have (`waitMs`), then answers TIMEOUT
+ * as that would; when ripgrep cannot be used it waits for the whole index.
  *
  * Left as the built index would not: the notes on files whose call sites are missing (a full
  * parse that failed) or held in part name only the files parsed so far.
@@ -84,7 +84,7 @@ async function waitForNeededCallSites<T>(ctx: Context, question: (graph: CallGra
     const awaiting = index.awaitingCalls(needed);
     if (awaiting.length) {
       await waitUntilParsed(index, awaiting, ctx, deadline);
-      // the pass stopped (failed) before taking them: wait for the index as before, which builds it again
+      // the pass stopped (failed) before taking them: wait for the whole index, which builds it again
       if (!index.passProgress.running && index.awaitingCalls(awaiting).length === awaiting.length) return { intel: await readyCodeIntel(ctx, 'calls', deadline - Date.now()) };
       index.freshLookups();
     } else if (index.passProgress.putSince(needed, since)) {

@@ -25,7 +25,7 @@ export { NEEDED_FILES_LIMITS };
  *  4. again from 2, until a round adds no file. Every name asked was then answered from every
  *     file that could declare it, so the answer is the one the full index gives (tests compare).
  *
- * Anything this cannot bound gives up, and the tool waits for the index as before: a language
+ * Anything this cannot bound gives up, and the tool waits for the whole index: a language
  * other than Java (its resolver asks for every file), a name asked of the whole project, more
  * than `maxFiles` files to parse, or the time budget spent.
  */

@@ -20,9 +20,8 @@ import { foregroundGate } from './foreground';
  *  - A file given as relativePath, or a fully qualified name (`a.b.C` lives in `a/b/C.java`),
  *    names the file directly.
  *  - A simple or partly qualified name (`ArrayList`, `Map.Entry`): ripgrep lists the files whose
- *    text declares it (`class ArrayList`, `interface Entry`, …), about 0.3 s over the JDK's
- *    15,000 files, and those are parsed. The answer is what the index would give: every type of
- *    that name, several when the name is ambiguous.
+ *    text declares it (`class ArrayList`, `interface Entry`, …), and those are parsed. The answer
+ *    is what the index would give: every type of that name, several when the name is ambiguous.
  *
  * Undefined means "ask the index": no ripgrep, a language whose declarations the search cannot
  * see whole (Go declares types in `type ( … )` groups; TypeScript and Python modules are named
@@ -67,10 +66,9 @@ const SEARCHABLE: ReadonlySet<LanguageId> = new Set(['java', 'kotlin', 'csharp']
 const DECLARATION_KEYWORDS = '(?:class|interface|enum|record|struct|object)';
 
 /**
- * How long the search for declaring files may take. The index it would otherwise wait for takes
- * minutes on a large tree, so this is bounded by the tool's own deadline (25 s by default, and the
- * signal) rather than by a few seconds: with the disk cache cold, 60,000 files took 3.6 s for
- * ripgrep alone, and longer while the index build reads the same files (5 s was too little).
+ * How long the search for declaring files may take: near the tool's own deadline (and bounded by
+ * its signal), not a few seconds, since a cold disk or a build reading the same files slows
+ * ripgrep a lot, and the index it would otherwise wait for takes far longer.
  */
 const DECLARING_SEARCH_MS = 20_000;
 

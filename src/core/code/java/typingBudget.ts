@@ -3,15 +3,14 @@ import type { Expr } from '../model';
 /**
  * The work the resolver may spend typing one call, and all the calls of one file. A call's
  * arguments are typed to pick an overload and again to infer each candidate's return type, so
- * nested calls to overloaded generic methods (`id(id(id(…x)))`) doubled the work at each level: a
- * 252-byte file held the event loop 44 s. Each expression is now typed once per call (`memo`), and
+ * nested calls to overloaded generic methods (`id(id(id(…x)))`) doubled the work at each level, so
+ * a tiny file could hold the event loop. Each expression is typed once per call (`memo`), and
  * every step (an expression typed, an overload weighed against an argument, a type or declaration
  * looked through) is counted: past a bound the call is listed unresolved, saying why.
  *
- * On java.base the costliest call takes 3,166 steps and the costliest file 562,387 (most of them
- * declarations scanned, which are cheap); a step of a pathological call costs about 1 µs, so one
- * call holds the thread at most some 20 ms, and the call graph yields between calls. The file
- * bound caps what one hostile file can cost in all, a few seconds at most, in slices.
+ * The bounds sit well above java.base's costliest call (3,166 steps) and file (562,387, mostly
+ * cheap declarations scanned). The call bound keeps one call's hold on the thread short (the call
+ * graph yields between calls); the file bound caps what one hostile file can cost in all.
  */
 export const TYPING_LIMITS = { callSteps: 20_000, fileSteps: 2_000_000 };
 

@@ -8,7 +8,7 @@ import type { Expr } from '../model';
  *  - a chain `b.m1().m2()…mN()` keeps N trees of up to N nodes, and a 5,000-term expression
  *    recursed deep enough to overflow the stack (the file lost its call sites, or left the index);
  *  - a local bound to an expression copies that tree into every use: `x1 = x0 + x0`, `x2 = x1 + x1`…
- *    doubles at each line (540 bytes gave 344 MB of JSON), and `x{i+1} = x{i}.m()` grows by one;
+ *    doubles at each line (a short file grows to a huge JSON), and `x{i+1} = x{i}.m()` grows by one;
  *  - a declared type's text is copied into every receiver typed by it (a 10,000-character type).
  *
  * So: at most 256 levels and 100,000 nodes per file, a use of a local counting its tree's nodes;
@@ -22,8 +22,8 @@ const MAX_BOUND = 64;
 const MAX_TEXT = 256;
 
 /**
- * Bounds of a tree-sitter query over one file (java/javaBody.ts). Past about 65,000 levels of
- * nesting (a generated chain of 100,000 calls, 1 MB) the query ran for minutes: calls that start
+ * Bounds of a tree-sitter query over one file (java/javaBody.ts). On very deep nesting (a long
+ * generated chain of calls) the query runs far past any deadline: calls that start
  * deeper than `depth` levels are not looked for (`callsDeeper` tells whether a file has any), and
  * the query stops after `ms` (its calls so far are kept).
  */
@@ -94,8 +94,8 @@ export function bindable(e: Expr): Expr {
 
 /**
  * An expression's text for display: whitespace collapsed, at most 80 characters. Only the head
- * is looked at: a receiver can be a chain of 50,000 calls, and collapsing all of it at each of
- * its calls took minutes and gigabytes (each cut kept its whole collapsed copy alive).
+ * is looked at: a receiver can be a generated chain of many thousands of calls, and collapsing all
+ * of it at each of its calls blew up in time and memory (each cut kept its whole collapsed copy alive).
  */
 export const cutText = (s: string): string => {
   const one = (s.length > 400 ? s.slice(0, 400) : s).replace(/\s+/g, ' ');
