@@ -1,6 +1,6 @@
 /**
  * The source listing the code index and the cold lookups start from (`listSourceFiles`): which
- * folders it skips, that it never follows a link to a folder, that it agrees with `isIndexedPath`
+ * folders it skips, that it never follows a link to a folder, that it agrees with `IndexedPathRule`
  * (the same rule decided from a path alone), and that a wide tree read many folders at a time
  * gives the same sorted list every time.
  */
@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { isIndexedPath, listSourceFiles } from '../../src/core/code/languages/sourceFiles';
+import { IndexedPathRule, listSourceFiles } from '../../src/core/code/languages/sourceFiles';
 import { makeTree } from '../support/fixtures';
 
 test('the listing skips dot folders, dependencies and build output beside a build file, and follows no folder link', async () => {
@@ -38,7 +38,7 @@ test('the listing skips dot folders, dependencies and build output beside a buil
   }
 });
 
-test('a wide and deep tree: every file once, sorted, the same as isIndexedPath says, run after run', async () => {
+test('a wide and deep tree: every file once, sorted, the same as IndexedPathRule says, run after run', async () => {
   const files: Record<string, string> = {};
   for (let a = 0; a < 30; a++) {
     for (let b = 0; b < 8; b++) files[`m${a}/p${b}/q/C${a}_${b}.java`] = 'class C {}';
@@ -47,7 +47,9 @@ test('a wide and deep tree: every file once, sorted, the same as isIndexedPath s
   }
   const root = makeTree(files);
   try {
-    const expected = Object.keys(files).filter((rel) => isIndexedPath(root, rel)).sort();
+    const rule = new IndexedPathRule(root);
+    const indexed = await Promise.all(Object.keys(files).map(async (rel) => ((await rule.includes(rel)) ? [rel] : [])));
+    const expected = indexed.flat().sort();
     assert.equal(expected.length, 30 * 8 + 20, 'build/ is skipped only beside a build file');
     for (let run = 0; run < 3; run++) assert.deepEqual(await listSourceFiles(root), expected);
   } finally {

@@ -5,7 +5,7 @@
 import { ripgrepPaths, runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import { LANGUAGES } from '../languages/registry';
-import { listSourceFiles } from '../languages/sourceFiles';
+import { IndexedPathRule, listSourceFiles } from '../languages/sourceFiles';
 import { filesDeclaring } from './quickLookup';
 
 /** The bounds of one cold answer (tests lower them). */
@@ -53,6 +53,8 @@ export class Finder {
   /** Package → type name → files in its folders whose text declares a type of that name (any nesting). */
   private readonly declared = new Map<string, Map<string, string[]>>();
   private readonly callsDone = new Set<string>();
+  /** Which found files the index reads, its folders looked into once for the whole question. */
+  private readonly indexed: IndexedPathRule;
 
   /** Set once the listing is in (the first searches run beside it). */
   list: Listing | undefined;
@@ -60,7 +62,9 @@ export class Finder {
   constructor(
     private readonly ws: Workspace,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.indexed = new IndexedPathRule(ws.root, signal);
+  }
 
   private get files(): Listing {
     if (!this.list) throw new GiveUp();
@@ -141,7 +145,9 @@ export class Finder {
   }
 
   async declaringAnywhere(simple: string, list?: Promise<Listing>): Promise<string[]> {
-    const found = (await filesDeclaring(this.ws, simple, this.signal)) ?? [];
+    const found = await filesDeclaring(this.ws, simple, this.signal, this.indexed);
+    // no search, or more files than a cold answer looks at: the index answers
+    if (!found) throw new GiveUp();
     const known = list ? (await list).files : this.files.files;
     return found.filter((rel) => known.has(rel));
   }

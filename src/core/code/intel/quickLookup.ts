@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_PARSED_BYTES } from '../index/recordStore';
 import { readProjectText } from '../../policy/projectText';
 import { accessPolicy } from '../../policy/accessPolicy';
@@ -7,7 +8,7 @@ import { runRipgrepText } from '../../search/ripgrep';
 import type { Workspace } from '../../workspace/workspace';
 import type { TypeEntry } from '../index/codeIndex';
 import { languageForPath, LANGUAGES } from '../languages/registry';
-import { isIndexedPath, listSourceFiles } from '../languages/sourceFiles';
+import { IndexedPathRule, listSourceFiles } from '../languages/sourceFiles';
 import type { FileSymbols, LanguageId } from '../model';
 import { packedDeclarations } from '../packedSymbols';
 import { NotParsedHere, packedAlone } from './coldParse';
@@ -51,14 +52,35 @@ async function lookUp(ws: Workspace, className: string, relativePath?: string, s
     // a.b.C or a.b.C.Inner: the file is a.b/C.java or a/b/C.java — try each split from the end.
     const wanted = new Set<string>();
     for (let i = parts.length; i >= 2; i--) for (const ext of ['java', 'kt']) wanted.add(`${parts.slice(0, i).join('/')}.${ext}`);
-    const all = await listSourceFiles(ws.root);
-    const hits = await typesIn(ws, all.filter((rel) => [...wanted].some((w) => rel === w || rel.endsWith(`/${w}`))), (t) => t.fqn === name, signal);
+    const named = filesNamed(await listSourceFiles(ws.root), wanted);
+    if (named.length > QUICK_LOOKUP_LIMITS.maxDeclaringFiles) return undefined;
+    const hits = await typesIn(ws, named, (t) => t.fqn === name, signal);
     if (hits.length === 1) return hits;
   }
   const files = await filesDeclaring(ws, simple, signal);
   if (!files?.length) return undefined;
   const hits = await typesIn(ws, files, (t) => t.name === simple && (parts.length === 1 || t.fqn === name || t.fqn.endsWith(`.${name}`)), signal);
   return hits.length ? hits : undefined;
+}
+
+/**
+ * The files whose path is one of `wanted` or ends with `/` and one of them. Only files with one of
+ * their names are compared whole: a project of 200,000 files against a name of 64 parts took a second.
+ */
+function filesNamed(all: readonly string[], wanted: ReadonlySet<string>): string[] {
+  const baseName = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
+  const names = new Set([...wanted].map(baseName));
+  const out: string[] = [];
+  for (const rel of all) {
+    if (!names.has(baseName(rel))) continue;
+    for (const w of wanted) {
+      if (rel === w || rel.endsWith(`/${w}`)) {
+        out.push(rel);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** Languages whose every type declaration reads `<keyword> <Name>` on one line. */
@@ -73,12 +95,23 @@ const DECLARATION_KEYWORDS = '(?:class|interface|enum|record|struct|object)';
 const DECLARING_SEARCH_MS = 20_000;
 
 /**
- * Project-relative paths of the indexed files whose text declares a type named `simple`, found by
- * ripgrep with the index's own file rules; undefined when ripgrep cannot be used.
+ * The bounds of a cold lookup (tests lower them): past `maxDeclaringFiles` files whose text declares
+ * the name, the index answers (each would be judged, read and parsed here).
  */
-export async function filesDeclaring(ws: Workspace, simple: string, signal?: AbortSignal): Promise<string[] | undefined> {
+export const QUICK_LOOKUP_LIMITS = { maxDeclaringFiles: 1000 };
+/** How long the files a search found are judged before the event loop gets a turn. */
+const TURN_MS = 20;
+
+/**
+ * Project-relative paths of the indexed files whose text declares a type named `simple`, found by
+ * ripgrep with the index's own file rules (`rule`: one per question, so each folder is read once);
+ * undefined when ripgrep cannot be used or finds more than a cold answer looks at (the index answers).
+ */
+export async function filesDeclaring(ws: Workspace, simple: string, signal?: AbortSignal, rule = new IndexedPathRule(ws.root, signal)): Promise<string[] | undefined> {
   const rg = ws.ripgrepPath();
-  if (!rg || !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(simple)) return undefined;
+  if (!rg) return undefined;
+  // not a name a searched language can declare a type by
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(simple)) return [];
   const globs = LANGUAGES.filter((l) => SEARCHABLE.has(l.id)).flatMap((l) => l.extensions.flatMap((e) => ['--iglob', `*${e}`]));
   const args = [
     '--files-with-matches', '--no-config', '--no-messages', '--null',
@@ -89,12 +122,23 @@ export async function filesDeclaring(ws: Workspace, simple: string, signal?: Abo
   // Bounded in time and bytes like every search; undefined (an error, too slow, too much): the index answers.
   const out = await runRipgrepText(rg, args, { cwd: ws.root, timeoutMs: DECLARING_SEARCH_MS, maxBytes: 4 * 1024 * 1024, ...(signal ? { signal } : {}) });
   if (out === undefined) return undefined;
-  return out
-    .split('\0')
-    .filter(Boolean)
-    .map((p) => normal(p).replace(/^\.\//, ''))
-    .filter((rel) => isIndexedPath(ws.root, rel) && !accessPolicy(ws).hides(rel))
-    .sort();
+  const found = out.split('\0').filter(Boolean);
+  // More files than a cold answer parses: the index answers, as it does past its other bounds.
+  if (found.length > QUICK_LOOKUP_LIMITS.maxDeclaringFiles) return undefined;
+  const policy = accessPolicy(ws);
+  const kept: string[] = [];
+  let turnStarted = Date.now();
+  for (const p of found) {
+    if (signal?.aborted) throw new ToolError('CANCELLED', 'Cancelled while looking for the files that declare the class.');
+    const rel = normal(p).replace(/^\.\//, '');
+    if ((await rule.includes(rel)) && !policy.hides(rel)) kept.push(rel);
+    // a cached folder answers without a turn of the event loop: give one back now and then
+    if (Date.now() - turnStarted > TURN_MS) {
+      await nextTurn();
+      turnStarted = Date.now();
+    }
+  }
+  return kept.sort();
 }
 
 async function typesIn(ws: Workspace, files: readonly string[], want: (t: TypeEntry['type']) => boolean, signal: AbortSignal | undefined): Promise<TypeEntry[]> {

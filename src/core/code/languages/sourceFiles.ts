@@ -1,11 +1,11 @@
-import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { ToolError } from '../../protocol/errors';
 import { LANGUAGE_EXTENSIONS } from '../languageTable';
 
 /**
  * Which files the code index reads: the listing the index build and the cold lookups start from
- * (`listSourceFiles`), and the same rule decided from a path alone (`isIndexedPath`).
+ * (`listSourceFiles`), and the same rule decided from a path alone (`IndexedPathRule`).
  */
 
 /** Folders never indexed (hidden folders are skipped too). */
@@ -26,28 +26,65 @@ const EXTENSIONS: ReadonlySet<string> = new Set(Object.values(LANGUAGE_EXTENSION
 /** A file name in a language the index reads (what `languageForPath` finds a language for). */
 const isSourceName = (name: string): boolean => EXTENSIONS.has(path.extname(name).toLowerCase());
 
+/** Entries read from a folder at a time while looking for a build file: one round trip per batch. */
+const BUILD_FILE_BATCH = 1024;
+
 /**
- * Whether `listSourceFiles` would list this project-relative path (forward slashes), decided
- * from its folders alone: for the few files a search turns up, without walking the project.
+ * Whether `listSourceFiles` would list a project-relative path (forward slashes), decided from its
+ * folders alone: for the files a search turns up, without walking the project. An output folder's
+ * parent is looked into for a build file off the thread, once for as long as this object lives (one
+ * question): a search can turn up thousands of files under one `build/` beside a huge folder.
  */
-export function isIndexedPath(root: string, rel: string): boolean {
-  const parts = rel.split('/');
-  if (!isSourceName(rel) || parts.some((p) => p === '' || p === '..')) return false;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const name = parts[i] as string;
-    if (name.startsWith('.') || ALWAYS_SKIPPED.has(name)) return false;
-    if (OUTPUT_DIRS.has(name)) {
-      if (i === 0) return false;
-      let siblings: string[];
-      try {
-        siblings = fsSync.readdirSync(path.join(root, ...parts.slice(0, i)));
-      } catch {
-        return false;
-      }
-      if (siblings.some(isBuildFile)) return false;
+export class IndexedPathRule {
+  /** Folder (project-relative) → whether it holds a build file, or is unreadable (the walk lists nothing below it). */
+  private readonly moduleRoots = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly root: string,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  async includes(rel: string): Promise<boolean> {
+    const parts = rel.split('/');
+    if (!isSourceName(rel) || parts.some((p) => p === '' || p === '..')) return false;
+    const folders = parts.slice(0, -1);
+    if (folders.some((name) => name.startsWith('.') || ALWAYS_SKIPPED.has(name))) return false;
+    for (let i = 0; i < folders.length; i++) {
+      if (!OUTPUT_DIRS.has(folders[i] as string)) continue;
+      if (i === 0 || (await this.isModuleRoot(folders.slice(0, i).join('/')))) return false;
     }
+    return true;
   }
-  return true;
+
+  private isModuleRoot(dir: string): Promise<boolean> {
+    let known = this.moduleRoots.get(dir);
+    if (!known) {
+      known = holdsBuildFile(path.join(this.root, dir), this.signal);
+      this.moduleRoots.set(dir, known);
+    }
+    return known;
+  }
+}
+
+/** Whether the folder holds a build file; true when it cannot be read. Read in batches, stopped at the first build file. */
+async function holdsBuildFile(abs: string, signal: AbortSignal | undefined): Promise<boolean> {
+  let dir: import('node:fs').Dir;
+  try {
+    dir = await fs.opendir(abs, { bufferSize: BUILD_FILE_BATCH });
+  } catch {
+    return true;
+  }
+  try {
+    // leaving the loop early closes the folder
+    for await (const entry of dir) {
+      if (isBuildFile(entry.name)) return true;
+      if (signal?.aborted) throw new ToolError('CANCELLED', 'Cancelled while looking for the files that declare the class.');
+    }
+  } catch (e) {
+    if (e instanceof ToolError) throw e;
+    return true;
+  }
+  return false;
 }
 
 /** Folders read at once by `listSourceFiles`: one at a time, 60,000 files took seconds of thread-pool round trips. */
