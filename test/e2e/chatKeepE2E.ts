@@ -53,7 +53,11 @@ export function keepChecks(theme: string, bench: Workbench, shot: (state: string
         await reason.fill('not now');
         await reason.press('Enter');
         await card.waitFor({ state: 'detached', timeout: TIMEOUT });
-        await page.waitForTimeout(500);
+        // Focus comes back once the reason box and the diff have closed: wait for it, however long a loaded machine takes.
+        const focused = () => box().evaluate((el) => el.ownerDocument.hasFocus() && el.ownerDocument.activeElement === el);
+        for (const start = Date.now(); !(await focused()); await page.waitForTimeout(100)) {
+          assert.ok(Date.now() - start < TIMEOUT, 'the message box never got the keyboard back');
+        }
         await page.keyboard.type('zzz');
         assert.equal(await box().inputValue(), 'zzz', 'the keys went to the message box');
         await page.waitForTimeout(1500);
