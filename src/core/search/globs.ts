@@ -167,6 +167,13 @@ function parseGlob(glob: string): Token[] {
  */
 const MAX_GLOB_STARS = 3;
 
+/**
+ * Code units a glob may hold. The automaton has a few states per code unit and building it holds the
+ * host in proportion: a one-megabyte ignore line held it far past its bound. Honest globs are far shorter;
+ * ripgrep has no such bound, so the in-process search may show a file ripgrep ignores, never fewer.
+ */
+export const MAX_GLOB_CHARS = 1024;
+
 function starsIn(tokens: readonly Token[]): number {
   let n = 0;
   for (let i = 0; i < tokens.length; i++) {
@@ -177,8 +184,9 @@ function starsIn(tokens: readonly Token[]): number {
   return n;
 }
 
-/** The tokens of a glob within the wildcard bound. Throws GlobError. */
+/** The tokens of a glob within the length and wildcard bounds. Throws GlobError. */
 export function parseBoundedGlob(glob: string): Token[] {
+  if (glob.length > MAX_GLOB_CHARS) throw new GlobError(`glob of ${glob.length} characters is longer than ${MAX_GLOB_CHARS}`);
   const tokens = parseGlob(glob);
   if (starsIn(tokens) > MAX_GLOB_STARS) throw new GlobError(`glob '${glob}' has more than ${MAX_GLOB_STARS} wildcards`);
   return tokens;
