@@ -313,8 +313,6 @@ export function normalizeExcludes(globs: readonly string[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const raw of [...ALWAYS_EXCLUDED, ...globs]) {
-    // A workspace's settings are repository input: parse no more globs than a matcher would use.
-    if (out.length >= MAX_IGNORE_RULES) break;
     let g = raw.trim();
     while (g.startsWith('./')) g = g.slice(2);
     while (g.startsWith('/')) g = g.slice(1);
@@ -335,7 +333,10 @@ export function normalizeExcludes(globs: readonly string[]): string[] {
   return out;
 }
 
-/** The exclusion globs as one matcher (root-relative paths): a match means the entry is skipped. */
-export function excludeMatcher(excludeGlobs: readonly string[]): GitignoreMatcher {
-  return new GitignoreMatcher(excludeGlobs);
+/**
+ * The exclusion globs as one matcher (root-relative paths): a match means the entry is skipped. Built
+ * in slices: a workspace's settings are repository input and may hold thousands of long globs.
+ */
+export function excludeMatcher(excludeGlobs: readonly string[]): Promise<GitignoreMatcher> {
+  return GitignoreMatcher.build(excludeGlobs);
 }
