@@ -5,6 +5,7 @@
  * over the project named on the command line and prints one JSON line: how long the answer took,
  * the longest event-loop delay meanwhile, and the answer.
  */
+import * as fs from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { silentLogger } from '../../src/core/log';
@@ -21,12 +22,17 @@ export interface SearchProbeLine {
 }
 
 async function main(): Promise<void> {
-  const [root, pattern] = process.argv.slice(2) as [string, string];
-  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger });
+  const [root, pattern, extra] = process.argv.slice(2) as [string, string, string | undefined];
+  // Optional: a JSON file of the workspace's exclusion globs (files.exclude) and more text_search params.
+  const options = (extra ? JSON.parse(fs.readFileSync(extra, 'utf8')) : {}) as { excludes?: string[]; params?: Record<string, unknown> };
+  const workspace = new NodeWorkspace(root, { ripgrep: false, searchExcludes: options.excludes ?? [] });
+  const d = new Dispatcher({ workspace, tools: ALL_TOOLS, log: silentLogger });
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // Let the monitor tick once, so that its first sample is not the start-up.
+  await new Promise((resolve) => setTimeout(resolve, 20));
   const started = performance.now();
-  const r = await d.dispatch({ id: 'probe', idKey: 'toolCallId', toolName: 'text_search', params: { pattern, limit: 1000 } });
+  const r = await d.dispatch({ id: 'probe', idKey: 'toolCallId', toolName: 'text_search', params: { pattern, limit: 1000, ...options.params } });
   const answerMs = performance.now() - started;
   delay.disable();
   const structured = r.data.structured as { files?: { path: string }[] } | undefined;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { runFallback } from '../../src/core/search/fallback';
 import { fileTypeGlobs } from '../../src/core/search/fileTypes';
 import { GlobAutomaton } from '../../src/core/search/globAutomaton';
-import { globToRegExp } from '../../src/core/search/globs';
+import { globToRegExp } from '../support/globRegExp';
 import { explicitIgnoreLines, normalizeExcludes, rebaseIgnoreLine } from '../../src/core/search/ignore';
 import { runRipgrep } from '../../src/core/search/ripgrep';
 import type { EngineRequest, ResultSink } from '../../src/core/search/types';

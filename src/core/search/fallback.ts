@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ToolError } from '../protocol/errors';
 import { findWorkerScript, startWorker } from '../workers';
 import type { ScanJob, WorkerInit, WorkerReply, WorkerRequest } from './fallbackWorker';
-import { NameMatcher } from './globs';
+import { NameMatcher } from './globAutomaton';
 import {
   entryBudget,
   excludeMatcher,
@@ -260,7 +260,7 @@ const WALK_SLICE_MS = 8;
 
 /** Walks the target folder depth-first in sorted order (so files come in result order) and queues every file to search. */
 async function walk(req: EngineRequest, pool: ScanWorker, sink: ResultSink, signal: AbortSignal): Promise<void> {
-  const excludes = excludeMatcher(req.excludeGlobs);
+  const excludes = await excludeMatcher(req.excludeGlobs);
   const explicit = await GitignoreMatcher.build(req.explicitIgnore);
   const types = req.typeGlobs ? new NameMatcher(req.typeGlobs) : undefined;
   // Matching every entry against a repository's ignore rules runs here, on the host's thread: each

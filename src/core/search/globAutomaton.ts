@@ -7,7 +7,9 @@ import { parseBoundedGlob, type Token } from './globs';
  * once, code point by code point, keeping the set of automaton states it can be in, so one test
  * costs at most (code points × states) steps, and the caller can cap the steps.
  *
- * It accepts exactly what `globToRegExp` of the same glob accepts (searchGlobs.test.ts compares them).
+ * It is the only glob matcher of the search: the ignore files, the exclusion globs and the file-type
+ * globs all go through it. It accepts exactly what the reference RegExp of the same glob accepts
+ * (test/support/globRegExp.ts; searchGlobs.test.ts compares them, and that RegExp with ripgrep).
  */
 
 /** What one transition accepts. */
@@ -66,7 +68,7 @@ export class GlobAutomaton {
     const tokens = parseBoundedGlob(glob);
     const start = this.state();
     if (tokens.length === 1 && tokens[0]?.k === 'rprefix') {
-      // A lone `**` matches every path (the RegExp's `[^\n]*`).
+      // A lone `**` matches every path but one holding '\n'.
       this.move(start, Accepts.NotNewline, 0, start);
       this.accept = start;
     } else {
@@ -200,7 +202,7 @@ export class GlobAutomaton {
     return at;
   }
 
-  // Each token reads what its piece of globToRegExp's RegExp reads.
+  // Each token reads what its piece of the reference RegExp reads (test/support/globRegExp.ts).
   private token(t: Token, from: number): number {
     switch (t.k) {
       case 'lit': {
@@ -284,7 +286,7 @@ export function literalEnding(tokens: readonly Token[]): string {
   return out;
 }
 
-/** Whether a token can read a '/' (a negated class can, as in the RegExp). */
+/** Whether a token can read a '/' (a negated class can). */
 function mayReadSlash(t: Token): boolean {
   switch (t.k) {
     case 'lit':
@@ -309,4 +311,24 @@ function mayReadSlash(t: Token): boolean {
 export function lastComponentGlob(glob: string, tokens: readonly Token[]): string | undefined {
   if (tokens.length < 2 || tokens[0]?.k !== 'rprefix' || !glob.startsWith('**/')) return undefined;
   return tokens.slice(1).some(mayReadSlash) ? undefined : glob.slice(3);
+}
+
+/**
+ * Steps one file name may take against the file-type globs: they come from fileTypes.ts (at most 32
+ * names, a few short globs each), so a name of 255 code units needs a small fraction of it.
+ */
+const MAX_NAME_MATCH_STEPS = 1_000_000;
+
+/** File-name globs of a file type as one matcher over names. Throws GlobError. */
+export class NameMatcher {
+  private readonly automata: GlobAutomaton[];
+  constructor(globs: readonly string[]) {
+    this.automata = globs.map((g) => new GlobAutomaton(g));
+  }
+
+  /** Whether a glob matches `name`; a name that would take more than the step bound is not of the type. */
+  test(name: string): boolean {
+    const budget: StepBudget = { steps: MAX_NAME_MATCH_STEPS };
+    return this.automata.some((a) => a.matches(name, budget) === true);
+  }
 }

@@ -2,7 +2,9 @@
  * Globs as ripgrep reads them, for the in-process fallback that must match the same paths (see
  * ignore.ts for the rules built on them): the glob syntax and matching of ripgrep 13's `globset`
  * (gitignore flavour: `*` and `?` do not cross '/', `**` only as a whole path component,
- * `[...]`/`[!...]` classes, `{a,b}`, `\` escapes), compiled to a RegExp.
+ * `[...]`/`[!...]` classes, `{a,b}`, `\` escapes), parsed into tokens. Every glob is matched by
+ * globAutomaton.ts, which reads a path once and never backtracks; no glob becomes a RegExp here
+ * (test/support/globRegExp.ts keeps that translation as the reference the automaton is checked against).
  */
 
 export type Token =
@@ -158,55 +160,19 @@ function parseGlob(glob: string): Token[] {
   return stack[0] as Token[];
 }
 
-function escapeChar(c: string): string {
-  return /^[A-Za-z0-9_]$/.test(c) ? c : `\\u{${(c.codePointAt(0) as number).toString(16)}}`;
-}
-
-function tokensToRegex(tokens: readonly Token[]): string {
-  let re = '';
-  tokens.forEach((t, i) => {
-    switch (t.k) {
-      case 'lit':
-        re += escapeChar(t.c);
-        break;
-      case 'any':
-        re += '[^/]';
-        break;
-      case 'star':
-        // `**` inside a name is one `*`: two in a row would only backtrack more.
-        if (tokens[i - 1]?.k !== 'star') re += '[^/]*';
-        break;
-      case 'rprefix':
-        re += '(?:/?|[^\\n]*/)';
-        break;
-      case 'rsuffix':
-        re += '/[^\\n]*';
-        break;
-      case 'rzero':
-        re += '(?:/|/[^\\n]*/)';
-        break;
-      case 'class':
-        re += `[${t.negated ? '^' : ''}${t.ranges
-          .map(([a, b]) => (a === b ? `\\u{${a.toString(16)}}` : `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`))
-          .join('')}]`;
-        break;
-      case 'alt': {
-        const parts = t.branches.map((b) => tokensToRegex(b)).filter((p) => p !== '');
-        if (parts.length > 0) re += `(?:${parts.join('|')})`;
-        break;
-      }
-    }
-  });
-  return re;
-}
-
 /**
- * Wildcards a glob may hold. Each `*` becomes `[^/]*`, and JavaScript's regexes backtrack: a
- * repository's ignore line `*a*a*a*a*a*a*a*a*b` held the host for good on a long file name. Ignore
- * rules are now matched by globAutomaton.ts, which does not backtrack; the bound stays so that both
- * engines skip the same lines, and the RegExp is left to the file-type globs, tried on names only.
+ * `*` wildcards a glob may hold (an alternation counts as its branch with the most). The automaton
+ * does not backtrack, so this bound no longer protects the host; it stays so that the lines both
+ * engines skip stay the same (ignore.ts), since lifting it would change which ordinary lines apply.
  */
 const MAX_GLOB_STARS = 3;
+
+/**
+ * Code units a glob may hold. The automaton has a few states per code unit and building it holds the
+ * host in proportion: a one-megabyte ignore line held it far past its bound. Honest globs are far shorter;
+ * ripgrep has no such bound, so the in-process search may show a file ripgrep ignores, never fewer.
+ */
+export const MAX_GLOB_CHARS = 1024;
 
 function starsIn(tokens: readonly Token[]): number {
   let n = 0;
@@ -218,32 +184,15 @@ function starsIn(tokens: readonly Token[]): number {
   return n;
 }
 
-/** The tokens of a glob within the wildcard bound. Throws GlobError. */
+/** The tokens of a glob within the length and wildcard bounds. Throws GlobError. */
 export function parseBoundedGlob(glob: string): Token[] {
+  if (glob.length > MAX_GLOB_CHARS) throw new GlobError(`glob of ${glob.length} characters is longer than ${MAX_GLOB_CHARS}`);
   const tokens = parseGlob(glob);
   if (starsIn(tokens) > MAX_GLOB_STARS) throw new GlobError(`glob '${glob}' has more than ${MAX_GLOB_STARS} wildcards`);
   return tokens;
 }
 
-/** A glob (ripgrep syntax, gitignore flavour) as an anchored RegExp over a '/'-separated path. Throws GlobError. */
-export function globToRegExp(glob: string): RegExp {
-  const tokens = parseBoundedGlob(glob);
-  const body = tokens.length === 1 && tokens[0]?.k === 'rprefix' ? '[^\\n]*' : tokensToRegex(tokens);
-  return new RegExp(`^${body}$`, 'u');
-}
-
 /** Escapes a literal path so that it can be put inside a glob. */
 export function escapeGlob(literal: string): string {
   return literal.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`);
-}
-
-/** File-name globs of a file type as one matcher over names. */
-export class NameMatcher {
-  private readonly res: RegExp[];
-  constructor(globs: readonly string[]) {
-    this.res = globs.map((g) => globToRegExp(g));
-  }
-  test(name: string): boolean {
-    return this.res.some((re) => re.test(name));
-  }
 }
