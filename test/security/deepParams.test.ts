@@ -84,3 +84,14 @@ test('params 60 levels deep are still accepted (the limit is on nesting, not on 
   const answer = await answerTo('shallow', `{"type":"TOOL_CALL","toolCallId":"shallow","toolName":"read_file","params":{"relativePath":"notes.md","extra":${nested(60)}}}`);
   assert.notEqual(answer.code, 'BAD_REQUEST', String(answer.error));
 });
+
+test('a TOOL_CALL whose params hold 300,000 keys is answered BAD_REQUEST at once; the host answers the next call', async () => {
+  const keys = Array.from({ length: 300_000 }, (_, i) => `"k${i}":0`).join(',');
+  const started = Date.now();
+  const answer = await answerTo('wide', `{"type":"TOOL_CALL","toolCallId":"wide","toolName":"read_file","params":{"relativePath":"notes.md",${keys}}}`);
+  assert.equal(answer.code, 'BAD_REQUEST', String(answer.error));
+  assert.match(String(answer.error), /more than 50000 object keys/);
+  const next = (await backend.callTool('read_file', { relativePath: 'notes.md' }, { timeoutMs: 15_000 })).data as Record<string, unknown>;
+  assert.equal(next.success, true, JSON.stringify(next).slice(0, 300));
+  assert.ok(Date.now() - started < 15_000, 'answered in good time');
+});

@@ -75,6 +75,9 @@ const TOOL_FILES: readonly string[] = [
   'env/bin/activate.fish',
   'renv/activate.R',
   'config/config.exs',
+  'Package@swift-5.9.swift',
+  'sub/Package@swift-6.swift',
+  'mill-build/src/Build.scala',
 ];
 
 /** Source code and prose: what autoApprove writes without asking. */

@@ -63,7 +63,8 @@ const TOOL_FILES = new GlobSet([
   // a virtualenv's activation scripts, whatever the folder is called (shells and the Python extension run them)
   '**/{bin,Scripts}/{activate,Activate}*',
   '**/CMakeLists.txt',
-  '**/Package.swift',
+  '**/Package{,@swift-*}.swift',
+  '**/mill-build/**',
   '**/mix.exs',
   '**/Setup.{hs,lhs}',
   '**/project.clj',

@@ -15,17 +15,27 @@ export const MAX_ID_CHARS = 256;
  */
 const MAX_NESTING_DEPTH = 64;
 
-/** True when `value` nests arrays and objects deeper than `limit` levels; iterative, so any depth is safe to measure. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
+/**
+ * Most object keys a message may hold in all. Each key costs the schema and the write journal's
+ * hash a copy and a sort: hundreds of thousands of them, well within the frame limit, held the
+ * thread for seconds. No tool's params come near this.
+ */
+const MAX_OBJECT_KEYS = 50_000;
+
+/** What makes a message too big to process although its frame fits: nesting (`limit` levels) or keys; iterative, so any depth is safe to measure. */
+function shapeProblem(value: unknown, limit: number): 'deep' | 'wide' | undefined {
   const stack: { value: object; depth: number }[] = [];
   if (value !== null && typeof value === 'object') stack.push({ value, depth: 1 });
+  let keys = 0;
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.depth > limit) return true;
-    for (const child of Array.isArray(item.value) ? item.value : Object.values(item.value)) {
+    if (item.depth > limit) return 'deep';
+    const children = Array.isArray(item.value) ? item.value : Object.values(item.value);
+    if (!Array.isArray(item.value) && (keys += children.length) > MAX_OBJECT_KEYS) return 'wide';
+    for (const child of children) {
       if (child !== null && typeof child === 'object') stack.push({ value: child as object, depth: item.depth + 1 });
     }
   }
-  return false;
+  return undefined;
 }
 
 const str = z.string();
@@ -191,13 +201,17 @@ export function parseServerMessage(raw: string | Buffer): ParseOutcome {
   if (typeof type !== 'string') {
     return { ok: false, error: 'A message must have a string "type".' };
   }
-  const tooDeep = nestsDeeperThan(json, MAX_NESTING_DEPTH)
-    ? `Invalid ${type.slice(0, 40)} message: arrays and objects nest deeper than ${MAX_NESTING_DEPTH} levels; not processed.`
-    : undefined;
+  const problem = shapeProblem(json, MAX_NESTING_DEPTH);
+  const tooBig =
+    problem === 'deep'
+      ? `Invalid ${type.slice(0, 40)} message: arrays and objects nest deeper than ${MAX_NESTING_DEPTH} levels; not processed.`
+      : problem === 'wide'
+        ? `Invalid ${type.slice(0, 40)} message: it holds more than ${MAX_OBJECT_KEYS} object keys; not processed.`
+        : undefined;
   if (type === 'TOOL_CALL') {
-    return parseToolCall(json, tooDeep);
+    return parseToolCall(json, tooBig);
   }
-  if (tooDeep) return { ok: false, error: tooDeep };
+  if (tooBig) return { ok: false, error: tooBig };
   const schema = serverSchemas[type as keyof typeof serverSchemas];
   if (!schema) {
     return { ok: 'ignored', type };
@@ -209,8 +223,8 @@ export function parseServerMessage(raw: string | Buffer): ParseOutcome {
   return { ok: true, message: parsed.data };
 }
 
-/** `tooDeep`: why the call is refused whatever its fields, when it nests too deep (it is still answered, to its id). */
-function parseToolCall(json: object, tooDeep: string | undefined): ParseOutcome {
+/** `tooBig`: why the call is refused whatever its fields, when it nests too deep or holds too many keys (it is still answered, to its id). */
+function parseToolCall(json: object, tooBig: string | undefined): ParseOutcome {
   const parsed = RawToolCallSchema.safeParse(json);
   // Find an id even in a malformed call, so the backend gets an answer instead of a 30 s timeout.
   const loose = json as Record<string, unknown>;
@@ -230,7 +244,7 @@ function parseToolCall(json: object, tooDeep: string | undefined): ParseOutcome 
   if (typeof rawId === 'string' && rawId.length > MAX_ID_CHARS) {
     return reply(`Invalid TOOL_CALL: the id is ${rawId.length} characters long; at most ${MAX_ID_CHARS} are accepted.`);
   }
-  if (tooDeep) return reply(tooDeep);
+  if (tooBig) return reply(tooBig);
   if (!parsed.success) {
     return reply(`Invalid TOOL_CALL: ${describeIssues(parsed.error)}`);
   }

@@ -48,8 +48,9 @@ export async function writeText(uri: vscode.Uri, text: string, original: string,
   // An open document shows the file once VS Code sees the change; wait for it briefly, so the
   // developer (and the next call) sees the text that landed.
   await reloaded;
-  // What is on disk now: should anything have written the file anew meanwhile, the agent is told.
-  return { finalText: currentText(uri) ?? landed, saved: true };
+  // What was written, not a read-back: a racer could swap the name meanwhile for a link to a
+  // file the agent may not see, and a read-back would put that file's lines in the answer.
+  return { finalText: landed, saved: true };
 }
 
 /** The developer's unsaved buffer gets the change as an edit (Undo works), and stays unsaved. */
@@ -126,8 +127,8 @@ export async function writeNotebookFile(uri: vscode.Uri, text: string, encoding:
   // A saved notebook reloads from disk when VS Code sees the change; wait for it briefly, so the
   // developer (and the next call) sees the cells that landed.
   const notReloaded = (await reloaded) === false;
-  // What is on disk now: should anything have saved the notebook anew meanwhile, the agent is told.
-  return { finalText: currentText(uri) ?? text, saved: true, ...(notReloaded ? { notReloaded } : {}) };
+  // What was written, not a read-back (see writeText).
+  return { finalText: text, saved: true, ...(notReloaded ? { notReloaded } : {}) };
 }
 
 /** Resolves true when the notebook's content changes (it reloaded from disk), false after `ms`. */
