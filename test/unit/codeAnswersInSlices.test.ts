@@ -83,26 +83,32 @@ test('a callers answer from the built index lets the event loop run between its 
 });
 
 test('a save during the pauses of an answer: the answer is the index after the save, not a mix', async () => {
-  const { ws, index, root } = await builtIndex();
-  try {
-    const version = index.version();
-    let savedFirst = false;
-    // at the answer's first pause: C0 stops calling hit()
-    setImmediate(() => {
-      fs.writeFileSync(path.join(root, 'c/C0.java'), 'package c;\nclass C0 {\n  void go0() { }\n}\n');
-      void index.update(path.join(root, 'c/C0.java')).then(() => (savedFirst = true));
-    });
-    const answer = await callersOf(ws);
-    assert.ok(savedFirst, 'the save landed before the answer was given');
-    assert.equal(index.unchanged(version), false, 'the save moved the version');
-    assert.doesNotMatch(answer.result, /C0\.go0/);
-    for (let i = 1; i < CALLERS; i++) assert.match(answer.result, new RegExp(`C${i}\\.go${i}`));
-    const after = await callersOf(ws);
-    assert.equal(answer.result, after.result);
-  } finally {
-    dropCodeIntel(ws);
-    fs.rmSync(root, { recursive: true, force: true });
+  // Whether the save lands before the answer ends depends on the machine's load: tried until it does.
+  let landed = false;
+  for (let attempt = 0; attempt < 10 && !landed; attempt++) {
+    const { ws, index, root } = await builtIndex();
+    try {
+      const version = index.version();
+      let savedFirst = false;
+      // at the answer's first pause: C0 stops calling hit()
+      setImmediate(() => {
+        fs.writeFileSync(path.join(root, 'c/C0.java'), 'package c;\nclass C0 {\n  void go0() { }\n}\n');
+        void index.update(path.join(root, 'c/C0.java')).then(() => (savedFirst = true));
+      });
+      const answer = await callersOf(ws);
+      if (!savedFirst) continue;
+      landed = true;
+      assert.equal(index.unchanged(version), false, 'the save moved the version');
+      assert.doesNotMatch(answer.result, /C0\.go0/);
+      for (let i = 1; i < CALLERS; i++) assert.match(answer.result, new RegExp(`C${i}\\.go${i}`));
+      const after = await callersOf(ws);
+      assert.equal(answer.result, after.result);
+    } finally {
+      dropCodeIntel(ws);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   }
+  assert.ok(landed, 'the save landed before the answer was given (in 10 tries)');
 });
 
 test('a save that changes what a caller imports, while the answer resolves the call sites: neither it nor a later answer keeps the old reading', async () => {

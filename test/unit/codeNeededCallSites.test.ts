@@ -138,7 +138,7 @@ class GlobsChange extends NodeWorkspace {
  * `turnsAfter` turns of the event loop after the round's last pause: 0, at that pause; 2, once
  * the round is done and its ripgrep search runs. The answer, given after the change.
  */
-async function globsChangeDuringRound(turnsAfter: number): Promise<string> {
+async function globsChangeDuringRound(turnsAfter: number): Promise<{ early: string; changed: boolean }> {
   const h = await heldIndex(project(), CodeIndex, GlobsChange);
   const ws = h.ws as GlobsChange;
   const q = { method: 'a.Target.hit', direction: 'callers', depth: 1 };
@@ -162,9 +162,8 @@ async function globsChangeDuringRound(turnsAfter: number): Promise<string> {
       };
       setImmediate(watch);
       const early = (await callTool(callChainTool, ws, q)).result as string;
-      assert.ok(changed, 'the globs changed during the answer');
       assert.equal(h.index.isReady, false);
-      return early;
+      return { early, changed };
     } finally {
       SLICE_LIMITS.ms = savedSlice;
     }
@@ -176,7 +175,11 @@ async function globsChangeDuringRound(turnsAfter: number): Promise<string> {
 
 test('the secret globs change during the pauses of a round, or during its search: the file they now cover is in no answer', async () => {
   for (const turnsAfter of [0, 2]) {
-    const early = await globsChangeDuringRound(turnsAfter);
+    // A round's pauses vary with the machine's load: the case is tried until the change did land during the answer.
+    let tried: { early: string; changed: boolean } | undefined;
+    for (let attempt = 0; attempt < 10 && !tried?.changed; attempt++) tried = await globsChangeDuringRound(turnsAfter);
+    assert.ok(tried?.changed, 'the globs changed during the answer (in 10 tries)');
+    const { early } = tried;
     assert.doesNotMatch(early, /Caller\.go|z\/b\//, `the now-secret caller (globs changed ${turnsAfter} turns after the last pause)`);
     assert.match(early, /Target\.other/);
   }
