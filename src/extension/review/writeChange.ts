@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ToolError } from '../../core/protocol/errors';
 import type { CommittedChange } from '../../core/write/gate';
@@ -6,6 +9,25 @@ import { dominantEol, minimalReplace, withEol } from '../../core/edit/eol';
 import { readRegularFileSync } from '../../core/policy/safeRead';
 import { decodeText } from '../../core/workspace/text';
 import { confirmCreated, type JudgedPath, type WriteCheck } from '../../core/write/judgedPath';
+
+/**
+ * Replaces a file's bytes whole: written beside it under a short temporary name with its mode, then
+ * renamed over it, so no reader (and no crash) ever sees it empty or half written. Synchronous from
+ * the caller's last check to the rename, so nothing else runs in between.
+ */
+function replaceWhole(uri: vscode.Uri, bytes: Uint8Array): void {
+  const target = uri.fsPath;
+  const tmp = path.join(path.dirname(target), `.agent-bridge-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const mode = fs.statSync(target).mode & 0o7777;
+  try {
+    fs.writeFileSync(tmp, bytes, { flag: 'wx', mode });
+    fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, target);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
 
 /**
  * Creates a new file with an approved text through VS Code (so Undo works). VS Code creates by name:
@@ -44,7 +66,7 @@ export async function writeText(uri: vscode.Uri, text: string, original: string,
   const landed = inOneLineEnding(text, original);
   const reloaded = doc && doc.getText() !== landed ? caughtUp(doc, landed, 3000) : undefined;
   await check.recheck(APPROVED);
-  await vscode.workspace.fs.writeFile(uri, encodeText(landed, onDisk.encoding));
+  replaceWhole(uri, encodeText(landed, onDisk.encoding));
   // An open document shows the file once VS Code sees the change; wait for it briefly, so the
   // developer (and the next call) sees the text that landed.
   await reloaded;
@@ -123,7 +145,7 @@ export async function writeNotebookFile(uri: vscode.Uri, text: string, encoding:
   const notebook = openNotebook(uri);
   const reloaded = notebook ? notebookChanged(notebook, 3000) : undefined;
   await judged.recheck(APPROVED);
-  await vscode.workspace.fs.writeFile(uri, encodeText(text, encoding));
+  replaceWhole(uri, encodeText(text, encoding));
   // A saved notebook reloads from disk when VS Code sees the change; wait for it briefly, so the
   // developer (and the next call) sees the cells that landed.
   const notReloaded = (await reloaded) === false;
