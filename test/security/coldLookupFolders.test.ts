@@ -10,7 +10,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import { closeColdParsePool } from '../../src/core/code/intel/coldParse';
 import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
@@ -21,6 +20,7 @@ import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from '../support/fixtures';
+import { heldDuring } from '../support/loopDelay';
 
 /** Far below what reading the crowded folder once per file costs, far above a loaded machine's hiccups. */
 const MAX_HELD_MS = 500;
@@ -54,19 +54,11 @@ interface Asked {
 /** One tool call on a fresh host, with the event loop's worst delay meanwhile. */
 async function askWatched(ws: NodeWorkspace, toolName: string, params: Record<string, unknown>): Promise<Asked> {
   const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger });
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  // the monitor records from its second tick on: a block before that would go unseen
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  try {
+  const { value: answer, heldMs } = await heldDuring(() => {
     assert.equal(codeIntelFor(ws).index.declarationsIn, false, 'a fresh host: the index is not built');
-    const answer = await d.dispatch({ id: 'cold', idKey: 'toolCallId', toolName, params });
-    // the monitor's timer must fire once more: a block that just ended is recorded only then
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    return { answer, heldMs: delay.max / 1e6 };
-  } finally {
-    delay.disable();
-  }
+    return d.dispatch({ id: 'cold', idKey: 'toolCallId', toolName, params });
+  });
+  return { answer, heldMs };
 }
 
 test('read_class of a class declared only in thousands of output files beside a crowded folder: the loop stays free, NOT_FOUND', { timeout: 120_000 }, async () => {

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import { closeColdParsePool } from '../../src/core/code/intel/coldParse';
 import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
@@ -20,6 +19,7 @@ import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from '../support/fixtures';
+import { heldDuring } from '../support/loopDelay';
 
 /** Far below the seconds one such file costs the parser, far above a loaded machine's hiccups. */
 const MAX_HELD_MS = 500;
@@ -85,19 +85,11 @@ interface Asked {
 
 /** One tool call on a fresh host (`ws`), with the event loop's worst delay meanwhile. */
 async function askWatched(ws: NodeWorkspace, d: Dispatcher, toolName: string, params: Record<string, unknown>): Promise<Asked> {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  // the monitor records from its second tick on: a block before that would go unseen
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  try {
+  const { value: answer, heldMs } = await heldDuring(() => {
     assert.equal(codeIntelFor(ws).index.declarationsIn, false, 'a fresh host: the index is not built');
-    const answer = await d.dispatch({ id: 'cold', idKey: 'toolCallId', toolName, params });
-    // the monitor's timer must fire once more: a block that just ended is recorded only then
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    return { answer, heldMs: delay.max / 1e6 };
-  } finally {
-    delay.disable();
-  }
+    return d.dispatch({ id: 'cold', idKey: 'toolCallId', toolName, params });
+  });
+  return { answer, heldMs };
 }
 
 /** One tool call on a fresh host, with the event loop's worst delay meanwhile; then the index is built, asked the same, and let go. */

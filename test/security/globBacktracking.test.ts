@@ -7,7 +7,6 @@
  * searchIgnoreProbe.ts) so that a frozen event loop fails the test instead of hanging it.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,6 +15,7 @@ import { NameMatcher } from '../../src/core/search/globAutomaton';
 import { GlobError, MAX_GLOB_CHARS } from '../../src/core/search/globs';
 import { entryBudget, GitignoreMatcher } from '../../src/core/search/ignore';
 import type { SearchProbeLine } from '../support/searchIgnoreProbe';
+import { runSearchProbe } from '../support/searchProbe';
 
 const WATCHDOG_MS = 90_000;
 const ANSWER_MS = 20_000;
@@ -28,30 +28,11 @@ after(() => {
 });
 
 function runProbe(root: string, options: { excludes?: string[]; params?: Record<string, unknown> }): Promise<{ line?: SearchProbeLine; killed: boolean; code: number | null; stderr: string }> {
-  const probe = path.join(__dirname, '..', 'support', 'searchIgnoreProbe.ts');
   // Beside the project, not in it: a megabyte glob is too long for the command line.
   const optionsFile = `${root}.options.json`;
   fs.writeFileSync(optionsFile, JSON.stringify(options));
   roots.push(optionsFile);
-  const child = spawn(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', probe, root, 'needle', optionsFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  let killed = false;
-  const watchdog = setTimeout(() => {
-    killed = true;
-    child.kill('SIGKILL');
-  }, WATCHDOG_MS);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(watchdog);
-      const first = stdout.split('\n').find(Boolean);
-      resolve({ line: first ? (JSON.parse(first) as SearchProbeLine) : undefined, killed, code, stderr: stderr.slice(-2000) });
-    });
-  });
+  return runSearchProbe([root, 'needle', optionsFile], WATCHDOG_MS);
 }
 
 /** `a/**\/a/**\/…/**\/b`: eleven `**` that backtrack on a deep chain of `a` folders. */

@@ -7,7 +7,6 @@
  * a few seconds, and neither the event loop nor a concurrent read_method may wait long meanwhile.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +18,7 @@ import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { callTool } from '../support/tools';
 import type { ProbeLine } from '../support/javaTypingProbe';
+import { runWatched } from '../support/watchedChild';
 
 const LEVELS = 20;
 /** The whole child's run: on the unbounded code the first shape alone takes about 44 s. */
@@ -59,25 +59,9 @@ const SHAPES: Record<string, string> = {
 };
 
 /** Runs the probe over `shapes`, killing it after WATCHDOG_MS; the lines it printed, and how it ended. */
-function runProbe(shapes: Record<string, string>): Promise<{ lines: ProbeLine[]; killed: boolean; code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'support', 'javaTypingProbe.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  let killed = false;
-  const watchdog = setTimeout(() => {
-    killed = true;
-    child.kill('SIGKILL');
-  }, WATCHDOG_MS);
-  child.stdin.end(JSON.stringify(shapes));
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(watchdog);
-      const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as ProbeLine);
-      resolve({ lines, killed, code, stderr });
-    });
-  });
+async function runProbe(shapes: Record<string, string>): Promise<{ lines: ProbeLine[]; killed: boolean; code: number | null; stderr: string }> {
+  const run = await runWatched(path.join(__dirname, '..', 'support', 'javaTypingProbe.ts'), [], { watchdogMs: WATCHDOG_MS, stdin: JSON.stringify(shapes) });
+  return { ...run, lines: run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as ProbeLine) };
 }
 
 test('nested calls to overloaded generic methods are typed in bounded time, and never hold the event loop', { timeout: WATCHDOG_MS + 30_000 }, async () => {

@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { closeSharedParsePools } from '../../src/core/code/index/offThreadParse';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from '../support/fixtures';
+import { heldDuring } from '../support/loopDelay';
 
 after(() => closeSharedParsePools());
 
@@ -30,18 +30,7 @@ function bigJava(name: string): string {
 
 /** `work`, with the event loop's worst delay meanwhile in ms. */
 async function watched(work: () => Promise<void>): Promise<number> {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  // the monitor records from its second tick on: a block before that would go unseen
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  try {
-    await work();
-    // the monitor's timer must fire once more: a block that just ended is recorded only then
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  } finally {
-    delay.disable();
-  }
-  return delay.max / 1e6;
+  return (await heldDuring(work)).heldMs;
 }
 
 test('a large file saved after the build is parsed off the host thread', { timeout: 120_000 }, async () => {

@@ -7,12 +7,12 @@
  * while its event loop delay is measured.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import type { SearchProbeLine } from '../support/searchIgnoreProbe';
+import { runSearchProbe } from '../support/searchProbe';
 
 /** The probe is killed past this: a search stuck for good must fail the test, not hang it. */
 const WATCHDOG_MS = 90_000;
@@ -27,27 +27,7 @@ after(() => {
 });
 
 function runProbe(root: string, pattern: string): Promise<{ line?: SearchProbeLine; killed: boolean; code: number | null; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=512', '--import', 'tsx', path.join(__dirname, '..', 'support', 'searchIgnoreProbe.ts'), root, pattern],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  let killed = false;
-  const watchdog = setTimeout(() => {
-    killed = true;
-    child.kill('SIGKILL');
-  }, WATCHDOG_MS);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(watchdog);
-      const first = stdout.split('\n').find(Boolean);
-      resolve({ line: first ? (JSON.parse(first) as SearchProbeLine) : undefined, killed, code, stderr: stderr.slice(-2000) });
-    });
-  });
+  return runSearchProbe([root, pattern], WATCHDOG_MS);
 }
 
 test("a hostile .gitignore (4 MB of distinct wildcard lines, lines that backtrack on long names) neither crashes nor holds the in-process search", { timeout: WATCHDOG_MS + 30_000 }, async () => {
