@@ -5,7 +5,7 @@ import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { SLICE_LIMITS, type Sliced } from '../../src/core/code/index/slices';
 import { dropCodeIntel, answerFromBuiltIndex } from '../../src/core/code/intel/intel';
-import { byWorkspace } from '../../src/core/code/intel/state';
+import { setCodeIntel } from '../../src/core/code/intel/state';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
 import { SecretGuard } from '../../src/core/workspace/globSet';
 import { callChainTool } from '../../src/core/tools/callChain';
@@ -38,7 +38,7 @@ test('a file that becomes secret after it was indexed leaves read_class and call
   const index = new CodeIndex(ws, { workers: 0 });
   try {
     await index.ready();
-    byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+    setCodeIntel(ws, { index, graph: new CallGraph(index) });
     const callers = async () => (await callTool(callChainTool, ws, { method: 'a.Target.hit', direction: 'callers' })).result;
     // visible: every lookup has seen both files under these globs
     assert.match((await callTool(readClassTool, ws, { className: 'keys.Vault' })).result, /class Vault/);

@@ -12,7 +12,7 @@ import { makeTree } from '../support/fixtures';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
-import { byWorkspace, peekCodeIntel } from '../../src/core/code/intel/state';
+import { peekCodeIntel, setCodeIntel } from '../../src/core/code/intel/state';
 
 const files = [
   'src/main/java/com/acme/order/OrderService.java',
@@ -121,7 +121,7 @@ test('@ symbols follow the index: a class saved a moment ago is offered at the n
   const root = makeTree({ 'src/p/Greeter.java': 'package p;\npublic class Greeter { void greet() {} }\n' }, 'ab-mentions-');
   const ws = new NodeWorkspace(root);
   const index = new CodeIndex(ws, { workers: 0 });
-  byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+  setCodeIntel(ws, { index, graph: new CallGraph(index) });
   try {
     await index.ready();
     const mentions = new Mentions(ws);

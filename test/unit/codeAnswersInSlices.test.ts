@@ -6,7 +6,7 @@ import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { runSliced, SLICE_LIMITS, type Sliced } from '../../src/core/code/index/slices';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
-import { byWorkspace } from '../../src/core/code/intel/state';
+import { setCodeIntel } from '../../src/core/code/intel/state';
 import { ToolError } from '../../src/core/protocol/errors';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { readClassTool } from '../../src/core/tools/readClass';
@@ -42,7 +42,7 @@ async function builtIndex(extra: Record<string, string> = {}, Index: typeof Code
   const ws = new NodeWorkspace(root);
   const index = new Index(ws, { workers: 0 });
   await index.ready();
-  byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+  setCodeIntel(ws, { index, graph: new CallGraph(index) });
   return { ws, index, root };
 }
 

@@ -8,7 +8,7 @@ import { CallGraph, type CallTreeNode } from '../../src/core/code/index/callGrap
 import { CodeIndex, type MethodEntry } from '../../src/core/code/index/codeIndex';
 import { readCacheFile, writeCacheFile } from '../../src/core/code/index/indexCache';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
-import { byWorkspace } from '../../src/core/code/intel/state';
+import { setCodeIntel } from '../../src/core/code/intel/state';
 import { extractFile } from '../../src/core/code/languages/registry';
 import { MAX_CALL_SITES } from '../../src/core/code/packedSymbols';
 import { QUERY_LIMITS } from '../../src/core/code/parse/exprBounds';
@@ -267,7 +267,7 @@ test('a file with more call sites than the index keeps, or whose call-site query
   assert.equal(bulk.length, MAX_CALL_SITES - 1, 'the first MAX_CALL_SITES sites in declaration order, early() first');
   assert.deepEqual(index.callsOf(method(graph, 'Huge.late')), []);
   const ws = index.ws;
-  byWorkspace.set(ws, { index, graph });
+  setCodeIntel(ws, { index, graph });
   try {
     const out = (await callTool(callChainTool, ws, { method: 'gen.Task.run', direction: 'callers' })) as { result: string; structured: { callSitesCut?: string[] } };
     assert.match(out.result, /Huge\.early/);

@@ -9,7 +9,7 @@ import { FilesWanted, PassQueue } from '../../src/core/code/index/passQueue';
 import { SLICE_LIMITS, slicePauses } from '../../src/core/code/index/slices';
 import { configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
 import { NEEDED_FILES_LIMITS } from '../../src/core/code/intel/neededFilesIndex';
-import { byWorkspace } from '../../src/core/code/intel/state';
+import { setCodeIntel } from '../../src/core/code/intel/state';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
@@ -84,7 +84,7 @@ async function heldIndex(
   const built = index.ready();
   await index.declarationsReady();
   gate.busy = true;
-  byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+  setCodeIntel(ws, { index, graph: new CallGraph(index) });
   return { ws, index, gate, built };
 }
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
-import { byWorkspace } from '../../src/core/code/intel/state';
+import { setCodeIntel } from '../../src/core/code/intel/state';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { javaOutline } from '../../src/core/code/java/outline';
 import type { ExtractMode } from '../../src/core/code/languages/registry';
@@ -267,7 +267,7 @@ test('a file whose full parse fails keeps its declarations, and call_chain says 
     }
   }
   const index = new FailingFullParse(ws, { workers: 0 });
-  byWorkspace.set(ws, { index, graph: new CallGraph(index) });
+  setCodeIntel(ws, { index, graph: new CallGraph(index) });
   try {
     await index.ready();
     assert.deepEqual(index.callSitesMissing(), ['src/p/Bad.java']);

@@ -10,7 +10,7 @@ import type { Workspace } from '../../src/core/workspace/workspace';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { CallGraph } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
-import { byWorkspace } from '../../src/core/code/intel/state';
+import { setCodeIntel } from '../../src/core/code/intel/state';
 import { makeTree } from '../support/fixtures';
 import { JAVA_PROJECT } from '../support/javaProject';
 import { callTool, failsWith } from '../support/tools';
@@ -187,7 +187,7 @@ test('read_class lists each field with its own doc, in Java, Kotlin and TypeScri
       const index = new CodeIndex(w, pass === 'cached' ? { cacheFile } : {});
       await index.ready();
       if (pass === 'cached') assert.equal(index.lastBuild?.parsed, 0, 'nothing reparsed');
-      byWorkspace.set(w, { index, graph: new CallGraph(index) });
+      setCodeIntel(w, { index, graph: new CallGraph(index) });
       const fields = async (className: string) =>
         ((await callTool(readClassTool, w, { className })).structured as { fields: Array<{ name: string; doc?: string }> }).fields.map((f) => `${f.name}:${f.doc ?? '-'}`);
       assert.deepEqual(await fields('p.Doc'), ['count:The count.', 'plain:-', 'name:The name.', 'toString:-', '__proto__:The proto.'], pass);

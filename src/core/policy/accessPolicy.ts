@@ -285,6 +285,7 @@ export class AccessPolicy {
   }
 }
 
+// Already one object per workspace, living as long as it; the Workspace knows nothing of the policy, so a WeakMap is the plain home.
 const policies = new WeakMap<Workspace, AccessPolicy>();
 
 /**

@@ -39,7 +39,8 @@ function where(r: SearchResult, t: Translate): string {
   return r.path === '.' ? t('the project') : r.path;
 }
 
-function modeLine(r: SearchResult, t: Translate): string {
+/** How a search matched: "literal, case-insensitive", with its file type when it had one. */
+export function modeLine(r: Pick<SearchResult, 'regex' | 'caseSensitive' | 'fileType'>, t: Translate): string {
   const parts = [r.regex ? t('regex') : t('literal'), r.caseSensitive ? t('case-sensitive') : t('case-insensitive')];
   const type = describeFileType(r.fileType);
   if (type !== undefined) parts.push(t('file type: {0}', type));

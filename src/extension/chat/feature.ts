@@ -47,6 +47,7 @@ export class ChatFeature implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   readonly attachments: ChatAttachments;
   private readonly history: ChatHistory;
+  // Each folder's `@` list, dropped with its Workspace: a WeakMap is the plain home for it.
   private readonly mentions = new WeakMap<Workspace, Mentions>();
   /** The backend's `/` commands (its last COMMANDS message). */
   private commands: SlashCommand[] = [];

@@ -1,5 +1,6 @@
 /** How a tool call looks in the chat: one line of what it is about, its outcome, and a written change as a short diff. */
 import { patchCounts } from '../../core/edit/patch';
+import { toolOutcome } from '../../core/tools/outcome';
 
 /** Params worth showing, most telling first; the rest (bodies of edits, ids) would only be noise. */
 const KEY_PARAMS = [
@@ -29,21 +30,12 @@ export function summarizeParams(params: Record<string, unknown>): string {
 }
 
 /**
- * The first line of a tool's Markdown answer that says what it found (after its heading): "Lines
- * 1–8 of 8", "**Matches**: 12 lines in 4 files", in the developer's language as the tool wrote it.
- * Shown on the collapsed row, so the row tells the outcome without being opened.
+ * A tool answer's outcome (`core/tools/outcome.ts`, read from its structured data) cut to fit the
+ * collapsed row, so the row tells what the tool found without being opened.
  */
-export function outcomeOf(markdown: string | undefined): string | undefined {
-  if (!markdown || /^\s*[[{]/.test(markdown)) return undefined;
-  let inCode = false;
-  for (const raw of markdown.split('\n', 40)) {
-    const line = raw.trim();
-    if (line.startsWith('```')) inCode = !inCode;
-    if (inCode || !line || line.startsWith('```') || line.startsWith('#') || line.startsWith('|') || /^[-*_]{3,}$/.test(line)) continue;
-    const plain = line.replace(/\*\*|__|`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/^[-*>]\s+/, '');
-    return short(plain);
-  }
-  return undefined;
+export function rowOutcome(toolName: string, structured: unknown): string | undefined {
+  const line = toolOutcome(toolName, structured);
+  return line === undefined ? undefined : short(line);
 }
 
 /** The transcript entry of a tool call. */

@@ -4,7 +4,7 @@
  */
 import type { ToolCall, ToolResultMessage } from '../../core/protocol/messages';
 import type { Entry } from './contract';
-import { compactDiff, outcomeOf, summarizeParams, toolEntryId } from './toolSummary';
+import { compactDiff, rowOutcome, summarizeParams, toolEntryId } from './toolSummary';
 import type { Transcript } from './transcript';
 
 /** A request under way: its local time limit and the entries it has written. */
@@ -56,7 +56,7 @@ export class TurnEntries {
       ...(d.approvalWaitMs !== undefined ? { waitMs: d.approvalWaitMs } : {}),
       // A write that landed shows its change as a diff rather than its answer's JSON.
       ...(diff ? { diff } : { output: d.result }),
-      outcome: d.success && !diff ? outcomeOf(d.result) : undefined,
+      outcome: d.success && !diff ? rowOutcome(call.toolName, d.structured) : undefined,
       error: d.error,
       // The developer's own decision needs no error code next to it.
       code: status === 'failed' ? d.code : undefined,

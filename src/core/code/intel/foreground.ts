@@ -1,11 +1,10 @@
-import type { Workspace } from '../../workspace/workspace';
-
 /**
  * Cold answers first. While a read_class or call_chain is answered from the files it needs
  * (quickLookup.ts, neededFilesIndex.ts), the workspace's index build starts no new files: both want the
  * same CPU and disk, and on a large tree a cold lookup that ran beside the build was several
  * times slower. The build is held back for at most HOLD_MS at a time and then runs for at least
  * RUN_MS before it can be held again, so a stream of cold questions slows it but never stops it.
+ * Each workspace has one (`codeStateOf(ws).foreground`, state.ts).
  */
 
 const HOLD_MS = 3000;
@@ -48,13 +47,4 @@ export class ForegroundGate {
   private release(): void {
     for (const w of this.waiters.splice(0)) w();
   }
-}
-
-const gates = new WeakMap<Workspace, ForegroundGate>();
-
-/** The workspace's gate, shared by its cold answers and its index build. */
-export function foregroundGate(ws: Workspace): ForegroundGate {
-  let g = gates.get(ws);
-  if (!g) gates.set(ws, (g = new ForegroundGate()));
-  return g;
 }

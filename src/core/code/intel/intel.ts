@@ -6,8 +6,7 @@ import type { Workspace } from '../../workspace/workspace';
 import { CallGraph } from '../index/callGraph';
 import { CodeIndex, type IndexVersion } from '../index/codeIndex';
 import { runSliced, runWhole, STALE, type Sliced } from '../index/slices';
-import { foregroundGate } from './foreground';
-import { byWorkspace, codeIndexSettings, type CodeIntel } from './state';
+import { codeIndexSettings, codeStateOf, type CodeIntel } from './state';
 
 export { configureCodeIndexes, dropCodeIntel, type CodeIntel } from './state';
 
@@ -16,16 +15,15 @@ export const cacheFileName = (root: string): string => `code-index-${createHash(
 
 /** The workspace's index, created on first use (not built: see `readyCodeIntel`). */
 export function codeIntelFor(ws: Workspace): CodeIntel {
-  let intel = byWorkspace.get(ws);
-  if (!intel) {
+  const state = codeStateOf(ws);
+  if (!state.intel) {
     const settings = codeIndexSettings();
     const dir = settings.cacheDir?.(ws);
     const cacheFile = dir ? path.join(dir, cacheFileName(ws.root)) : undefined;
-    const index = new CodeIndex(ws, { ...(cacheFile ? { cacheFile } : {}), ...(settings.log ? { log: settings.log } : {}), foreground: foregroundGate(ws) });
-    intel = { index, graph: new CallGraph(index) };
-    byWorkspace.set(ws, intel);
+    const index = new CodeIndex(ws, { ...(cacheFile ? { cacheFile } : {}), ...(settings.log ? { log: settings.log } : {}), foreground: state.foreground });
+    state.intel = { index, graph: new CallGraph(index) };
   }
-  return intel;
+  return state.intel;
 }
 
 /**

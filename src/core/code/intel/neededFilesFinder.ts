@@ -7,6 +7,7 @@ import type { Workspace } from '../../workspace/workspace';
 import { LANGUAGES } from '../languages/registry';
 import { IndexedPathRule, listSourceFiles } from '../languages/sourceFiles';
 import { filesDeclaring } from './quickLookup';
+import { codeStateOf, type SourceListing } from './state';
 
 /** The bounds of one cold answer (tests lower them). */
 export const NEEDED_FILES_LIMITS = { maxFiles: 1200, budgetMs: 10_000 };
@@ -16,19 +17,11 @@ const LISTING_TTL_MS = 60_000;
 /** Thrown where a cold answer cannot be bounded: the tool waits for the index instead. */
 export class GiveUp extends Error {}
 
-interface Listing {
-  readonly files: ReadonlySet<string>;
-  /** Folder → its source files. */
-  readonly byDir: ReadonlyMap<string, readonly string[]>;
-  readonly at: number;
-}
-
-const listings = new WeakMap<Workspace, Promise<Listing>>();
-
-export function listing(ws: Workspace): Promise<Listing> {
-  const cached = listings.get(ws);
+export function listing(ws: Workspace): Promise<SourceListing> {
+  const state = codeStateOf(ws);
+  const cached = state.listing;
   const fresh = cached?.then((l) => (Date.now() - l.at < LISTING_TTL_MS ? l : undefined));
-  const make = async (): Promise<Listing> => {
+  const make = async (): Promise<SourceListing> => {
     const files = await listSourceFiles(ws.root);
     const byDir = new Map<string, string[]>();
     for (const rel of files) {
@@ -40,8 +33,10 @@ export function listing(ws: Workspace): Promise<Listing> {
     return { files: new Set(files), byDir, at: Date.now() };
   };
   const next = (fresh ?? Promise.resolve(undefined)).then((l) => l ?? make());
-  listings.set(ws, next);
-  next.catch(() => listings.delete(ws));
+  state.listing = next;
+  next.catch(() => {
+    state.listing = undefined;
+  });
   return next;
 }
 
@@ -57,7 +52,7 @@ export class Finder {
   private readonly indexed: IndexedPathRule;
 
   /** Set once the listing is in (the first searches run beside it). */
-  list: Listing | undefined;
+  list: SourceListing | undefined;
 
   constructor(
     private readonly ws: Workspace,
@@ -66,7 +61,7 @@ export class Finder {
     this.indexed = new IndexedPathRule(ws.root, signal);
   }
 
-  private get files(): Listing {
+  private get files(): SourceListing {
     if (!this.list) throw new GiveUp();
     return this.list;
   }
@@ -133,7 +128,7 @@ export class Finder {
   }
 
   /** Files whose text has any of the call names as a word; undefined past `maxFiles`. */
-  async calling(keys: Iterable<string>, list?: Promise<Listing>): Promise<string[] | undefined> {
+  async calling(keys: Iterable<string>, list?: Promise<SourceListing>): Promise<string[] | undefined> {
     const words = [...keys].filter((k) => WORD.test(k) && !this.callsDone.has(k));
     if (!words.length) return [];
     for (const w of words) this.callsDone.add(w);
@@ -144,7 +139,7 @@ export class Finder {
     return files.length > NEEDED_FILES_LIMITS.maxFiles ? undefined : files;
   }
 
-  async declaringAnywhere(simple: string, list?: Promise<Listing>): Promise<string[]> {
+  async declaringAnywhere(simple: string, list?: Promise<SourceListing>): Promise<string[]> {
     const found = await filesDeclaring(this.ws, simple, this.signal, this.indexed);
     // no search, or more files than a cold answer looks at: the index answers
     if (!found) throw new GiveUp();

@@ -6,7 +6,7 @@ import { runSliced, STALE, type Sliced } from '../index/slices';
 import type { ExtractMode } from '../languages/registry';
 import { unpackJson, type PackedJson } from '../packedSymbols';
 import { NotParsedHere, packedAlone } from './coldParse';
-import { foregroundGate } from './foreground';
+import { codeStateOf } from './state';
 import { Finder, GiveUp, listing, NEEDED_FILES_LIMITS } from './neededFilesFinder';
 
 export { NEEDED_FILES_LIMITS };
@@ -164,7 +164,7 @@ function wholeProject(): never {
  * bounds (the caller then asks the workspace's index).
  */
 export async function answerFromNeededFiles<T>(ws: Workspace, q: CallQuestion, question: (graph: CallGraph) => Sliced<T>, signal: AbortSignal): Promise<(() => Promise<T>) | undefined> {
-  const needed = await foregroundGate(ws).run(() => buildNeededFilesIndex(ws, q, (graph) => lookupsOf(question(graph), signal), signal));
+  const needed = await codeStateOf(ws).foreground.run(() => buildNeededFilesIndex(ws, q, (graph) => lookupsOf(question(graph), signal), signal));
   return needed && (() => runToEnd(question(needed.graph), signal));
 }
 

@@ -12,7 +12,7 @@ import { IndexedPathRule, listSourceFiles } from '../languages/sourceFiles';
 import type { FileSymbols, LanguageId } from '../model';
 import { packedDeclarations } from '../packedSymbols';
 import { NotParsedHere, packedAlone } from './coldParse';
-import { foregroundGate } from './foreground';
+import { codeStateOf } from './state';
 
 /**
  * Before the workspace index is built (or loaded from its cache), read_class need not wait for
@@ -29,7 +29,7 @@ import { foregroundGate } from './foreground';
  * after files), or nothing found (the index then explains, with similar names).
  */
 export function quickTypes(ws: Workspace, className: string, relativePath?: string, signal?: AbortSignal): Promise<TypeEntry[] | undefined> {
-  return foregroundGate(ws).run(() =>
+  return codeStateOf(ws).foreground.run(() =>
     lookUp(ws, className, relativePath, signal).catch((e: unknown) => {
       // a file it needs could not be parsed here within the host's bounds: the index answers
       if (e instanceof NotParsedHere) return undefined;
