@@ -77,6 +77,13 @@ module.exports = {
       to: { path: '^src/core/policy/' },
     },
     {
+      name: 'glob-engine-is-a-leaf',
+      severity: 'error',
+      comment: 'The one glob engine (src/core/glob) serves the search, the workspace and the policy: it imports none of them.',
+      from: { path: '^src/core/glob/' },
+      to: { path: '^src/', pathNot: '^src/core/glob/' },
+    },
+    {
       name: 'webview-speaks-only-its-contract',
       severity: 'error',
       comment: 'The chat webview runs in a browser sandbox; what it shares with the extension is the message contract.',

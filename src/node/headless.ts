@@ -72,7 +72,11 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
   const log = redactingLogger(o.log, () => [o.token]);
   useMessageBundle(bundleForLocale(o.locale));
   const secrets = o.secrets ?? new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...(o.excludeGlobs ?? [])]);
-  const workspace = new NodeWorkspace(o.workspace, { ...o, secrets, extraProtected: o.extraProtected ?? extraProtectedGlobs(o.protectedGlobs ?? []) });
+  const extraProtected = o.extraProtected ?? extraProtectedGlobs(o.protectedGlobs ?? []);
+  // A glob the engine refuses matches every path (globSet.ts): say why nothing can be read or written unasked.
+  for (const r of secrets.refused) log.warn(`The secret glob '${r.glob}' cannot be read (${r.reason}): every file counts as secret until it is fixed.`);
+  for (const r of extraProtected.refused) log.warn(`The protected glob '${r.glob}' cannot be read (${r.reason}): every file counts as protected until it is fixed.`);
+  const workspace = new NodeWorkspace(o.workspace, { ...o, secrets, extraProtected });
   const sessionId = o.sessionId ?? randomUUID();
   const stateDir = o.stateDir === undefined ? defaultStateDir() : o.stateDir;
   const journal = stateDir ? WriteJournal.forSession(journalDirFor(stateDir, workspace.root), sessionId, log) : new WriteJournal(undefined, log);

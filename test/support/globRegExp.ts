@@ -4,7 +4,7 @@
  * RegExp: JavaScript's regexes backtrack, and `{a,a}{a,a}…` or `a/**\/a/**\/…` held the host for
  * seconds on a long name or a deep path.
  */
-import { parseBoundedGlob, type Token } from '../../src/core/search/globs';
+import { parseBoundedGlob, type Token } from '../../src/core/glob/globs';
 
 function escapeChar(c: string): string {
   return /^[A-Za-z0-9_]$/.test(c) ? c : `\\u{${(c.codePointAt(0) as number).toString(16)}}`;

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { runFallback } from '../../src/core/search/fallback';
 import { fileTypeGlobs } from '../../src/core/search/fileTypes';
-import { GlobAutomaton } from '../../src/core/search/globAutomaton';
+import { GlobAutomaton } from '../../src/core/glob/globAutomaton';
 import { globToRegExp } from '../support/globRegExp';
 import { explicitIgnoreLines, normalizeExcludes, rebaseIgnoreLine } from '../../src/core/search/ignore';
 import { runRipgrep } from '../../src/core/search/ripgrep';

@@ -30,7 +30,7 @@ const SOURCE_EXTENSIONS = new Set([
  * Source-extension files that tools load by themselves: build scripts a language server runs when
  * it imports the project, and configuration in a programming language.
  */
-const TOOL_FILES = new GlobSet([
+export const TOOL_FILE_GLOBS: readonly string[] = [
   // `vite.config.ts`, `jest.config.js`, `vitest.workspace.mjs`, `babel.config.cjs`; dotfiles (`.mocharc.js`)
   '**/*.config.*',
   '**/*.workspace.*',
@@ -70,7 +70,8 @@ const TOOL_FILES = new GlobSet([
   '**/project.clj',
   // Python files the interpreter or pytest imports by themselves
   '**/{sitecustomize,usercustomize}.py',
-]);
+];
+const TOOL_FILES = new GlobSet(TOOL_FILE_GLOBS);
 
 export type UnaskedWrite = { readonly unasked: true } | { readonly unasked: false; readonly why: string };
 

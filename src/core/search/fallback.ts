@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ToolError } from '../protocol/errors';
 import { findWorkerScript, startWorker } from '../workers';
 import type { ScanJob, WorkerInit, WorkerReply, WorkerRequest } from './fallbackWorker';
-import { NameMatcher } from './globAutomaton';
+import { NameMatcher } from '../glob/globAutomaton';
 import {
   entryBudget,
   excludeMatcher,

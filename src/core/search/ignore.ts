@@ -2,15 +2,15 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readHead } from '../policy/safeRead';
-import { GlobAutomaton, lastComponentGlob, literalEnding, type StepBudget } from './globAutomaton';
-import { escapeGlob, GlobError, parseBoundedGlob, type Token } from './globs';
+import { GlobAutomaton, lastComponentGlob, literalEnding, type StepBudget } from '../glob/globAutomaton';
+import { escapeGlob, GlobError, parseBoundedGlob, type Token } from '../glob/globs';
 
 /**
  * Which files a search considers, written once for both engines.
  *
  * ripgrep decides with its `globset` and `ignore` crates; the in-process fallback must decide the
  * same, so this module re-implements the parts ripgrep uses with the flags we pass it (the glob
- * syntax and matching of `globset` is in globs.ts):
+ * syntax and matching of `globset` is in glob/globs.ts):
  *  - gitignore lines exactly as `GitignoreBuilder::add_line` reads them (comments, trailing spaces,
  *    `!` whitelists, leading '/' anchors, trailing '/' = folders only, no slash = any depth, `x/**`
  *    = only what is inside x), last matching line wins;

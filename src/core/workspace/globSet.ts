@@ -1,34 +1,59 @@
 /**
- * The one glob engine for judging a project-relative path: secret files (`agentBridge.excludeGlobs`),
+ * Judges a project-relative path against a list of globs: secret files (`agentBridge.excludeGlobs`),
  * protected files (the built-in list and `agentBridge.protectedGlobs`), and every listing or search
- * answer filtered by them. It wraps minimatch, and nothing else in the source imports minimatch:
- * minimatch is already a dependency, reads the glob dialect users write in VS Code settings
- * (`**`, braces, classes, extglobs), and matches without case and with dotfiles by option.
+ * answer filtered by them. It matches with the project's one glob engine (glob/globAutomaton.ts, in
+ * ripgrep's dialect, the one the search uses for .gitignore and `files.exclude`), so no glob here
+ * is ever a backtracking RegExp. ripgrep, which cannot ask, is given the secret globs to skip; every
+ * file either search finds is judged here again.
  *
- * The search engines select files (.gitignore, `files.exclude`) in ripgrep's own dialect (search/globs.ts
- * emulates it for the in-process search, checked against ripgrep): that decides what is searched,
- * never what is secret. The in-process search asks this engine which paths are secret; ripgrep,
- * which cannot ask, is given the secret globs to skip; every file either finds is judged here again.
+ * What users write in VS Code-style settings beyond ripgrep's dialect is read as minimatch read it
+ * before: nested braces and `{1..3}` are expanded (glob/braces.ts), a leading `!` matches what the
+ * rest does not. Extglob groups (`@(a|b)`) and POSIX classes (`[[:alpha:]]`) mean something else to
+ * ripgrep, so such a glob is refused rather than read differently.
  */
-import { Minimatch } from 'minimatch';
+import { expandBraces } from '../glob/braces';
+import { GlobAutomaton, type GlobOptions, type StepBudget } from '../glob/globAutomaton';
+import { GlobError } from '../glob/globs';
+
+/** A glob the engine cannot read, and why. */
+export interface RefusedGlob {
+  readonly glob: string;
+  readonly reason: string;
+}
+
+interface CompiledGlob {
+  readonly glob: string;
+  readonly needle: string | undefined;
+  /** A leading `!` (an odd number of them): the glob matches what the automata do not. */
+  readonly negated: boolean;
+  /** One automaton per brace expansion; the glob matches when one of them does. */
+  readonly automata: readonly GlobAutomaton[];
+}
 
 /**
  * A compiled list of globs over project-relative paths (forward slashes), matched the one way every
- * check here matches: minimatch, dotfiles included, without case (a case-insensitive disk opens
- * `.GIT/config` as `.git/config`), and without regard to Unicode normalization (glob and path both
- * in NFC: `ä` may be stored as `a` plus a combining mark, and macOS opens either spelling). On a
- * system where `\` is a name character, a path with one is matched as written and with `/` in its
- * place, the stricter answer winning. Answers are remembered: agents ask about the same files again
- * and again, and each path is matched twice (as itself and as a folder's contents).
+ * check here matches: dotfiles included, without case (a case-insensitive disk opens `.GIT/config`
+ * as `.git/config`), `**` reading any folder name (one holding a newline too), and without regard to
+ * Unicode normalization (glob and path both in NFC: `ä` may be stored as `a` plus a combining mark,
+ * and macOS opens either spelling). On a system where `\` is a name character, a path with one is
+ * matched as written and with `/` in its place, the stricter answer winning. Answers are remembered:
+ * agents ask about the same files again and again, and each path is matched twice (as itself and as
+ * a folder's contents).
  *
  * A glob is read as the search engines read it (search/ignore.ts `normalizeExcludes`), so that a
  * file the search never enters is also one the policy refuses: anchored at the project root (a
  * leading `/` or `./` is dropped), a trailing `/` names the folder, and a glob that matches a folder
  * covers everything inside it (`secrets` hides `secrets/prod.key`, as in `files.exclude`).
+ *
+ * Fail closed: while any glob is refused (too long, invalid, too many expansions), every path
+ * matches it, so a secret is never readable because its glob was mistyped. `refused` says which
+ * globs, for the host to tell the user.
  */
 export class GlobSet {
   readonly globs: readonly string[];
-  private readonly matchers: readonly { glob: string; needle: string | undefined; m: Minimatch }[];
+  /** The globs the engine could not read; while there is one, it matches every path. */
+  readonly refused: readonly RefusedGlob[];
+  private readonly compiled: readonly CompiledGlob[];
   /** Remembered answers: the glob that matched, or null for none. */
   private readonly seen = new Map<string, string | null>();
   /** The same for the folders holding the paths asked about: far fewer, and each asked for many files. */
@@ -36,17 +61,27 @@ export class GlobSet {
 
   constructor(globs: readonly string[]) {
     this.globs = globs.map((g) => g.trim()).filter((g) => g !== '' && !g.startsWith('#'));
-    this.matchers = this.globs.map((glob) => {
-      const nfc = asSearchReadsIt(glob).normalize('NFC');
-      return { glob, needle: needleOf(nfc), m: new Minimatch(nfc, OPTIONS) };
-    });
+    const compiled: CompiledGlob[] = [];
+    const refused: RefusedGlob[] = [];
+    for (const glob of this.globs) {
+      try {
+        compiled.push(compile(glob));
+      } catch (err) {
+        if (!(err instanceof GlobError)) throw err;
+        refused.push({ glob, reason: err.message });
+      }
+    }
+    this.compiled = compiled;
+    this.refused = refused;
   }
 
   /**
    * The first glob that matches `rel`, else the one that matches the nearest folder holding it, or
-   * undefined. A folder matches when its contents would (`.git`).
+   * undefined. A folder matches when its contents would (`.git`). While a glob is refused, that glob
+   * for every path.
    */
   match(rel: string): string | undefined {
+    if (this.refused.length > 0) return this.refused[0]?.glob;
     const known = this.seen.get(rel);
     if (known !== undefined) return known ?? undefined;
     const nfc = rel.normalize('NFC');
@@ -79,7 +114,7 @@ export class GlobSet {
     // A glob is tried only on a path that has its literal part: a search answer of 16,000 files was
     // otherwise matched against every glob, costing more than ripgrep's whole search.
     const lower = inside.toLowerCase();
-    return this.matchers.find(({ needle, m }) => (needle === undefined || lower.includes(needle)) && (m.match(clean) || m.match(inside)))?.glob;
+    return this.compiled.find((c) => (c.needle === undefined || lower.includes(c.needle)) && (matches(c, clean) || matches(c, inside)))?.glob;
   }
 }
 
@@ -121,7 +156,30 @@ function asSearchReadsIt(glob: string): string {
   return folder === '' ? glob : folder;
 }
 
-const OPTIONS = { dot: true, nocase: true, nocomment: true } as const;
+/** Throws GlobError for a glob the engine cannot read, or one ripgrep would read otherwise than minimatch did. */
+function compile(glob: string): CompiledGlob {
+  const read = asSearchReadsIt(glob).normalize('NFC');
+  const bangs = /^!*/.exec(read)?.[0].length ?? 0;
+  const body = read.slice(bangs);
+  if (EXTGLOB.test(body)) throw new GlobError(`extglob groups such as '@(a|b)' are not supported in glob '${glob}': use braces, '{a,b}'`);
+  if (POSIX_CLASS.test(body)) throw new GlobError(`POSIX classes such as '[[:alpha:]]' are not supported in glob '${glob}': use ranges, '[a-z]'`);
+  const automata = expandBraces(body).map((g) => new GlobAutomaton(g, GLOB_OPTIONS));
+  return { glob, needle: needleOf(read), negated: bangs % 2 === 1, automata };
+}
+
+function matches(c: CompiledGlob, path: string): boolean {
+  return c.automata.some((a) => a.matches(path, NO_STEP_BOUND) === true) !== c.negated;
+}
+
+/** `@(`, `!(`, `+(`, `*(` or `?(` opening a group that closes: minimatch's extglobs. */
+const EXTGLOB = /(?:^|[^\\])[@!+*?]\([^)]*\)/;
+const POSIX_CLASS = /\[\[:[a-z]+:\]/;
+const GLOB_OPTIONS: GlobOptions = { ignoreCase: true, newlineInNames: true };
+/**
+ * The automaton never backtracks: a test costs at most (path length × states), and a glob holds at
+ * most MAX_GLOB_CHARS, so a policy check needs no step bound (nor an answer for running out).
+ */
+const NO_STEP_BOUND: StepBudget = { steps: Number.POSITIVE_INFINITY };
 const BACKSLASH_IS_A_NAME_CHARACTER = process.platform !== 'win32';
 /** Paths whose answer `GlobSet.match` remembers; the memo starts over when full. */
 const MATCH_MEMO_SIZE = 10_000;

@@ -4,6 +4,7 @@ import type { ToolLimits } from '../../core/policy/limiter';
 import { extraProtectedGlobs } from '../../core/policy/protectedFiles';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../core/policy/secrets';
 import { SecretGuard, type GlobSet } from '../../core/workspace/globSet';
+import { inert } from './inert';
 
 /** Every setting key in one place; all live under the `agentBridge` section. */
 export const SECTION = 'agentBridge';
@@ -97,7 +98,12 @@ export function readSecretGuard(): SecretGuard {
   const raw: readonly unknown[] = userSetting<readonly unknown[]>(Setting.excludeGlobs, DEFAULT_EXCLUDE_GLOBS);
   const globs = raw.filter((g): g is string => typeof g === 'string');
   const key = JSON.stringify(globs);
-  if (cachedGuard?.key !== key) cachedGuard = { key, guard: new SecretGuard(globs) };
+  if (cachedGuard?.key !== key) {
+    cachedGuard = { key, guard: new SecretGuard(globs) };
+    for (const r of cachedGuard.guard.refused) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Agent Bridge: the secret glob '{0}' in agentBridge.excludeGlobs cannot be read ({1}). Every file counts as secret until it is fixed.", inert(r.glob), inert(r.reason)));
+    }
+  }
   return cachedGuard.guard;
 }
 
@@ -110,7 +116,12 @@ export function readProtectedGuard(): GlobSet {
   if (watched && cachedProtected) return cachedProtected.guard;
   const raw: readonly unknown[] = userSetting<readonly unknown[]>(Setting.protectedGlobs, []);
   const key = JSON.stringify(raw);
-  if (cachedProtected?.key !== key) cachedProtected = { key, guard: extraProtectedGlobs(raw) };
+  if (cachedProtected?.key !== key) {
+    cachedProtected = { key, guard: extraProtectedGlobs(raw) };
+    for (const r of cachedProtected.guard.refused) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Agent Bridge: the protected glob '{0}' in agentBridge.protectedGlobs cannot be read ({1}). Every file counts as protected until it is fixed.", inert(r.glob), inert(r.reason)));
+    }
+  }
   return cachedProtected.guard;
 }
 

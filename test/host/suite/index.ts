@@ -25,6 +25,7 @@ async function loadTests(): Promise<void> {
   await import('./tls.test');
   await import('./gettingStarted.test');
   await import('./diagnosticsSecrets.test');
+  await import('./secretGlobs.test');
 }
 
 export interface TestResult {

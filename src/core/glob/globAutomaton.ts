@@ -7,8 +7,8 @@ import { parseBoundedGlob, type Token } from './globs';
  * once, code point by code point, keeping the set of automaton states it can be in, so one test
  * costs at most (code points × states) steps, and the caller can cap the steps.
  *
- * It is the only glob matcher of the search: the ignore files, the exclusion globs and the file-type
- * globs all go through it. It accepts exactly what the reference RegExp of the same glob accepts
+ * It is the only glob matcher in the source: the search's ignore files, exclusion globs and file-type
+ * globs, and (through workspace/globSet.ts) the access policy's secret and protected globs. It accepts exactly what the reference RegExp of the same glob accepts
  * (test/support/globRegExp.ts; searchGlobs.test.ts compares them, and that RegExp with ripgrep).
  */
 
@@ -18,8 +18,10 @@ const enum Accepts {
   Char,
   /** Any code point but '/' (`?`, `*`). */
   NotSlash,
-  /** Any code point but '\n' (the `**` parts). */
+  /** Any code point but '\n' (the `**` parts, as ripgrep reads them). */
   NotNewline,
+  /** Any code point (the `**` parts of a GlobSet, where a folder name may hold a '\n'). */
+  Any,
   /** A class of `classes[arg]`. */
   Class,
 }
@@ -37,6 +39,14 @@ interface CharClass {
 
 const SLASH = 0x2f;
 const NEWLINE = 0x0a;
+
+/** How a glob reads a path beyond ripgrep's defaults. */
+export interface GlobOptions {
+  /** Letters match without case (the access policy: a case-insensitive disk opens `.GIT/config`). */
+  readonly ignoreCase?: boolean;
+  /** `**` reads folder names holding '\n', which ripgrep's `**` does not. */
+  readonly newlineInNames?: boolean;
+}
 
 /** Steps left for the matching of one entry, shared by every rule it is tried against. */
 export interface StepBudget {
@@ -57,19 +67,24 @@ export class GlobAutomaton {
   private readonly moveArg: Int32Array;
   private readonly moveTo: Int32Array;
   private readonly accept: number;
+  private readonly ignoreCase: boolean;
+  /** What the `**` parts read: NotNewline as in ripgrep, or Any. */
+  private readonly anyPath: Accepts;
   /** The state sets before and after a code point, and a mark per state: no allocation per step. */
   private current: Int32Array;
   private next: Int32Array;
   private readonly mark: Uint32Array;
   private stamp = 0;
 
-  /** Throws GlobError for a glob ripgrep would refuse or one over the wildcard bound. */
-  constructor(glob: string) {
+  /** Throws GlobError for a glob ripgrep would refuse or one over the length bound. */
+  constructor(glob: string, options: GlobOptions = {}) {
+    this.ignoreCase = options.ignoreCase === true;
+    this.anyPath = options.newlineInNames === true ? Accepts.Any : Accepts.NotNewline;
     const tokens = parseBoundedGlob(glob);
     const start = this.state();
     if (tokens.length === 1 && tokens[0]?.k === 'rprefix') {
-      // A lone `**` matches every path but one holding '\n'.
-      this.move(start, Accepts.NotNewline, 0, start);
+      // A lone `**` matches every path (but, as in ripgrep, one holding '\n').
+      this.move(start, this.anyPath, 0, start);
       this.accept = start;
     } else {
       this.accept = this.sequence(tokens, start);
@@ -124,6 +139,7 @@ export class GlobAutomaton {
           i++;
         }
       }
+      if (this.ignoreCase) cp = lowerCodePoint(cp);
       const stamp = this.nextStamp();
       let nextSize = 0;
       let cost = size;
@@ -174,9 +190,13 @@ export class GlobAutomaton {
         return cp !== SLASH;
       case Accepts.NotNewline:
         return cp !== NEWLINE;
+      case Accepts.Any:
+        return true;
       case Accepts.Class: {
         const c = this.classes[this.moveArg[m] as number] as CharClass;
-        return c.ranges.some(([a, b]) => cp >= a && cp <= b) !== c.negated;
+        // Without case, `cp` arrives lowercased: `[A-Z]` must still take it.
+        const inRanges = (x: number): boolean => c.ranges.some(([a, b]) => x >= a && x <= b);
+        return (inRanges(cp) || (this.ignoreCase && inRanges(upperCodePoint(cp)))) !== c.negated;
       }
     }
   }
@@ -207,7 +227,8 @@ export class GlobAutomaton {
     switch (t.k) {
       case 'lit': {
         const to = this.state();
-        this.move(from, Accepts.Char, t.c.codePointAt(0) as number, to);
+        const cp = t.c.codePointAt(0) as number;
+        this.move(from, Accepts.Char, this.ignoreCase ? lowerCodePoint(cp) : cp, to);
         return to;
       }
       case 'any': {
@@ -235,7 +256,7 @@ export class GlobAutomaton {
         this.link(from, to);
         this.move(from, Accepts.Char, SLASH, to);
         this.link(from, any);
-        this.move(any, Accepts.NotNewline, 0, any);
+        this.move(any, this.anyPath, 0, any);
         this.move(any, Accepts.Char, SLASH, to);
         return to;
       }
@@ -243,7 +264,7 @@ export class GlobAutomaton {
         // `/[^\n]*`
         const rest = this.state();
         this.move(from, Accepts.Char, SLASH, rest);
-        this.move(rest, Accepts.NotNewline, 0, rest);
+        this.move(rest, this.anyPath, 0, rest);
         return rest;
       }
       case 'rzero': {
@@ -252,7 +273,7 @@ export class GlobAutomaton {
         const any = this.state();
         this.move(from, Accepts.Char, SLASH, to);
         this.move(from, Accepts.Char, SLASH, any);
-        this.move(any, Accepts.NotNewline, 0, any);
+        this.move(any, this.anyPath, 0, any);
         this.move(any, Accepts.Char, SLASH, to);
         return to;
       }
@@ -270,6 +291,22 @@ export class GlobAutomaton {
       }
     }
   }
+}
+
+/** A code point lowercased on its own, or itself where that takes more than one code point (`İ`). */
+function lowerCodePoint(cp: number): number {
+  if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? cp + 0x20 : cp;
+  return singleCodePoint(String.fromCodePoint(cp).toLowerCase()) ?? cp;
+}
+
+function upperCodePoint(cp: number): number {
+  if (cp < 0x80) return cp >= 0x61 && cp <= 0x7a ? cp - 0x20 : cp;
+  return singleCodePoint(String.fromCodePoint(cp).toUpperCase()) ?? cp;
+}
+
+function singleCodePoint(s: string): number | undefined {
+  const cp = s.codePointAt(0);
+  return cp !== undefined && s.length === (cp > 0xffff ? 2 : 1) ? cp : undefined;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
- * Globs as ripgrep reads them, for the in-process fallback that must match the same paths (see
- * ignore.ts for the rules built on them): the glob syntax and matching of ripgrep 13's `globset`
+ * Globs as ripgrep reads them, parsed into tokens: the syntax and matching of ripgrep 13's `globset`
  * (gitignore flavour: `*` and `?` do not cross '/', `**` only as a whole path component,
- * `[...]`/`[!...]` classes, `{a,b}`, `\` escapes), parsed into tokens. Every glob is matched by
- * globAutomaton.ts, which reads a path once and never backtracks; no glob becomes a RegExp here
- * (test/support/globRegExp.ts keeps that translation as the reference the automaton is checked against).
+ * `[...]`/`[!...]` classes, `{a,b}`, `\` escapes). The in-process search must match the paths ripgrep
+ * matches (search/ignore.ts builds its rules on them); the access policy reads its globs the same way
+ * (workspace/globSet.ts). Every glob is matched by globAutomaton.ts, which reads a path once and never
+ * backtracks; no glob becomes a RegExp here (test/support/globRegExp.ts keeps that translation as the
+ * reference the automaton is checked against).
  */
 
 export type Token =
@@ -161,35 +162,16 @@ function parseGlob(glob: string): Token[] {
 }
 
 /**
- * `*` wildcards a glob may hold (an alternation counts as its branch with the most). The automaton
- * does not backtrack, so this bound no longer protects the host; it stays so that the lines both
- * engines skip stay the same (ignore.ts), since lifting it would change which ordinary lines apply.
- */
-const MAX_GLOB_STARS = 3;
-
-/**
  * Code units a glob may hold. The automaton has a few states per code unit and building it holds the
  * host in proportion: a one-megabyte ignore line held it far past its bound. Honest globs are far shorter;
  * ripgrep has no such bound, so the in-process search may show a file ripgrep ignores, never fewer.
  */
 export const MAX_GLOB_CHARS = 1024;
 
-function starsIn(tokens: readonly Token[]): number {
-  let n = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.k === 'star' && tokens[i - 1]?.k !== 'star') n++;
-    else if (t.k === 'alt') n += Math.max(0, ...t.branches.map(starsIn));
-  }
-  return n;
-}
-
-/** The tokens of a glob within the length and wildcard bounds. Throws GlobError. */
+/** The tokens of a glob within the length bound. Throws GlobError. */
 export function parseBoundedGlob(glob: string): Token[] {
   if (glob.length > MAX_GLOB_CHARS) throw new GlobError(`glob of ${glob.length} characters is longer than ${MAX_GLOB_CHARS}`);
-  const tokens = parseGlob(glob);
-  if (starsIn(tokens) > MAX_GLOB_STARS) throw new GlobError(`glob '${glob}' has more than ${MAX_GLOB_STARS} wildcards`);
-  return tokens;
+  return parseGlob(glob);
 }
 
 /** Escapes a literal path so that it can be put inside a glob. */
