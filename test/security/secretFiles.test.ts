@@ -49,7 +49,21 @@ test('the default globs match secret paths and not ordinary ones', () => {
     assert.ok(!guard.isSecret(p), `${p} should not be secret`);
   }
   assert.ok(DEFAULT_EXCLUDE_GLOBS.includes('**/.git/**'));
-  assert.deepEqual(withSecretExcludes(['**/dist'], new SecretGuard(['**/*.key', 'a{b,c}'])), ['**/dist', '**/*.[kK][eE][yY]', 'a{b,c}']);
+  assert.deepEqual(withSecretExcludes(['**/dist'], new SecretGuard(['**/*.key', 'a{b,c}'])), ['**/dist', '**/*.[kK][eE][yY]', '[aA][bB]', '[aA][cC]']);
+});
+
+test('a secret glob with nested braces leaves the ripgrep search working and the file hidden', async () => {
+  const root = makeTree({ 'vault.cfg': 'needle-in-secret\n', 'open.txt': 'needle-in-open\n' });
+  const nested = new SecretGuard(['**/{vault,{keys,certs}}.cfg']);
+  const caseless = (g: string) => g.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+  assert.deepEqual(withSecretExcludes([], nested), ['**/vault.cfg', '**/keys.cfg', '**/certs.cfg'].map(caseless));
+  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { secrets: nested }), tools: ALL_TOOLS, log: silentLogger });
+  const r = await d.dispatch(call('text_search', { pattern: 'needle-in' }));
+  const text = JSON.stringify(r.data);
+  assert.equal(r.data.success, true, text.slice(0, 400));
+  assert.match(text, /needle-in-open/);
+  assert.doesNotMatch(text, /needle-in-secret/);
+  fs.rmSync(root, { recursive: true, force: true });
 });
 
 test('a secret glob matches a name in either Unicode form, and a backslash in a name as written and as a folder', () => {

@@ -4,6 +4,7 @@
  * things: read tools refuse such a file, searches skip it, and a change to it always needs a person.
  */
 import type { SecretGuard } from '../workspace/globSet';
+import { expandBraces } from '../glob/braces';
 
 /** The setting that holds the globs (named in every refusal, so the developer knows what to change). */
 export const EXCLUDE_GLOBS_SETTING = 'agentBridge.excludeGlobs';
@@ -111,5 +112,19 @@ function caseless(glob: string): string {
  */
 export function withSecretExcludes(excludes: readonly string[], guard: SecretGuard | undefined): readonly string[] {
   const forms = (glob: string): string[] => [glob.normalize('NFC'), glob.normalize('NFD')];
-  return guard ? [...new Set([...excludes, ...guard.globs.flatMap((g) => forms(caseless(g)))])] : excludes;
+  return guard ? [...new Set([...excludes, ...guard.globs.flatMap(forRipgrep).flatMap((g) => forms(caseless(g)))])] : excludes;
 }
+
+/** Ripgrep refuses nested braces (`a{b,{c,d}}`) and would fail the whole search: such a glob is given expanded. */
+function forRipgrep(glob: string): string[] {
+  if (!glob.includes('{')) return [glob];
+  try {
+    const expanded = expandBraces(glob);
+    return expanded.length <= MAX_EXPANDED_FOR_RIPGREP ? expanded : [glob];
+  } catch {
+    return [glob]; // a refused glob already hides every file from the policy
+  }
+}
+
+/** Expanded globs one secret glob may add to ripgrep's command line. */
+const MAX_EXPANDED_FOR_RIPGREP = 32;
