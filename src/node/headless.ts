@@ -72,7 +72,13 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
   const log = redactingLogger(o.log, () => [o.token]);
   useMessageBundle(bundleForLocale(o.locale));
   const secrets = o.secrets ?? new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...(o.excludeGlobs ?? [])]);
-  const workspace = new NodeWorkspace(o.workspace, { ...o, secrets, extraProtected: o.extraProtected ?? extraProtectedGlobs(o.protectedGlobs ?? []) });
+  const workspace = new NodeWorkspace(o.workspace, {
+    ...o,
+    secrets,
+    extraProtected: o.extraProtected ?? extraProtectedGlobs(o.protectedGlobs ?? []),
+    // TypeScript's own language service answers TS/JS questions unless turned off (--no-ts-service).
+    typescriptService: o.typescriptService === false ? false : { log, ...o.typescriptService },
+  });
   const sessionId = o.sessionId ?? randomUUID();
   const stateDir = o.stateDir === undefined ? defaultStateDir() : o.stateDir;
   const journal = stateDir ? WriteJournal.forSession(journalDirFor(stateDir, workspace.root), sessionId, log) : new WriteJournal(undefined, log);
@@ -106,6 +112,9 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     dispatcher: link.dispatcher,
     sessionId,
     secrets,
-    stop: () => link.stop('host stopped'),
+    stop: () => {
+      link.stop('host stopped');
+      workspace.languageIntel?.close();
+    },
   };
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { realpathLenient } from '../core/workspace/realpath';
 import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
 import type { GlobSet, SecretGuard } from '../core/workspace/globSet';
+import { TsLanguageIntel, type TsServiceOptions } from '../core/code/tsService/tsLanguageIntel';
 import type { FileInfo, LinkedCheck, Workspace } from '../core/workspace/workspace';
 
 export interface NodeWorkspaceOptions {
@@ -16,6 +17,11 @@ export interface NodeWorkspaceOptions {
   readonly secrets?: SecretGuard;
   /** Globs added to the built-in protected files (which apply regardless). */
   readonly extraProtected?: GlobSet;
+  /**
+   * TypeScript and JavaScript questions answered by the `typescript` package's language service
+   * (tsLanguageIntel.ts) before the parser; off unless given.
+   */
+  readonly typescriptService?: TsServiceOptions | false;
 }
 
 /** Finds an executable on PATH, as a shell would. */
@@ -49,6 +55,7 @@ export class NodeWorkspace implements Workspace {
   private readonly excludes: readonly string[];
   private readonly secrets: SecretGuard | undefined;
   private readonly extraProtected: GlobSet | undefined;
+  readonly languageIntel: TsLanguageIntel | undefined;
 
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
@@ -57,6 +64,7 @@ export class NodeWorkspace implements Workspace {
     this.excludes = options.searchExcludes ?? [];
     this.secrets = options.secrets;
     this.extraProtected = options.extraProtected;
+    this.languageIntel = options.typescriptService ? new TsLanguageIntel(this, options.typescriptService) : undefined;
   }
 
   /** A folder has no editor buffers. */
