@@ -120,7 +120,7 @@ export class TsLanguageIntel implements LanguageIntel {
 
   private checkTime(): void {
     if (this.worker && this.pending.size && Date.now() - this.since > this.allowance) {
-      this.stop(this.worker, `it did not answer within ${Math.round(this.allowance / 1000)} s`);
+      this.stop(this.worker, `it did not answer within ${this.allowance / 1000} s`);
     }
   }
 
