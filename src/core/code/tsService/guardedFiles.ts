@@ -31,8 +31,13 @@ export class WalkTooLarge extends Error {}
 
 const isUnder = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 
+/** How long a path's judgement is kept, and for how many paths at most. */
+const JUDGED_FOR_MS = 2_000;
+const MAX_JUDGED = 200_000;
+
 export class GuardedFiles {
   private walked = 0;
+  private readonly judged = new Map<string, { readonly at: number; readonly real: string | undefined }>();
   /** The lib folder as named and where it really is (node_modules may be a link). */
   private readonly lib: { readonly named: string; readonly real: string } | undefined;
 
@@ -48,6 +53,18 @@ export class GuardedFiles {
 
   /** Where `p` really leads when the service may look there; undefined when it may not (or nothing is there). */
   allowed(p: string): string | undefined {
+    // Each request of the service asks again for every file of its project: a judgement is kept
+    // for a moment. A read still opens exactly the path judged and checks where it led (safeRead.ts).
+    const now = Date.now();
+    const known = this.judged.get(p);
+    if (known && now - known.at < JUDGED_FOR_MS) return known.real;
+    if (this.judged.size > MAX_JUDGED) this.judged.clear();
+    const real = this.judge(p);
+    this.judged.set(p, { at: now, real });
+    return real;
+  }
+
+  private judge(p: string): string | undefined {
     const abs = path.resolve(p);
     let real: string;
     try {
