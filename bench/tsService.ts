@@ -3,7 +3,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readyCodeIntel } from '../src/core/code/intel/intel';
 import { silentLogger } from '../src/core/log';
-import { TsLanguageIntel } from '../src/core/code/tsService/tsLanguageIntel';
 import type { DevBackend } from '../src/devBackend/server';
 import { startHeadlessHost } from '../src/node/headless';
 import { log, mb, median, ms, now, type Row } from './lib';
@@ -101,8 +100,7 @@ async function measure(backend: DevBackend, root: string, service: boolean): Pro
       warm.push(now() - t);
       source = String((d.structured as Json).languageServer ?? (d.structured as Json).source);
     }
-    const intel = host.workspace.languageIntel;
-    const heap = intel instanceof TsLanguageIntel ? await intel.heapInUse() : undefined;
+    const heap = service ? await host.workspace.typescript?.heapInUse() : undefined;
     log(`ts call_chain (${service ? 'language service' : 'parser'}): first ${firstMs.toFixed(0)} ms (${String((first.structured as Json).source)}), warm p50 ${median(warm).toFixed(1)} ms, ${source}${heap ? `, worker heap ${mb(heap)}` : ''}`);
     return { firstMs, warm, source, ...(heap ? { heap } : {}) };
   } finally {

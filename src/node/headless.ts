@@ -114,7 +114,7 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     secrets,
     stop: () => {
       link.stop('host stopped');
-      workspace.languageIntel?.close();
+      workspace.typescript?.close();
     },
   };
 }

@@ -55,7 +55,8 @@ export class NodeWorkspace implements Workspace {
   private readonly excludes: readonly string[];
   private readonly secrets: SecretGuard | undefined;
   private readonly extraProtected: GlobSet | undefined;
-  readonly languageIntel: TsLanguageIntel | undefined;
+  /** The TypeScript language service, when on (whether or not the folder has a project for it). */
+  readonly typescript: TsLanguageIntel | undefined;
 
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
@@ -64,7 +65,12 @@ export class NodeWorkspace implements Workspace {
     this.excludes = options.searchExcludes ?? [];
     this.secrets = options.secrets;
     this.extraProtected = options.extraProtected;
-    this.languageIntel = options.typescriptService ? new TsLanguageIntel(this, options.typescriptService) : undefined;
+    this.typescript = options.typescriptService ? new TsLanguageIntel(this, options.typescriptService) : undefined;
+  }
+
+  /** TypeScript's language service, until it finds the folder has no tsconfig/jsconfig: then the code tools go straight to the parser. */
+  get languageIntel(): TsLanguageIntel | undefined {
+    return this.typescript?.knowsNoProject ? undefined : this.typescript;
   }
 
   /** A folder has no editor buffers. */

@@ -75,11 +75,11 @@ export function useIt(): string {
   // Asked directly, the service knows none of those symbols.
   const ws = new NodeWorkspace(root, { secrets: new SecretGuard(['**/*.secret.ts']), typescriptService: { log: silentLogger } });
   try {
-    for (const name of ['leakToken', 'aliasFn', 'outsideFn', 'SECRET_CONFIG']) assert.deepEqual(await ws.languageIntel?.workspaceSymbols(name), [], name);
-    assert.deepEqual(await ws.languageIntel?.documentSymbols(path.join(root, 'src/creds.secret.ts')), []);
-    assert.ok((await ws.languageIntel?.workspaceSymbols('useIt'))?.length, 'the service does answer for the project');
+    for (const name of ['leakToken', 'aliasFn', 'outsideFn', 'SECRET_CONFIG']) assert.deepEqual(await ws.typescript?.workspaceSymbols(name), [], name);
+    assert.deepEqual(await ws.typescript?.documentSymbols(path.join(root, 'src/creds.secret.ts')), []);
+    assert.ok((await ws.typescript?.workspaceSymbols('useIt'))?.length, 'the service does answer for the project');
   } finally {
-    ws.languageIntel?.close();
+    ws.typescript?.close();
   }
 });
 
@@ -122,12 +122,12 @@ test('a tsconfig that extends a file outside the workspace is not read', async (
   const callees = async (root: string): Promise<string[]> => {
     const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger } });
     try {
-      const intel = ws.languageIntel as TsLanguageIntel;
+      const intel = ws.typescript as TsLanguageIntel;
       const [item] = await intel.prepareCallHierarchy(path.join(ws.root, 'src/main.ts'), { line: 1, character: 17 });
       assert.ok(item, 'callsHidden has a call hierarchy item');
       return (await intel.outgoingCalls(item)).map((c) => c.item.name);
     } finally {
-      ws.languageIntel?.close();
+      ws.typescript?.close();
     }
   };
   // The same base inside the folder is read: its `paths` lead the call to hiddenFn.
@@ -162,7 +162,7 @@ test('a worker that hangs is stopped within its time, without holding the event 
   fs.writeFileSync(script, `require('fs').appendFileSync(${JSON.stringify(starts)}, 'x');\nrequire('worker_threads').parentPort.on('message', () => { for (;;) {} });\n`);
   const root = makeTree({ 'a.ts': 'export function a() {}\n' }, 'ab-ts-hang-');
   const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger, script, requestMs: 500, retryMs: 800 } });
-  const intel = ws.languageIntel as TsLanguageIntel;
+  const intel = ws.typescript as TsLanguageIntel;
   try {
     const { value, heldMs } = await heldDuring(() => intel.documentSymbols(path.join(ws.root, 'a.ts')).then(() => 'answered', (e: Error) => e.message));
     assert.match(value, /did not answer within 0\.5 s/);
@@ -174,4 +174,18 @@ test('a worker that hangs is stopped within its time, without holding the event 
   } finally {
     intel.close();
   }
+});
+
+test('a worker past its heap cap stops; the question is answered by the parser and the host stays up', async () => {
+  const root = makeTree({ 'tsconfig.json': '{}\n', 'src/a.ts': 'export class A {\n  run(): number {\n    return this.two();\n  }\n  two(): number {\n    return 2;\n  }\n}\n' }, 'ab-ts-heap-');
+  const lines: string[] = [];
+  await withHost({ workspace: root, log: lineLogger((l) => lines.push(l), true), typescriptService: { heapMb: 4 } }, async (call) => {
+    const r = await call('call_chain', { method: 'A.two', direction: 'callers' });
+    assert.equal(r.success, true, String(r.error));
+    assert.equal((r.structured as { source: string }).source, 'parser');
+    assert.match(String(r.result), /A\.run/);
+    const again = await call('read_file', { relativePath: 'src/a.ts' });
+    assert.equal(again.success, true);
+  });
+  assert.ok(lines.some((l) => /TypeScript language service stopped: it (failed|exited)/.test(l)), lines.join('\n'));
 });

@@ -17,7 +17,7 @@ test('an edited file is seen on the next question, a new file within seconds; ot
     'loose/b.ts': 'export function loose(): number {\n  return 2;\n}\n',
   });
   const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger } });
-  const intel = ws.languageIntel as TsLanguageIntel;
+  const intel = ws.typescript as TsLanguageIntel;
   const a = path.join(ws.root, 'src/a.ts');
   const callers = async (): Promise<string[]> => {
     const [item] = await intel.prepareCallHierarchy(a, { line: 0, character: 17 });
@@ -40,5 +40,19 @@ test('an edited file is seen on the next question, a new file within seconds; ot
     assert.equal((await intel.documentSymbols(a)).length, 3);
   } finally {
     intel.close();
+  }
+});
+
+test('a folder with no tsconfig or jsconfig never loads TypeScript: after the first question the code tools go straight to the parser', async () => {
+  const root = makeTree({ 'src/a.ts': 'export function a(): number {\n  return 1;\n}\n' });
+  const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger } });
+  try {
+    assert.equal(ws.languageIntel, ws.typescript, 'asked until it knows');
+    assert.deepEqual(await ws.typescript?.workspaceSymbols('a'), []);
+    assert.deepEqual(await ws.typescript?.documentSymbols(path.join(ws.root, 'src/a.ts')), []);
+    assert.equal(ws.languageIntel, undefined);
+    assert.ok((ws.typescript?.heapBytes ?? 0) < 64 * 1024 * 1024, `the worker's heap: ${ws.typescript?.heapBytes} bytes, no typescript package loaded`);
+  } finally {
+    ws.typescript?.close();
   }
 });

@@ -65,6 +65,8 @@ export class TsLanguageIntel implements LanguageIntel {
   private readonly told = new Set<string>();
   /** The worker's heap in use after its last answer (benchmarks). */
   heapBytes = 0;
+  /** How many tsconfig/jsconfig files the worker found; undefined until it answered. */
+  private projects: number | undefined;
 
   constructor(
     private readonly ws: Workspace,
@@ -115,6 +117,7 @@ export class TsLanguageIntel implements LanguageIntel {
       return p?.reject(new Error(m.error));
     }
     this.heapBytes = m.heapBytes;
+    this.projects = m.projects;
     p?.resolve(m.value);
   }
 
@@ -202,6 +205,11 @@ export class TsLanguageIntel implements LanguageIntel {
     if (!(await this.asks(item.path))) return [];
     const calls = await this.ask<IntelCall[]>({ op, file: item.path, ...item.selectionRange.start });
     return this.kept(calls, (c) => c.item.path);
+  }
+
+  /** The folder has no tsconfig.json or jsconfig.json (as the worker found on its first question): nothing to ask. */
+  get knowsNoProject(): boolean {
+    return this.projects === 0;
   }
 
   /** The worker's heap in use now, after a request that makes sure its projects are loaded (benchmarks). */

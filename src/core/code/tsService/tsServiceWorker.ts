@@ -23,12 +23,14 @@ export interface TsWorkerData {
 
 /** A request's answer: the value, or the error; `refused` when a project is over the bounds. */
 export type TsWorkerAnswer =
-  | { readonly id: number; readonly value: unknown; readonly heapBytes: number }
+  | { readonly id: number; readonly value: unknown; readonly heapBytes: number; readonly projects: number }
   | { readonly id: number; readonly error: string; readonly refused?: true }
   | { readonly loading: true };
 
 const data = workerData as TsWorkerData;
 let answers: Promise<Pick<TsAnswers, 'answer'>> | undefined;
+/** The config files found: none means every answer is empty. */
+let projects = 0;
 
 const loading = (): void => parentPort?.postMessage({ loading: true } satisfies TsWorkerAnswer);
 
@@ -39,6 +41,7 @@ async function load(): Promise<Pick<TsAnswers, 'answer'>> {
   const secrets = new SecretGuard(data.secretGlobs);
   // Looked for before the typescript package is loaded: most folders without one never load it.
   const configs = findConfigs(data.root, new GuardedFiles({ root: data.root, secrets, maxFileBytes: 0, maxWalkEntries: 0 }), data.bounds.maxConfigs);
+  projects = configs.length;
   if (!configs.length) return NOTHING;
   loading();
   const ts = (await import('typescript')).default;
@@ -52,7 +55,7 @@ parentPort?.on('message', (m: TsRequest & { readonly id: number }) => {
     try {
       answers ??= load();
       const value = (await answers).answer(m);
-      parentPort?.postMessage({ id: m.id, value, heapBytes: getHeapStatistics().used_heap_size } satisfies TsWorkerAnswer);
+      parentPort?.postMessage({ id: m.id, value, heapBytes: getHeapStatistics().used_heap_size, projects } satisfies TsWorkerAnswer);
     } catch (e) {
       const refused = e instanceof ProjectRefused;
       parentPort?.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e), ...(refused ? { refused: true as const } : {}) } satisfies TsWorkerAnswer);
