@@ -56,3 +56,20 @@ test('a folder with no tsconfig or jsconfig never loads TypeScript: after the fi
     ws.typescript?.close();
   }
 });
+
+test('a JavaScript project with a jsconfig.json is answered too', async () => {
+  const root = makeTree({
+    'jsconfig.json': '{ "compilerOptions": { "checkJs": false } }\n',
+    'lib/util.js': 'export function helper(x) {\n  return x * 2;\n}\n',
+    'app.js': "import { helper } from './lib/util.js';\nexport function start() {\n  return helper(2);\n}\n",
+  });
+  const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger } });
+  try {
+    const intel = ws.typescript as TsLanguageIntel;
+    const [item] = await intel.prepareCallHierarchy(path.join(ws.root, 'lib/util.js'), { line: 0, character: 17 });
+    assert.equal(item?.name, 'helper');
+    assert.deepEqual((await intel.incomingCalls(item)).map((c) => [path.basename(c.item.path), c.item.name]), [['app.js', 'start']]);
+  } finally {
+    ws.typescript?.close();
+  }
+});

@@ -75,8 +75,9 @@ class Project {
       throw e;
     }
     if (parsed.fileNames.length > this.bounds.maxFiles) throw new ProjectRefused(`${this.config} lists ${parsed.fileNames.length} files, more than the ${this.bounds.maxFiles} the language service loads`);
-    // Nothing is emitted and no plugin is loaded, whatever the config asks.
-    this.options = { ...parsed.options, noEmit: true, plugins: [] };
+    // Nothing is emitted, no plugin is loaded and no JavaScript is read from node_modules (a
+    // jsconfig's default), whatever the config asks: declarations there are enough for the calls.
+    this.options = { ...parsed.options, noEmit: true, plugins: [], maxNodeModuleJsDepth: 0 };
     this.fileNames = parsed.fileNames;
     this.rootSet = new Set(parsed.fileNames);
   }
