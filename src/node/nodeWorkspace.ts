@@ -4,6 +4,7 @@ import { realpathLenient } from '../core/workspace/realpath';
 import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
 import type { GlobSet, SecretGuard } from '../core/workspace/globSet';
 import { TsLanguageIntel, type TsServiceOptions } from '../core/code/tsService/tsLanguageIntel';
+import type { LanguageIntel } from '../core/workspace/languageIntel';
 import type { FileInfo, LinkedCheck, Workspace } from '../core/workspace/workspace';
 
 export interface NodeWorkspaceOptions {
@@ -57,6 +58,8 @@ export class NodeWorkspace implements Workspace {
   private readonly extraProtected: GlobSet | undefined;
   /** The TypeScript language service, when on (whether or not the folder has a project for it). */
   readonly typescript: TsLanguageIntel | undefined;
+  /** TypeScript's language service, until it finds the folder has no tsconfig/jsconfig. */
+  languageIntel: LanguageIntel | undefined;
 
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
@@ -66,11 +69,11 @@ export class NodeWorkspace implements Workspace {
     this.secrets = options.secrets;
     this.extraProtected = options.extraProtected;
     this.typescript = options.typescriptService ? new TsLanguageIntel(this, options.typescriptService) : undefined;
-  }
-
-  /** TypeScript's language service, until it finds the folder has no tsconfig/jsconfig: then the code tools go straight to the parser. */
-  get languageIntel(): TsLanguageIntel | undefined {
-    return this.typescript?.knowsNoProject ? undefined : this.typescript;
+    this.languageIntel = this.typescript;
+    // A folder with no tsconfig/jsconfig: the code tools go straight to the parser from then on.
+    this.typescript?.onNoProject(() => {
+      if (this.languageIntel === this.typescript) this.languageIntel = undefined;
+    });
   }
 
   /** A folder has no editor buffers. */

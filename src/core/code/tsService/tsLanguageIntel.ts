@@ -67,6 +67,7 @@ export class TsLanguageIntel implements LanguageIntel {
   heapBytes = 0;
   /** How many tsconfig/jsconfig files the worker found; undefined until it answered. */
   private projects: number | undefined;
+  private noProjectListener: (() => void) | undefined;
 
   constructor(
     private readonly ws: Workspace,
@@ -117,7 +118,9 @@ export class TsLanguageIntel implements LanguageIntel {
       return p?.reject(new Error(m.error));
     }
     this.heapBytes = m.heapBytes;
+    const first = this.projects === undefined;
     this.projects = m.projects;
+    if (first && m.projects === 0) this.noProjectListener?.();
     p?.resolve(m.value);
   }
 
@@ -207,9 +210,9 @@ export class TsLanguageIntel implements LanguageIntel {
     return this.kept(calls, (c) => c.item.path);
   }
 
-  /** The folder has no tsconfig.json or jsconfig.json (as the worker found on its first question): nothing to ask. */
-  get knowsNoProject(): boolean {
-    return this.projects === 0;
+  /** Told once when the worker finds the folder has no tsconfig.json or jsconfig.json: there is nothing to ask it. */
+  onNoProject(listener: () => void): void {
+    this.noProjectListener = listener;
   }
 
   /** The worker's heap in use now, after a request that makes sure its projects are loaded (benchmarks). */
