@@ -70,6 +70,19 @@ module.exports = {
       to: { path: '^src/core/code/intel/' },
     },
     {
+      name: 'code-ts-service-stands-apart',
+      severity: 'error',
+      comment: 'tsService/ is a LanguageIntel over the typescript package (hosts wire it in); it knows no parser, index or answer, and they know it only as LanguageIntel.',
+      from: { path: '^src/core/code/tsService/' },
+      to: { path: '^src/core/code/(parse|java|languages|index|lsp|intel)/' },
+    },
+    {
+      name: 'code-layers-do-not-import-ts-service',
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: '^src/core/code/tsService/' },
+      to: { path: '^src/core/code/tsService/' },
+    },
+    {
       name: 'workspace-below-policy',
       severity: 'error',
       comment: 'The access policy judges paths of a Workspace; the Workspace interface and the glob engine it hands out know nothing of the policy.',

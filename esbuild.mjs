@@ -31,6 +31,8 @@ const builds = [
   { entryPoints: ['src/core/code/index/parseWorker.ts'], outfile: 'dist/codeWorker.js', external: fromSources },
   // NotebookEditCell's worker (src/core/edit/notebookOffThread.ts looks for it beside the bundle).
   { entryPoints: ['src/core/edit/notebookWorker.ts'], outfile: 'dist/notebookWorker.js', external: fromSources },
+  // The headless TypeScript language service's worker (src/core/code/tsService/tsLanguageIntel.ts looks for it beside the bundle).
+  { entryPoints: ['src/core/code/tsService/tsServiceWorker.ts'], outfile: 'dist/tsServiceWorker.js', external: fromSources },
   // The in-process search's worker (src/core/search/fallback.ts looks for it beside the bundle).
   { entryPoints: ['src/core/search/fallbackWorker.ts'], outfile: 'dist/searchWorker.js', external: fromSources },
 ];
@@ -52,6 +54,9 @@ if (!production) {
 // The JDK signature table (src/core/code/java/jdkStubs.ts) is read beside the bundle that uses it.
 fs.mkdirSync('dist', { recursive: true });
 fs.copyFileSync('src/core/code/java/jdk-signatures.txt', 'dist/jdk-signatures.txt');
+// The TypeScript worker's lib.*.d.ts files, read from dist/ts-lib beside it (the bundle has no typescript package folder).
+fs.mkdirSync('dist/ts-lib', { recursive: true });
+for (const f of fs.readdirSync('node_modules/typescript/lib')) if (/^lib\..*d\.ts$|^lib\.d\.ts$/.test(f)) fs.copyFileSync(`node_modules/typescript/lib/${f}`, `dist/ts-lib/${f}`);
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b })));
 if (watch) {

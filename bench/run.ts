@@ -3,7 +3,7 @@
 // Each section's table goes to docs/benchmarks.md (bench/report.ts); every row with its samples
 // goes to bench/results/latest.json and a timestamped copy beside it (not committed).
 //
-//   node --expose-gc --import tsx bench/run.ts [--only grep,read,edit,javabase,tree,realhost,soak,realsoak] [--trees jdk,x4]
+//   node --expose-gc --import tsx bench/run.ts [--only grep,read,edit,javabase,tree,realhost,soak,realsoak,tsservice] [--trees jdk,x4]
 //
 // grep and tree run on both trees: the JDK sources and a monorepo-sized copy of four of them.
 //
@@ -23,7 +23,7 @@ import { benchGrep, benchReadFile } from './loopback';
 import { benchRealHost } from './realHost';
 import { table, writeBenchmarksDoc, type MachineInfo, type SectionResult } from './report';
 
-const SECTIONS = ['grep', 'read', 'edit', 'javabase', 'tree', 'realhost', 'soak', 'realsoak'] as const;
+const SECTIONS = ['grep', 'read', 'edit', 'javabase', 'tree', 'realhost', 'soak', 'realsoak', 'tsservice'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, trees: { type: 'string' } } });
@@ -31,8 +31,8 @@ const { values } = parseArgs({ options: { only: { type: 'string' }, trees: { typ
 const trees = new Set((values.trees ?? 'jdk,x4').split(',').map((s) => s.trim()));
 const only = new Set((values.only ?? SECTIONS.join(',')).split(',').map((s) => s.trim()));
 const want = (s: Section): boolean => only.has(s);
-/** Sections that run on the JDK sources; edit alone works on a file it makes. */
-const needsCorpus = SECTIONS.filter((s) => s !== 'edit').some(want);
+/** Sections that run on the JDK sources; edit and tsservice work on what they make. */
+const needsCorpus = SECTIONS.filter((s) => s !== 'edit' && s !== 'tsservice').some(want);
 
 function machine(): MachineInfo {
   const sh = (cmd: string): string => {
@@ -76,6 +76,7 @@ async function main(): Promise<number> {
     realhost: jdkFiles,
     soak: jdkFiles,
     realsoak: jdkFiles,
+    tsservice: 'none: 3,000 TypeScript files the bench generates',
   };
   const rows: Row[] = [];
   const bySection = new Map<Section, { rows: Row[]; errors: string[] }>();
@@ -117,6 +118,8 @@ async function main(): Promise<number> {
       }
     }
     await section('edit', () => benchEdit());
+    // TypeScript's language service beside the parser, on a generated tree (bench/tsService.ts).
+    await section('tsservice', async () => (await import('./tsService')).benchTsService(backend));
     if (corpus) {
       await section('javabase', () => benchJavaBase(corpus.root));
       for (const tree of treeList) await section('tree', () => benchWholeTree(backend, tree.root, tree.label));

@@ -76,7 +76,13 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
   // A glob the engine refuses matches every path (globSet.ts): say why nothing can be read or written unasked.
   for (const r of secrets.refused) log.warn(`The secret glob '${r.glob}' cannot be read (${r.reason}): every file counts as secret until it is fixed.`);
   for (const r of extraProtected.refused) log.warn(`The protected glob '${r.glob}' cannot be read (${r.reason}): every file counts as protected until it is fixed.`);
-  const workspace = new NodeWorkspace(o.workspace, { ...o, secrets, extraProtected });
+  const workspace = new NodeWorkspace(o.workspace, {
+    ...o,
+    secrets,
+    extraProtected,
+    // TypeScript's own language service answers TS/JS questions unless turned off (--no-ts-service).
+    typescriptService: o.typescriptService === false ? false : { log, ...o.typescriptService },
+  });
   const sessionId = o.sessionId ?? randomUUID();
   const stateDir = o.stateDir === undefined ? defaultStateDir() : o.stateDir;
   const journal = stateDir ? WriteJournal.forSession(journalDirFor(stateDir, workspace.root), sessionId, log) : new WriteJournal(undefined, log);
@@ -110,6 +116,9 @@ export function startHeadlessHost(o: HeadlessHostOptions): HeadlessHost {
     dispatcher: link.dispatcher,
     sessionId,
     secrets,
-    stop: () => link.stop('host stopped'),
+    stop: () => {
+      link.stop('host stopped');
+      workspace.typescript?.close();
+    },
   };
 }

@@ -27,6 +27,8 @@ Options:
   --result-retention S seconds an answer finished while the link is down waits for the
                        reconnect (default 60; 0 drops such answers)
   --no-ripgrep         use the in-process search instead of rg
+  --no-ts-service      answer TypeScript/JavaScript code questions from the parser only, not
+                       from the typescript package's language service (over tsconfig.json)
   --no-system-ca       for wss:// URLs, trust only Node's built-in certificate authorities,
                        not the system's (by default also those of the system store: the
                        OpenSSL bundle, or SSL_CERT_FILE / SSL_CERT_DIR; the macOS keychains)
@@ -52,6 +54,7 @@ function main(): void {
         'tool-timeout': { type: 'string' },
         'result-retention': { type: 'string' },
         'no-ripgrep': { type: 'boolean', default: false },
+        'no-ts-service': { type: 'boolean', default: false },
         'no-system-ca': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -108,6 +111,7 @@ function main(): void {
       token: token || undefined,
       excludeGlobs: args['exclude-glob'],
       protectedGlobs: args['protected-glob'],
+      ...(args['no-ts-service'] ? { typescriptService: false as const } : {}),
       limits: { maxConcurrent, timeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000 },
       resultRetentionMs: retentionS === undefined ? undefined : retentionS * 1000,
       ripgrep: args['no-ripgrep'] ? false : undefined,

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { realpathLenient } from '../core/workspace/realpath';
 import { readRegularFile, readRegularFileSync } from '../core/policy/safeRead';
 import type { GlobSet, SecretGuard } from '../core/workspace/globSet';
+import { TsLanguageIntel, type TsServiceOptions } from '../core/code/tsService/tsLanguageIntel';
+import type { LanguageIntel } from '../core/workspace/languageIntel';
 import type { FileInfo, LinkedCheck, Workspace } from '../core/workspace/workspace';
 
 export interface NodeWorkspaceOptions {
@@ -16,6 +18,11 @@ export interface NodeWorkspaceOptions {
   readonly secrets?: SecretGuard;
   /** Globs added to the built-in protected files (which apply regardless). */
   readonly extraProtected?: GlobSet;
+  /**
+   * TypeScript and JavaScript questions answered by the `typescript` package's language service
+   * (tsLanguageIntel.ts) before the parser; off unless given.
+   */
+  readonly typescriptService?: TsServiceOptions | false;
 }
 
 /** Finds an executable on PATH, as a shell would. */
@@ -49,6 +56,10 @@ export class NodeWorkspace implements Workspace {
   private readonly excludes: readonly string[];
   private readonly secrets: SecretGuard | undefined;
   private readonly extraProtected: GlobSet | undefined;
+  /** The TypeScript language service, when on (whether or not the folder has a project for it). */
+  readonly typescript: TsLanguageIntel | undefined;
+  /** TypeScript's language service, until it finds the folder has no tsconfig/jsconfig. */
+  languageIntel: LanguageIntel | undefined;
 
   constructor(folder: string, options: NodeWorkspaceOptions = {}) {
     this.root = fs.realpathSync(path.resolve(folder));
@@ -57,6 +68,12 @@ export class NodeWorkspace implements Workspace {
     this.excludes = options.searchExcludes ?? [];
     this.secrets = options.secrets;
     this.extraProtected = options.extraProtected;
+    this.typescript = options.typescriptService ? new TsLanguageIntel(this, options.typescriptService) : undefined;
+    this.languageIntel = this.typescript;
+    // A folder with no tsconfig/jsconfig: the code tools go straight to the parser from then on.
+    this.typescript?.onNoProject(() => {
+      if (this.languageIntel === this.typescript) this.languageIntel = undefined;
+    });
   }
 
   /** A folder has no editor buffers. */

@@ -235,14 +235,15 @@ async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ r
 
 async function answer(p: z.output<typeof params>, ws: Workspace, from: Found): Promise<{ result: string; structured: unknown }> {
   const { roots, inherited } = from;
-  const how = from.source === SOURCE ? "static analysis of the project's sources" : "the editor's call hierarchy provider";
+  const server = from.source === LSP_SOURCE ? ws.languageIntel?.serverName : undefined;
+  const how = from.source === SOURCE ? "static analysis of the project's sources" : server ? `the call hierarchy of ${server}` : "the editor's call hierarchy provider";
   const out = [
     t('## Call chain: {0}', p.method),
     '',
     `Source: ${from.source} (${how}) · direction ${p.direction} · depth ${p.depth}`,
     `Matched ${roots.length} declaration(s)${inherited ? ' (inherited)' : ''}: ${roots.map((m) => `\`${shortName(m)}\` — ${m.owner.path}:${m.method.line}`).join('; ')}`,
   ];
-  const structured: Record<string, unknown> = { source: from.source, method: p.method, direction: p.direction, depth: p.depth, matches: roots.map(methodInfo) };
+  const structured: Record<string, unknown> = { source: from.source, ...(server ? { languageServer: server } : {}), method: p.method, direction: p.direction, depth: p.depth, matches: roots.map(methodInfo) };
   const shown = new Map<string, MethodEntry>();
   let truncated = false;
   for (const dir of ['callees', 'callers'] as const) {

@@ -12,7 +12,7 @@ import { defineTool } from './tool';
 import type { CodeIndex, TypeEntry } from '../code/index/codeIndex';
 import type { MethodSymbol, TypeSymbol } from '../code/model';
 import { ambiguity, kindLabel, lines, methodSignature, nestedTypes, numberedRanges, SOURCE } from './codeAnswers';
-import { fenceLanguage, LSP_SOURCE, type Source } from '../code/lsp/attempt';
+import { fenceLanguage, LSP_SOURCE, namingServer, type Source } from '../code/lsp/attempt';
 import { languageForPath } from '../code/languages/registry';
 import { quickTypes } from '../code/intel/quickLookup';
 import { headerLines, startWithDocAndAnnotations } from '../code/sourceLines';
@@ -214,7 +214,7 @@ export const readClassTool = defineTool({
         async answer(found) {
           const e = found[0] as TypeEntry;
           if (found.length > 1) return ambiguity(p.className, found, how, LSP_SOURCE);
-          return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, t);
+          return namingServer(ctx.workspace, p.mode === 'full' ? await full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, t));
         },
       },
       async fromFilesAlone() {

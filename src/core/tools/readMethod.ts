@@ -10,7 +10,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
 import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity } from './codeAnswers';
 import { findClass, fresh, notFound, typeInParts } from './readClass';
-import { fenceLanguage, LSP_SOURCE, type Source } from '../code/lsp/attempt';
+import { fenceLanguage, LSP_SOURCE, namingServer, type Source } from '../code/lsp/attempt';
 import { quickTypes } from '../code/intel/quickLookup';
 import { indexForLookups } from '../code/intel/intel';
 import { answerCodeQuestion } from '../code/intel/codeQuestion';
@@ -68,7 +68,7 @@ export const readMethodTool = defineTool({
           if (new Set(matches.map((m) => m.owner)).size > 1) {
             return ambiguity(p.className, classes.filter((c) => matches.some((m) => m.owner === c)), how, LSP_SOURCE);
           }
-          return answer(ctx.workspace, p, matches, false, LSP_SOURCE);
+          return namingServer(ctx.workspace, await answer(ctx.workspace, p, matches, false, LSP_SOURCE));
         },
       },
       // The method of a class found in the files that declare it (see quickLookup.ts). Several

@@ -62,6 +62,8 @@ export interface IntelCall {
 }
 
 export interface LanguageIntel {
+  /** Which server answers, when it is not the editor's own (shown with its answers). */
+  readonly serverName?: string;
   /** Declarations matching `query` across the workspace (servers match loosely: filter by name). */
   workspaceSymbols(query: string): Promise<readonly IntelSymbolLocation[]>;
   /** The file's symbol tree; empty when no server knows the file's language. */

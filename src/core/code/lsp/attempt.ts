@@ -43,6 +43,16 @@ export async function viaLanguageServer<T>(ctx: { readonly workspace: Workspace;
   }
 }
 
+/**
+ * An answer from a language server that is not the editor's own (the headless host's TypeScript
+ * language service) says which it is: `languageServer` beside `source`, and in the text.
+ */
+export function namingServer<A extends { readonly result: string; readonly structured: unknown }>(ws: Workspace, a: A): A {
+  const name = ws.languageIntel?.serverName;
+  if (!name || typeof a.structured !== 'object' || a.structured === null) return a;
+  return { ...a, result: a.result.replace(LSP_SOURCE, `${LSP_SOURCE} (${name})`), structured: { ...a.structured, languageServer: name } };
+}
+
 /** A parser NOT_FOUND after the language server gave up says so: trying again later may find it. */
 export function explainFallback(e: unknown, note: string | undefined): unknown {
   if (!note || !(e instanceof ToolError) || e.code !== 'NOT_FOUND') return e;

@@ -218,11 +218,21 @@ export function toFileSymbols(relPath: string, text: string, symbols: readonly I
   const pkg = /^\s*package\s+([\w.]+)\s*;?\s*$/m.exec(text)?.[1] ?? '';
   const ctx: Ctx = { lines, pkg, types: [] };
   const functions: MethodSymbol[] = [];
+  // Functions declared inside a function or a callback (`on(() => { function helper() {} })`) are the module's too; the callbacks themselves are not.
+  const nested = (list: readonly IntelSymbol[]): void => {
+    for (const s of list) {
+      if (s.kind !== 'Function') continue;
+      if (/^[\w$]+$/.test(s.name)) functions.push(method(s, ctx, s.name));
+      nested(s.children);
+    }
+  };
   const walk = (list: readonly IntelSymbol[]): void => {
     for (const s of list) {
       if (isTypeKind(s.kind)) visitType(s, ctx, undefined);
-      else if (isMethodKind(s.kind)) functions.push(method(s, ctx, s.name));
-      else if (s.kind === 'Namespace' || s.kind === 'Module' || s.kind === 'Package') walk(s.children);
+      else if (isMethodKind(s.kind)) {
+        functions.push(method(s, ctx, s.name));
+        nested(s.children);
+      } else if (s.kind === 'Namespace' || s.kind === 'Module' || s.kind === 'Package') walk(s.children);
     }
   };
   walk(symbols);

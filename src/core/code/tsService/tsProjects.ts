@@ -1,0 +1,256 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as TS from 'typescript';
+import { WalkTooLarge, type GuardedFiles } from './guardedFiles';
+
+/**
+ * The projects of a workspace as the TypeScript language service sees them (in its worker): one
+ * per tsconfig.json or jsconfig.json found in the folder (not in node_modules, not through links,
+ * not a secret file), each with its own language service made on its first question. A project
+ * larger than the bounds gets none: the reason is kept and given as the answer's error, so the
+ * parser answers for it and the log says why. Files are versioned by size and modification time,
+ * and a project's file list is read again from its config now and then: edits need no watcher.
+ */
+
+export interface ProjectBounds {
+  /** Source files a project may have (its config's files and what they import). */
+  readonly maxFiles: number;
+  /** Their bytes together. */
+  readonly maxBytes: number;
+  /** Config files looked for at most. */
+  readonly maxConfigs: number;
+}
+
+/** How often a project's file list is read again from its config (new and deleted files). */
+const RELIST_MS = 5_000;
+const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
+
+/** The project cannot have a language service; `reason` says why (for the log and the answer's error). */
+export class ProjectRefused extends Error {}
+
+const slash = (p: string): string => p.split(path.sep).join('/');
+
+class Project {
+  private service: TS.LanguageService | undefined;
+  private fileNames: string[] = [];
+  private rootSet = new Set<string>();
+  private options: TS.CompilerOptions = {};
+  private listedAt = 0;
+  private refused: string | undefined;
+  private readonly texts = new Map<string, { version: string; snapshot: TS.IScriptSnapshot; bytes: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly ts: typeof TS,
+    readonly config: string,
+    private readonly files: GuardedFiles,
+    private readonly bounds: ProjectBounds,
+    private readonly registry: TS.DocumentRegistry,
+    private readonly libDir: string,
+    private readonly onLoading: () => void,
+  ) {}
+
+  /** Reads the config again when its list may be stale; throws ProjectRefused over the bounds. */
+  private list(): void {
+    if (Date.now() - this.listedAt < RELIST_MS) return;
+    this.listedAt = Date.now();
+    const ts = this.ts;
+    const text = this.files.readFile(this.config);
+    if (text === undefined) throw new ProjectRefused(`${this.config} cannot be read`);
+    const json = ts.parseConfigFileTextToJson(this.config, text);
+    if (json.error) throw new ProjectRefused(`${this.config} is not valid JSON`);
+    this.files.startWalk();
+    const host: TS.ParseConfigHost = {
+      useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+      fileExists: this.files.fileExists,
+      readFile: this.files.readFile,
+      readDirectory: (dir, extensions, excludes, includes, depth) => this.readDirectory(dir, extensions, excludes, includes, depth),
+    };
+    let parsed: TS.ParsedCommandLine;
+    try {
+      parsed = ts.parseJsonConfigFileContent(json.config, host, path.dirname(this.config), undefined, this.config);
+    } catch (e) {
+      if (e instanceof WalkTooLarge) throw new ProjectRefused(`${this.config} lists ${e.message}`);
+      throw e;
+    }
+    if (parsed.fileNames.length > this.bounds.maxFiles) throw new ProjectRefused(`${this.config} lists ${parsed.fileNames.length} files, more than the ${this.bounds.maxFiles} the language service loads`);
+    // Nothing is emitted, no plugin is loaded and no JavaScript is read from node_modules (a
+    // jsconfig's default), whatever the config asks: declarations there are enough for the calls.
+    this.options = { ...parsed.options, noEmit: true, plugins: [], maxNodeModuleJsDepth: 0 };
+    this.fileNames = parsed.fileNames;
+    this.rootSet = new Set(parsed.fileNames);
+  }
+
+  private readDirectory(dir: string, extensions: readonly string[] | undefined, excludes: readonly string[] | undefined, includes: readonly string[] | undefined, depth?: number): string[] {
+    // TypeScript's own matcher (include/exclude as tsc reads them), walking only what the guard lets it see.
+    const matchFiles = (this.ts as unknown as { matchFiles: MatchFiles }).matchFiles;
+    return matchFiles(dir, extensions, excludes, includes, this.ts.sys.useCaseSensitiveFileNames, path.dirname(this.config), depth, this.files.entries, this.files.realpath);
+  }
+
+  /** Reads the config when due; the reason the project has no language service, if it has none. */
+  refusal(): string | undefined {
+    if (this.refused) return this.refused;
+    try {
+      this.list();
+    } catch (e) {
+      if (!(e instanceof ProjectRefused)) throw e;
+      this.refused = e.message;
+    }
+    return this.refused;
+  }
+
+  /** Whether the config lists `file` (a TypeScript path, `/`-separated). */
+  has(file: string): boolean {
+    return !this.refusal() && this.rootSet.has(file);
+  }
+
+  /** The project's language service; throws ProjectRefused when over the bounds. */
+  languageService(): TS.LanguageService {
+    if (this.refused) throw new ProjectRefused(this.refused);
+    this.list();
+    if (!this.service) {
+      this.onLoading();
+      this.service = this.ts.createLanguageService(this.host(), this.registry, this.ts.LanguageServiceMode.Semantic);
+    }
+    const program = this.service.getProgram();
+    const sources = program?.getSourceFiles().filter((f) => !f.fileName.startsWith(`${slash(this.libDir)}/`)) ?? [];
+    const why =
+      sources.length > this.bounds.maxFiles ? `${sources.length} files with what they import` : this.bytes > this.bounds.maxBytes ? `more than ${this.bounds.maxBytes} bytes of source` : undefined;
+    if (why) {
+      this.refused = `${this.config} has ${why}, over the bounds of the language service`;
+      this.dispose();
+      throw new ProjectRefused(this.refused);
+    }
+    return this.service;
+  }
+
+  private snapshot(file: string): TS.IScriptSnapshot | undefined {
+    const version = this.files.version(file);
+    if (version === undefined) return undefined;
+    const known = this.texts.get(file);
+    if (known?.version === version) return known.snapshot;
+    // Past the byte bound nothing more is read: the project is refused once its program is made.
+    if (this.bytes > this.bounds.maxBytes) return undefined;
+    const text = this.files.readFile(file);
+    if (text === undefined) return undefined;
+    const snapshot = this.ts.ScriptSnapshot.fromString(text);
+    this.bytes += text.length - (known?.bytes ?? 0);
+    this.texts.set(file, { version, snapshot, bytes: text.length });
+    return snapshot;
+  }
+
+  private host(): TS.LanguageServiceHost {
+    const ts = this.ts;
+    return {
+      getCompilationSettings: () => this.options,
+      getScriptFileNames: () => this.fileNames,
+      getScriptVersion: (f) => this.files.version(f) ?? '',
+      getScriptSnapshot: (f) => this.snapshot(f),
+      getCurrentDirectory: () => path.dirname(this.config),
+      getDefaultLibFileName: (o) => slash(path.join(this.libDir, ts.getDefaultLibFileName(o))),
+      useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+      fileExists: this.files.fileExists,
+      readFile: this.files.readFile,
+      readDirectory: (dir, extensions, excludes, includes, depth) => this.readDirectory(dir, extensions, excludes, includes, depth),
+      directoryExists: this.files.directoryExists,
+      getDirectories: this.files.getDirectories,
+      realpath: this.files.realpath,
+    };
+  }
+
+  dispose(): void {
+    this.service?.dispose();
+    this.service = undefined;
+    this.texts.clear();
+    this.bytes = 0;
+  }
+}
+
+type MatchFiles = (
+  path: string,
+  extensions: readonly string[] | undefined,
+  excludes: readonly string[] | undefined,
+  includes: readonly string[] | undefined,
+  useCaseSensitiveFileNames: boolean,
+  currentDirectory: string,
+  depth: number | undefined,
+  getFileSystemEntries: (path: string) => { files: readonly string[]; directories: readonly string[] },
+  realpath: (path: string) => string,
+) => string[];
+
+export class Projects {
+  private projects: Project[] | undefined;
+  private readonly registry: TS.DocumentRegistry;
+
+  constructor(
+    private readonly ts: typeof TS,
+    root: string,
+    /** The config files (findConfigs). */
+    private readonly configs: readonly string[],
+    private readonly files: GuardedFiles,
+    private readonly bounds: ProjectBounds,
+    private readonly libDir: string,
+    /** Told when a project's program is about to be made (the slow part of a first answer). */
+    private readonly onLoading: () => void,
+  ) {
+    this.registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root);
+  }
+
+  private all(): Project[] {
+    this.projects ??= this.configs.map((c) => new Project(this.ts, c, this.files, this.bounds, this.registry, this.libDir, this.onLoading));
+    return this.projects;
+  }
+
+  /** The language service of the first project listing `file`; undefined when none does; throws ProjectRefused when that project is too large. */
+  serviceFor(file: string): TS.LanguageService | undefined {
+    const f = slash(file);
+    const owner = this.all().find((p) => p.has(f));
+    if (owner) return owner.languageService();
+    const refusal = this.all().find((p) => p.refusal() && isInside(f, path.dirname(p.config)))?.refusal();
+    if (refusal) throw new ProjectRefused(refusal);
+    return undefined;
+  }
+
+  /** Every project's language service that can be had (for workspace symbols); the refusals' reasons besides. */
+  services(): { services: TS.LanguageService[]; refusals: string[] } {
+    const services: TS.LanguageService[] = [];
+    const refusals: string[] = [];
+    for (const p of this.all()) {
+      try {
+        const refusal = p.refusal();
+        if (refusal) refusals.push(refusal);
+        else services.push(p.languageService());
+      } catch (e) {
+        if (!(e instanceof ProjectRefused)) throw e;
+        refusals.push(e.message);
+      }
+    }
+    return { services, refusals };
+  }
+}
+
+const isInside = (file: string, dir: string): boolean => file.startsWith(`${slash(dir)}/`);
+
+/** The config files in the folder, breadth first, at most `max` (node_modules, .git, links and secret files left out). */
+export function findConfigs(root: string, files: Pick<GuardedFiles, 'allowed'>, max: number): string[] {
+  const found: string[] = [];
+  const queue = [root];
+  let seen = 0;
+  while (queue.length && found.length < max && seen < 200_000) {
+    const dir = queue.shift() as string;
+    let list: fs.Dirent[];
+    try {
+      list = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    seen += list.length;
+    for (const e of list.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory() && !SKIPPED_FOLDERS.has(e.name)) queue.push(abs);
+      else if (e.isFile() && CONFIG_NAMES.has(e.name) && files.allowed(abs) === abs) found.push(slash(abs));
+    }
+  }
+  return found.slice(0, max);
+}
