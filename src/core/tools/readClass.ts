@@ -49,7 +49,9 @@ export async function findClass(index: CodeIndex, ws: Parameters<typeof resolveI
 /** Reparses the type's file if it changed, and returns its fresh entry. */
 export async function fresh(index: CodeIndex, e: TypeEntry): Promise<TypeEntry> {
   await index.update(e.path);
-  return index.typesByFqn(e.type.fqn).find((x) => x.path === e.path) ?? e;
+  const same = index.typesByFqn(e.type.fqn).filter((x) => x.path === e.path);
+  // A namespace and the interface it merges with share their fqn and their file.
+  return same.find((x) => x.type.kind === e.type.kind && x.type.namespace === e.type.namespace) ?? same[0] ?? e;
 }
 
 export function notFound(index: CodeIndex, className: string): ToolError {
@@ -173,9 +175,11 @@ export function typeInParts(found: readonly TypeEntry[]): TypeEntry[] | undefine
   const first = found[0];
   if (found.length < 2 || !first) return undefined;
   const lang = first.file.language;
-  if ((lang !== 'go' && lang !== 'csharp') || found.some((e) => e.type.fqn !== first.type.fqn || e.file.language !== lang)) return undefined;
-  // the declaring part first: not a Go "methods of" entry, and in the file named after the type
-  const rank = (e: TypeEntry) => (e.type.signature.startsWith('methods of ') ? 2 : 0) + (path.posix.basename(e.path).replace(/\.[^.]*$/, '') === e.type.name ? 0 : 1);
+  // A TypeScript namespace merged with a class, an interface or another block of the same name, in one file.
+  const merged = (lang === 'typescript' || lang === 'tsx') && found.every((e) => e.path === first.path) && found.some((e) => e.type.namespace);
+  if ((lang !== 'go' && lang !== 'csharp' && !merged) || found.some((e) => e.type.fqn !== first.type.fqn || e.file.language !== lang)) return undefined;
+  // the declaring part first: not a Go "methods of" entry nor a namespace, and in the file named after the type
+  const rank = (e: TypeEntry) => (e.type.signature.startsWith('methods of ') || e.type.namespace ? 2 : 0) + (path.posix.basename(e.path).replace(/\.[^.]*$/, '') === e.type.name ? 0 : 1);
   return [...found].sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -141,7 +141,8 @@ export class CallGraph {
   /** Methods (or constructors) a `Class.method(params)` spec names; inherited ones when the class does not declare it. */
   findMethods(spec: string): MethodQuery {
     const { className, methodName, params } = parseMethodSpec(spec);
-    const classes = className ? this.index.findTypes(className) : [];
+    // Every part of each type found: a TypeScript namespace shares its fqn with a class or interface of the same name.
+    const classes = className ? [...new Map(this.index.findTypes(className).flatMap((c) => this.index.typesByFqn(c.type.fqn)).map((e) => [e.type, e])).values()] : [];
     const pick = (owner: TypeEntry, name: string): MethodEntry[] => {
       const ctor = isConstructorName(name, owner);
       return owner.type.methods

@@ -42,12 +42,18 @@ export class ProjectModules {
   inFile(rel: string, name: string, near?: TypeEntry): { fn: MethodEntry[] } | { cls: TypeEntry } | undefined {
     const file = this.index.fileSymbols(rel);
     if (!file) return undefined;
+    // Inside a namespace, its own functions and those of the namespaces around it come first.
+    const scopes = near?.path === rel && (near.type.kind !== 'module' || near.type.namespace) ? enclosing(near.type.qname) : [];
+    for (const ns of scopes) {
+      const fns = file.types.filter((x) => x.namespace && x.qname === ns).flatMap((type) => type.methods.filter((m) => m.kind === 'method' && m.name === name).map((method) => ({ owner: { path: rel, file, type }, method })));
+      if (fns.length) return { fn: fns };
+    }
     const mod = this.moduleType(rel, file);
     const fns = mod ? mod.type.methods.filter((m) => m.kind === 'method' && m.name === name).map((method) => ({ owner: mod, method })) : [];
     if (fns.length) return { fn: fns };
-    const qn = near && near.type.kind !== 'module' ? [`${near.type.qname}.${name}`, name] : [name];
-    for (const q of qn) {
-      const t = file.types.find((x) => x.qname === q && x.kind !== 'module');
+    // A class or interface before a namespace of the same name: the namespace's functions are found through the shared fqn.
+    for (const q of [...scopes.map((ns) => `${ns}.${name}`), name]) {
+      const t = file.types.find((x) => x.qname === q && x.kind !== 'module') ?? file.types.find((x) => x.qname === q && x.namespace);
       if (t) return { cls: { path: rel, file, type: t } };
     }
     return undefined;
@@ -55,7 +61,7 @@ export class ProjectModules {
 
   private moduleType(rel: string, file: FileSymbols): TypeEntry | undefined {
     if (!this.moduleOf.has(rel)) {
-      const t = file.types.find((x) => x.kind === 'module');
+      const t = file.types.find((x) => x.kind === 'module' && !x.namespace);
       this.moduleOf.set(rel, t ? { path: rel, file, type: t } : undefined);
     }
     return this.moduleOf.get(rel);
@@ -120,7 +126,10 @@ export class ProjectModules {
   private defaultExport(rel: string): string {
     const f = this.index.fileSymbols(rel);
     const exported = f?.types.filter((t) => t.kind !== 'module' && !t.outer) ?? [];
-    return exported.length === 1 ? (exported[0] as { name: string }).name : 'default';
+    if (exported.length === 1) return (exported[0] as { name: string }).name;
+    // `export default Foo` of a namespace Foo (a type of the same name merged with it, or none).
+    const named = f?.types.filter((t) => (t.kind !== 'module' || t.namespace) && !t.outer) ?? [];
+    return new Set(named.map((t) => t.name)).size === 1 && named[0] ? named[0].name : 'default';
   }
 
   /** `pkg` + `mod` → the file of `pkg.mod` (Python packages). */
@@ -184,6 +193,12 @@ export class ProjectModules {
     }
     return undefined;
   }
+}
+
+/** `A.B.C` → `A.B.C`, `A.B`, `A`: a name and the names it is nested in, innermost first. */
+function enclosing(qname: string): string[] {
+  const parts = qname.split('.');
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join('.'));
 }
 
 function lastSegment(name: string, lang: Lang): string {

@@ -319,10 +319,10 @@ export function extractTypeScript(tree: Tree, lineCount: number, relPath: string
   const pkg = dottedModule(relPath);
   const ctx: Ctx = { pkg, js: language === 'javascript', types: [] };
   const imps: ImportSymbol[] = [];
-  const functions: MethodSymbol[] = [];
+  const fileFunctions: MethodSymbol[] = [];
   /** Top-level statements (and variable declarators) that run when the module loads. */
   const statements: Node[] = [];
-  const topLevel = (nodes: readonly Node[], prefix?: string): void => {
+  const topLevel = (nodes: readonly Node[], prefix?: string, functions: MethodSymbol[] = fileFunctions): void => {
     for (const n of nodes) {
       const decl = n.type === 'export_statement' ? (n.childForFieldName('declaration') ?? n.childForFieldName('value')) : n;
       if (!decl) continue;
@@ -340,12 +340,28 @@ export function extractTypeScript(tree: Tree, lineCount: number, relPath: string
           else if (prefix === undefined) statements.push(d);
         }
       } else if ((decl.type === 'internal_module' || decl.type === 'module') && decl.childForFieldName('body')) {
-        const name = decl.childForFieldName('name')?.text ?? '';
-        topLevel(kids(decl.childForFieldName('body') as Node), prefix ? `${prefix}.${name}` : name);
+        namespace(decl, prefix);
       } else if (decl.type === 'expression_statement' && decl.namedChildren[0]?.type === 'internal_module') topLevel([decl.namedChildren[0]], prefix);
     }
   };
+  /** `namespace A.B { … }` and `namespace A { namespace B { … } }`: a `module` type per namespace, its functions in it. */
+  const namespace = (decl: Node, prefix: string | undefined): void => {
+    const body = decl.childForFieldName('body') as Node;
+    const names = (decl.childForFieldName('name')?.text ?? '').split('.').map((x) => x.trim());
+    let qname = prefix;
+    for (const [i, name] of names.entries()) {
+      const outer = qname;
+      qname = outer ? `${outer}.${name}` : name;
+      const functions: MethodSymbol[] = [];
+      if (i === names.length - 1) topLevel(kids(body), qname, functions);
+      ctx.types.push({
+        ...moduleSymbol(name, `${pkg}.${qname}`, relPath, functions, lineCount),
+        qname, ...(outer ? { outer } : {}), line: line(decl), endLine: endLine(decl), signature: headOf(decl, body), namespace: true,
+      });
+    }
+  };
   topLevel(kids(tree.rootNode));
+  const functions = fileFunctions;
   const init = moduleInitializer(DIALECT, statements, ['function_declaration', 'generator_function_declaration']);
   if (functions.length || init) ctx.types.push(moduleSymbol(moduleName(relPath), pkg, relPath, init ? [...functions, init] : functions, lineCount));
   return { language, package: pkg, imports: imps, types: ctx.types, lineCount, ...(tree.rootNode.hasError ? { hasErrors: true } : {}) };
