@@ -176,7 +176,7 @@ export function typeInParts(found: readonly TypeEntry[]): TypeEntry[] | undefine
   if (found.length < 2 || !first) return undefined;
   const lang = first.file.language;
   // A TypeScript namespace merged with a class, an interface or another block of the same name, in one file.
-  const merged = (lang === 'typescript' || lang === 'tsx') && found.every((e) => e.path === first.path) && found.some((e) => e.type.namespace);
+  const merged = (lang === 'typescript' || lang === 'tsx' || lang === 'lsp') && found.every((e) => e.path === first.path) && found.some((e) => e.type.namespace);
   if ((lang !== 'go' && lang !== 'csharp' && !merged) || found.some((e) => e.type.fqn !== first.type.fqn || e.file.language !== lang)) return undefined;
   // the declaring part first: not a Go "methods of" entry nor a namespace, and in the file named after the type
   const rank = (e: TypeEntry) => (e.type.signature.startsWith('methods of ') || e.type.namespace ? 2 : 0) + (path.posix.basename(e.path).replace(/\.[^.]*$/, '') === e.type.name ? 0 : 1);
@@ -211,14 +211,10 @@ export const readClassTool = defineTool({
       tool: 'read_class',
       needs: 'declarations',
       languageServer: {
-        async find(s) {
-          const found = await s.findClasses(p.className, p.relativePath);
-          return found.length ? found : undefined;
-        },
+        find: (s) => s.typesNamed(p.className, p.relativePath),
         async answer(found) {
-          const e = found[0] as TypeEntry;
-          if (found.length > 1) return ambiguity(p.className, found, how, LSP_SOURCE);
-          return p.mode === 'full' ? full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, t);
+          const parts = found.length > 1 ? typeInParts(found) : found;
+          return parts ? answerType(ctx.workspace, parts, p.mode, LSP_SOURCE) : ambiguity(p.className, found, how, LSP_SOURCE);
         },
       },
       async fromFilesAlone() {

@@ -26,6 +26,8 @@ const KEYWORDS = new Set(['def', 'func', 'fun', 'function', 'fn']);
 
 export const isTypeKind = (k: IntelSymbolKind): boolean => TYPE_KINDS[k] !== undefined;
 export const isMethodKind = (k: IntelSymbolKind): boolean => METHOD_KINDS.has(k);
+/** TypeScript's server reports `namespace Foo` as a Module; other servers say Namespace or Package. */
+export const isNamespaceKind = (k: IntelSymbolKind): boolean => k === 'Namespace' || k === 'Module' || k === 'Package';
 
 /** Where each mapped method's name is in its file: what the call hierarchy is asked at. */
 export const namePositions = new WeakMap<MethodSymbol, IntelPosition>();
@@ -218,14 +220,32 @@ export function toFileSymbols(relPath: string, text: string, symbols: readonly I
   const pkg = /^\s*package\s+([\w.]+)\s*;?\s*$/m.exec(text)?.[1] ?? '';
   const ctx: Ctx = { lines, pkg, types: [] };
   const functions: MethodSymbol[] = [];
-  const walk = (list: readonly IntelSymbol[]): void => {
+  // Other languages' servers list packages and imported modules here: their members stay flat.
+  const script = /\.(?:[cm]?[jt]s|[jt]sx)$/i.test(relPath);
+  const walk = (list: readonly IntelSymbol[], ns: TypeSymbol | undefined, into: MethodSymbol[]): void => {
     for (const s of list) {
-      if (isTypeKind(s.kind)) visitType(s, ctx, undefined);
-      else if (isMethodKind(s.kind)) functions.push(method(s, ctx, s.name));
-      else if (s.kind === 'Namespace' || s.kind === 'Module' || s.kind === 'Package') walk(s.children);
+      if (isTypeKind(s.kind)) visitType(s, ctx, ns);
+      else if (isMethodKind(s.kind)) into.push(method(s, ctx, s.name));
+      else if (isNamespaceKind(s.kind) && !script) walk(s.children, ns, into);
+      else if (isNamespaceKind(s.kind)) {
+        // A namespace is a `module` type of its own (as the parser has it), its functions in it;
+        // `namespace A.B {}` (one symbol named `A.B`) is B nested in A.
+        let type = ns;
+        for (const name of s.name.split('.')) {
+          const outer: TypeSymbol | undefined = type;
+          const qname = outer ? `${outer.qname}.${name}` : name;
+          type = {
+            kind: 'module', name, qname, fqn: pkg ? `${pkg}.${qname}` : qname, ...(outer ? { outer: outer.qname } : {}), namespace: true,
+            modifiers: [], annotations: [], typeParams: [], extends: [], implements: [], line: s.range.start.line + 1, endLine: s.range.end.line + 1,
+            signature: declarationHead(lines, s.range.start.line, s.range.end.line) || `namespace ${qname}`, fields: [], methods: [], enumConstants: [], components: [],
+          };
+          ctx.types.push(type);
+        }
+        if (type) walk(s.children, type, type.methods as MethodSymbol[]);
+      }
     }
   };
-  walk(symbols);
+  walk(symbols, undefined, functions);
   if (functions.length) {
     const name = moduleName(relPath);
     ctx.types.push({
