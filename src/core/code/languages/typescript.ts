@@ -33,8 +33,11 @@ const runsAtLoad = (statement: Node, decl: Node): boolean =>
     : RUNS_AT_LOAD.has(decl.type) && decl.namedChildren[0]?.type !== 'internal_module';
 const KEYWORDS = new Set(['static', 'async', 'get', 'set', 'abstract', 'readonly', 'declare', 'override', 'export', 'default', '*', 'accessor']);
 
+/** Function declarations are functions of their own wherever they are, inside a callback too (`nestedFunctions`). */
+const DECLARED_FUNCTIONS = ['function_declaration', 'generator_function_declaration'];
+
 const DIALECT: Dialect = {
-  skip: new Set([...Object.keys(CLASS_NODES)]),
+  skip: new Set([...Object.keys(CLASS_NODES), ...DECLARED_FUNCTIONS]),
   lambdas: new Set(['arrow_function', 'function_expression', 'function', 'function_declaration', 'generator_function', 'generator_function_declaration']),
   ownThis: new Set(['function_expression', 'function', 'function_declaration', 'generator_function', 'generator_function_declaration']),
   site(node, w) {
@@ -155,6 +158,15 @@ interface Ctx {
   /** JavaScript declares fields by assigning them in the constructor. */
   readonly js: boolean;
   readonly types: TypeSymbol[];
+  /** Functions declared inside a method's body: the file module's, as a user names them. */
+  readonly nested: MethodSymbol[];
+}
+
+/** Function declarations anywhere inside `node`'s body (a callback's too), each a function with its own calls. */
+function nestedFunctions(node: Node, into: MethodSymbol[]): void {
+  const value = node.childForFieldName('value');
+  const body = (value && FUNCTION_VALUES.has(value.type) ? value : node).childForFieldName('body');
+  for (const d of body ? body.descendantsOfType(DECLARED_FUNCTIONS) : []) if (d) into.push(method(d, undefined));
 }
 
 function method(node: Node, ownerName: string | undefined, extra: Partial<MethodSymbol> = {}): MethodSymbol {
@@ -215,6 +227,7 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
       case 'abstract_method_signature': {
         const me = method(m, name);
         methods.push(me);
+        nestedFunctions(m, ctx.nested);
         // Parameter properties (`constructor(private svc: Service)`) and, in JavaScript, `this.x = new X()` are fields too.
         if (me.kind === 'constructor') {
           for (const a of ctx.js ? m.descendantsOfType('assignment_expression') : []) {
@@ -239,6 +252,7 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
         const value = m.childForFieldName('value');
         if (value && FUNCTION_VALUES.has(value.type)) {
           methods.push(method(m, name));
+          nestedFunctions(m, ctx.nested);
           break;
         }
         const fname = (m.childForFieldName('name') ?? m.childForFieldName('property'))?.text ?? '';
@@ -317,7 +331,7 @@ function requireImport(decl: Node, out: ImportSymbol[]): boolean {
 
 export function extractTypeScript(tree: Tree, lineCount: number, relPath: string, language: LanguageId): FileSymbols {
   const pkg = dottedModule(relPath);
-  const ctx: Ctx = { pkg, js: language === 'javascript', types: [] };
+  const ctx: Ctx = { pkg, js: language === 'javascript', types: [], nested: [] };
   const imps: ImportSymbol[] = [];
   const fileFunctions: MethodSymbol[] = [];
   /** Top-level statements (and variable declarators) that run when the module loads. */
@@ -332,12 +346,18 @@ export function extractTypeScript(tree: Tree, lineCount: number, relPath: string
       else if (decl.type === 'import_statement') imports(decl, imps);
       else if (decl.type === 'function_declaration' || decl.type === 'generator_function_declaration' || decl.type === 'function_signature') {
         functions.push(method(decl, undefined, n.type === 'export_statement' ? { modifiers: ['export'] } : {}));
-      } else if (FUNCTION_VALUES.has(decl.type)) functions.push(method(decl, undefined, { name: 'default' }));
+        nestedFunctions(decl, ctx.nested);
+      } else if (FUNCTION_VALUES.has(decl.type)) {
+        functions.push(method(decl, undefined, { name: 'default' }));
+        nestedFunctions(decl, ctx.nested);
+      }
       else if (decl.type === 'lexical_declaration' || decl.type === 'variable_declaration') {
         for (const d of decl.namedChildren) {
           if (d.type !== 'variable_declarator' || requireImport(d, imps)) continue;
-          if (FUNCTION_VALUES.has(d.childForFieldName('value')?.type ?? '')) functions.push(method(d, undefined, { line: line(decl), endLine: endLine(decl) }));
-          else if (prefix === undefined) statements.push(d);
+          if (FUNCTION_VALUES.has(d.childForFieldName('value')?.type ?? '')) {
+            functions.push(method(d, undefined, { line: line(decl), endLine: endLine(decl) }));
+            nestedFunctions(d, ctx.nested);
+          } else if (prefix === undefined) statements.push(d);
         }
       } else if ((decl.type === 'internal_module' || decl.type === 'module') && decl.childForFieldName('body')) {
         namespace(decl, prefix);
@@ -361,7 +381,8 @@ export function extractTypeScript(tree: Tree, lineCount: number, relPath: string
     }
   };
   topLevel(kids(tree.rootNode));
-  const functions = fileFunctions;
+  for (const st of statements) for (const d of st.descendantsOfType(DECLARED_FUNCTIONS)) if (d) ctx.nested.push(method(d, undefined));
+  const functions = [...fileFunctions, ...ctx.nested];
   const init = moduleInitializer(DIALECT, statements, ['function_declaration', 'generator_function_declaration']);
   if (functions.length || init) ctx.types.push(moduleSymbol(moduleName(relPath), pkg, relPath, init ? [...functions, init] : functions, lineCount));
   return { language, package: pkg, imports: imps, types: ctx.types, lineCount, ...(tree.rootNode.hasError ? { hasErrors: true } : {}) };

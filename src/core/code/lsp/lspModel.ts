@@ -246,6 +246,14 @@ export function toFileSymbols(relPath: string, text: string, symbols: readonly I
     }
   };
   walk(symbols, undefined, functions);
+  // A function declared inside a function or a callback is a function of the file, as in the parser.
+  const nested = (list: readonly IntelSymbol[], inFunction: boolean): void => {
+    for (const s of list) {
+      if (inFunction && s.kind === 'Function' && /^[\w$]+$/.test(s.name)) functions.push(method(s, ctx, s.name));
+      nested(s.children, inFunction || isMethodKind(s.kind));
+    }
+  };
+  if (script) nested(symbols, false);
   if (functions.length) {
     const name = moduleName(relPath);
     ctx.types.push({

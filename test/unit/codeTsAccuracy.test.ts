@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { callChainTool } from '../../src/core/tools/callChain';
+import type { IntelCallItem } from '../../src/core/workspace/languageIntel';
+import type { Workspace } from '../../src/core/workspace/workspace';
+import { NodeWorkspace } from '../../src/node/nodeWorkspace';
+import { ACCURACY_PROJECT, answerEdges, functionKey, functionsOf, score, type FunctionAt } from '../support/callAccuracy';
+import { makeTree } from '../support/fixtures';
+import { callTool } from '../support/tools';
+import { TsLanguageIntel } from '../support/tsLanguageIntel';
+
+/**
+ * call_chain on the accuracy project (test/support/callAccuracy.ts) against the real TypeScript
+ * language service's call hierarchy, computed here: through the language-server step every caller
+ * and callee is found, nothing else; the parser alone is measured beside it.
+ */
+
+const root = makeTree({ ...ACCURACY_PROJECT }, 'ab-tsacc-');
+const intel = new TsLanguageIntel(root);
+const rel = (abs: string): string => path.relative(root, abs).split(path.sep).join('/');
+const FUNCTION_KINDS = new Set(['Function', 'Method', 'Constructor']);
+
+async function oracle(): Promise<{ functions: FunctionAt[]; callers: Set<string>; callees: Set<string> }> {
+  const functions: FunctionAt[] = [];
+  const callers = new Set<string>();
+  const callees = new Set<string>();
+  const keyOf = (i: IntelCallItem): string | undefined => (FUNCTION_KINDS.has(i.kind) && i.path.startsWith(root) ? functionKey(rel(i.path), i.range.start.line + 1) : undefined);
+  for (const file of intel.files) {
+    for (const f of functionsOf(rel(file), await intel.documentSymbols(file))) {
+      functions.push(f);
+      const [item] = await intel.prepareCallHierarchy(file, f.symbol.selectionRange.start);
+      const me = item && keyOf(item);
+      assert.ok(item && me, `no call hierarchy item for ${f.name}`);
+      for (const c of await intel.incomingCalls(item)) if (keyOf(c.item)) callers.add(`${keyOf(c.item)} -> ${me}`);
+      for (const c of await intel.outgoingCalls(item)) if (keyOf(c.item)) callees.add(`${me} -> ${keyOf(c.item)}`);
+    }
+  }
+  return { functions, callers, callees };
+}
+
+async function answers(ws: Workspace, functions: readonly FunctionAt[], source: string): Promise<{ callers: Set<string>; callees: Set<string> }> {
+  const callers = new Set<string>();
+  const callees = new Set<string>();
+  for (const f of functions) {
+    const out = await callTool(callChainTool, ws, { method: f.name, direction: 'both', depth: 1 });
+    const s = out.structured as { source: string; matches: unknown[] };
+    assert.equal(s.source, source, `${f.name}: ${out.result}`);
+    assert.equal(s.matches.length, 1, `${f.name}: ${out.result}`);
+    const e = answerEdges(out.structured as Parameters<typeof answerEdges>[0]);
+    for (const x of e.callers) callers.add(x);
+    for (const x of e.callees) callees.add(x);
+  }
+  return { callers, callees };
+}
+
+test('through the language server, call_chain finds every call the TypeScript service knows, and no other', async () => {
+  const truth = await oracle();
+  assert.ok(truth.functions.length >= 18 && truth.callees.size >= 20, `${truth.functions.length} functions, ${truth.callees.size} calls`);
+  const ws: Workspace = Object.assign(new NodeWorkspace(root), { languageIntel: intel });
+  const found = await answers(ws, truth.functions, 'language-server');
+  for (const dir of ['callers', 'callees'] as const) {
+    const s = score(truth[dir], found[dir]);
+    assert.ok(s.recall >= 0.95 && s.precision >= 0.98, `${dir}: recall ${s.recall.toFixed(2)}, precision ${s.precision.toFixed(2)}; missed ${s.missed.join('; ')}; wrong ${s.wrong.join('; ')}`);
+  }
+});
+
+test('the parser alone answers every name too, and claims no call the service does not know', async (t) => {
+  const truth = await oracle();
+  const found = await answers(new NodeWorkspace(root), truth.functions, 'parser');
+  for (const dir of ['callers', 'callees'] as const) {
+    const s = score(truth[dir], found[dir]);
+    t.diagnostic(`parser ${dir}: recall ${s.recall.toFixed(2)} (${truth[dir].size - s.missed.length}/${truth[dir].size}), precision ${s.precision.toFixed(2)}; missed ${s.missed.join('; ')}`);
+    assert.equal(s.precision, 1, `${dir}: wrong ${s.wrong.join('; ')}`);
+  }
+});
+
+test('parser: a function declared inside a callback is a function of its own, its calls its own', async () => {
+  const ws = new NodeWorkspace(root);
+  const chain = async (method: string) => answerEdges((await callTool(callChainTool, ws, { method, direction: 'callees', depth: 1 })).structured as Parameters<typeof answerEdges>[0]).callees;
+  // helper (line 27) calls Geo.Util.norm (shapes.ts:16); register (line 25) calls helper, log and pad, not norm.
+  assert.deepEqual(await chain('app.helper'), ['tsacc/app.ts@27 -> tsacc/shapes.ts@16']);
+  assert.deepEqual((await chain('register')).sort(), ['tsacc/app.ts@25 -> tsacc/$lib/util.ts@1', 'tsacc/app.ts@25 -> tsacc/app.ts@27', 'tsacc/app.ts@25 -> tsacc/provider.ts@18']);
+});
