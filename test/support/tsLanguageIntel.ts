@@ -68,8 +68,9 @@ export class TsLanguageIntel implements LanguageIntel {
   }
 
   async workspaceSymbols(query: string): Promise<readonly IntelSymbolLocation[]> {
+    // VS Code's TypeScript extension labels functions and methods `name()`.
     return this.service.getNavigateToItems(query, 200).map((i) => ({
-      name: i.name, kind: kindOf(i.kind), ...(i.containerName ? { containerName: i.containerName } : {}), path: path.resolve(i.fileName), range: this.range(i.fileName, i.textSpan),
+      name: i.kind === 'function' || i.kind === 'method' ? `${i.name}()` : i.name, kind: kindOf(i.kind), ...(i.containerName ? { containerName: i.containerName } : {}), path: path.resolve(i.fileName), range: this.range(i.fileName, i.textSpan),
     }));
   }
 

@@ -54,13 +54,14 @@ async function answers(ws: Workspace, functions: readonly FunctionAt[], source: 
   return { callers, callees };
 }
 
-test('through the language server, call_chain finds every call the TypeScript service knows, and no other', async () => {
+test('through the language server, call_chain finds every call the TypeScript service knows, and no other', async (t) => {
   const truth = await oracle();
   assert.ok(truth.functions.length >= 18 && truth.callees.size >= 20, `${truth.functions.length} functions, ${truth.callees.size} calls`);
   const ws: Workspace = Object.assign(new NodeWorkspace(root), { languageIntel: intel });
   const found = await answers(ws, truth.functions, 'language-server');
   for (const dir of ['callers', 'callees'] as const) {
     const s = score(truth[dir], found[dir]);
+    t.diagnostic(`language server ${dir}: recall ${s.recall.toFixed(2)} (${truth[dir].size - s.missed.length}/${truth[dir].size}), precision ${s.precision.toFixed(2)}`);
     assert.ok(s.recall >= 0.95 && s.precision >= 0.98, `${dir}: recall ${s.recall.toFixed(2)}, precision ${s.precision.toFixed(2)}; missed ${s.missed.join('; ')}; wrong ${s.wrong.join('; ')}`);
   }
 });

@@ -116,7 +116,8 @@ export class LspSession {
 
   /** Functions and methods named `name` anywhere in the project (for `call_chain` without a class). */
   async findFunctions(name: string): Promise<MethodEntry[]> {
-    const located: IntelSymbolLocation[] = (await this.intel.workspaceSymbols(name)).filter((s) => isMethodKind(s.kind) && s.name === name && this.inProject(s.path));
+    // VS Code's TypeScript provider names functions and methods `name()`.
+    const located: IntelSymbolLocation[] = (await this.intel.workspaceSymbols(name)).filter((s) => isMethodKind(s.kind) && s.name.replace(/\(\)$/, '') === name && this.inProject(s.path));
     let files = [...new Set(located.filter((s) => !parserFirst(s.path)).map((s) => s.path))];
     if (!located.length) files = await this.discover(`\\b${escape(name)}\\s*[(=:<]`);
     const out: MethodEntry[] = [];
