@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
-import type { FileSymbols, LanguageId } from '../model';
+import type { FileSymbols, LanguageId, VarSymbol } from '../model';
 
 /**
  * The project's modules as `NameResolver` (nameResolver.ts) follows them: which project file an
@@ -55,6 +55,17 @@ export class ProjectModules {
     for (const q of [...scopes.map((ns) => `${ns}.${name}`), name]) {
       const t = file.types.find((x) => x.qname === q && x.kind !== 'module') ?? file.types.find((x) => x.qname === q && x.namespace);
       if (t) return { cls: { path: rel, file, type: t } };
+    }
+    return undefined;
+  }
+
+  /** A variable of known type declared in `here`'s namespaces or at the top of its file, innermost first. */
+  variable(here: TypeEntry, name: string): { field: VarSymbol; at: TypeEntry } | undefined {
+    const file = here.file;
+    const scopes = [...(here.type.kind !== 'module' || here.type.namespace ? enclosing(here.type.qname) : []).flatMap((ns) => file.types.filter((x) => x.namespace && x.qname === ns)), this.moduleType(here.path, file)?.type];
+    for (const type of scopes) {
+      const field = type?.fields.find((f) => f.name === name && f.type);
+      if (type && field) return { field, at: { path: here.path, file, type } };
     }
     return undefined;
   }
