@@ -1,7 +1,7 @@
 /**
  * A small TypeScript project of the names a user writes: a namespace merged with an interface,
  * nested namespaces (`Geo.Util`, `Outer.Inner`), a namespace merged with a type alias and
- * default-exported, a module in a `$` folder, and calls through each of them.
+ * default-exported, modules in a `$` folder, three functions named `load`, and calls through them.
  */
 
 export const TS_NAMES_PROJECT: Record<string, string> = {
@@ -35,6 +35,8 @@ export const TS_NAMES_PROJECT: Record<string, string> = {
     '',
   ].join('\n'),
   'src/cfg.ts': 'type Cfg = { a: number };\nnamespace Cfg {\n  export function load(): Cfg {\n    return { a: 1 };\n  }\n}\nexport default Cfg;\n',
+  'src/$lib/store.ts': 'export function load(): number {\n  return 1;\n}\n',
+  'src/legacy/cfg.ts': 'export function load(): number {\n  return 2;\n}\n',
   'src/$lib/util.ts': 'export function pad(s: string): string {\n  return s.trim();\n}\n',
   'src/app.ts': [
     "import { Shape } from './shapes';",

@@ -80,6 +80,24 @@ for (const [label, ws, source] of [['parser', parserOnly, 'parser'], ['language 
     assert.deepEqual(cls.otherParts?.flatMap((p) => p.methods.map((x) => x.name)).sort(), ['helper', 'twice', 'unit']);
   });
 
+  test(`${label}: every candidate of an ambiguous name, and every similar name suggested, can be asked for`, async () => {
+    const out = await callTool(callChainTool, ws, { method: 'load', direction: 'callers' });
+    const s = out.structured as { ambiguous?: boolean; source: string; candidates: Array<{ className: string }> };
+    assert.equal(s.ambiguous, true, out.result);
+    assert.equal(s.candidates.length, 3, out.result);
+    for (const c of s.candidates) {
+      const one = await chain(`${c.className}.load`).catch((e: unknown) => assert.fail(`${c.className}.load: ${String(e)}`));
+      assert.equal(one.matches.length, 1, `${c.className}.load`);
+      assert.equal(one.source, source);
+      const cls = await callTool(readClassTool, ws, { className: c.className }).catch((e: unknown) => assert.fail(`read_class ${c.className}: ${String(e)}`));
+      assert.notEqual((cls.structured as { ambiguous?: boolean }).ambiguous, true, `read_class ${c.className}`);
+    }
+    const miss = await callTool(readClassTool, ws, { className: 'Shap' }).then(() => assert.fail('Shap was found'), (e: unknown) => (e instanceof ToolError ? e.message : String(e)));
+    const similar = /Similar: (.*)\.$/.exec(miss)?.[1]?.split(', ') ?? [];
+    assert.ok(similar.length >= 1, miss);
+    for (const name of similar) await callTool(readClassTool, ws, { className: name }).catch((e: unknown) => assert.fail(`read_class ${name}: ${String(e)}`));
+  });
+
   test(`${label}: every class and method an answer lists can be asked for`, async () => {
     const asked = new Set<string>();
     const queue = ['main', 'Shape.twice', 'Cfg.load', 'util.pad', 'Outer.Inner.deep', 'Geo.Util.norm', 'Shape.helper', 'Shape.unit'];

@@ -2,6 +2,7 @@ import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../../workspac
 import { summarize } from '../parse/javaSyntax';
 import { fieldDocTable, moduleName, withFieldDocs, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 import { startWithDoc } from '../sourceLines';
+import { dottedModule } from '../parse/syntax';
 import { splitTopLevel } from '../java/typeRef';
 
 /**
@@ -217,11 +218,13 @@ function visitType(s: IntelSymbol, ctx: Ctx, outer: TypeSymbol | undefined): voi
 /** A file's document symbols as FileSymbols (types outer before inner; top-level functions in a `module` type). */
 export function toFileSymbols(relPath: string, text: string, symbols: readonly IntelSymbol[]): FileSymbols {
   const lines = text.split(/\r?\n/);
-  const pkg = /^\s*package\s+([\w.]+)\s*;?\s*$/m.exec(text)?.[1] ?? '';
+  // A script's names are qualified by its path, as the parser qualifies them (`src.app.Cart`): two
+  // files' classes or modules of one name then have names that tell them apart.
+  const script = /\.(?:[cm]?[jt]s|[jt]sx)$/i.test(relPath);
+  const pkg = script ? dottedModule(relPath) : (/^\s*package\s+([\w.]+)\s*;?\s*$/m.exec(text)?.[1] ?? '');
   const ctx: Ctx = { lines, pkg, types: [] };
   const functions: MethodSymbol[] = [];
   // Other languages' servers list packages and imported modules here: their members stay flat.
-  const script = /\.(?:[cm]?[jt]s|[jt]sx)$/i.test(relPath);
   const walk = (list: readonly IntelSymbol[], ns: TypeSymbol | undefined, into: MethodSymbol[]): void => {
     for (const s of list) {
       if (isTypeKind(s.kind)) visitType(s, ctx, ns);
@@ -257,7 +260,7 @@ export function toFileSymbols(relPath: string, text: string, symbols: readonly I
   if (functions.length) {
     const name = moduleName(relPath);
     ctx.types.push({
-      kind: 'module', name, qname: name, fqn: pkg ? `${pkg}.${name}` : name, modifiers: [], annotations: [], typeParams: [], extends: [], implements: [],
+      kind: 'module', name, qname: name, fqn: script ? pkg : pkg ? `${pkg}.${name}` : name, modifiers: [], annotations: [], typeParams: [], extends: [], implements: [],
       line: 1, endLine: lines.length, signature: `module ${relPath}`, fields: [], methods: functions, enumConstants: [], components: [],
     });
   }
