@@ -96,3 +96,13 @@ test('parser: receivers typed by a file-level variable, by `T | undefined`, and 
   assert.deepEqual(await callees('App.stop'), ['provider.dispose() -> dispose@2', 'current.apply() -> apply@11', 'next.apply() -> apply@11']);
   assert.deepEqual(await callees('App.start'), ['this.providers.get(key)!.dispose() -> dispose@2', 'this.steps[0].apply() -> apply@14', 'this.providers.get(key).run(…) -> run@6']);
 });
+
+test('parser: a call through an interface is a caller of each class method that implements it, marked so', async () => {
+  const out = await callTool(callChainTool, new NodeWorkspace(root), { method: 'Step.apply', direction: 'callers', depth: 1 });
+  const callers = (out.structured as { callers: Array<{ children: Array<{ methodName?: string; call?: string; virtual?: boolean }> }> }).callers;
+  assert.deepEqual(callers.flatMap((r) => r.children.map((c) => `${c.methodName} ${c.call}${c.virtual ? ' via supertype' : ''}`)).sort(), [
+    'start this.steps[0].apply()',
+    'stop current.apply() via supertype',
+    'stop next.apply() via supertype',
+  ]);
+});

@@ -3,6 +3,7 @@ import { isJdkStub } from '../java/jdkStubs';
 import { arityFits } from '../java/javaTypes';
 import { IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type MethodSymbol } from '../model';
 import { NameResolver } from './nameResolver';
+import { SCRIPT } from './projectModules';
 import { JavaResolver, isAnonymous, type ResolvedCall } from '../java/resolver';
 import { erasedSimple, splitTopLevel } from '../java/typeRef';
 import { runWhole, type Sliced } from './slices';
@@ -239,6 +240,12 @@ export class CallGraph {
   private overriddenBy(m: MethodEntry): Set<MethodSymbol> {
     const T = this.resolver.types;
     const out = new Set<MethodSymbol>();
+    if (SCRIPT.has(m.owner.file.language)) {
+      // No overloads at run time: a method of the same name in a supertype is the one it overrides.
+      for (const s of (this.caches.names ??= new NameResolver(this.index)).supertypes(m.owner)) {
+        for (const x of s.type.methods) if (x.kind === 'method' && x.name === m.method.name && !x.modifiers.includes('private')) out.add(x);
+      }
+    }
     if (!isJava(m.owner)) return out;
     const mine = m.method.params.map((p) => erasedSimple(p.type));
     for (const t of T.hierarchy(T.thisType(m.owner)).types.slice(1)) {

@@ -155,6 +155,22 @@ export class NameResolver {
     return { site, targets: [], reason: `no method ${site.name} in ${cls.type.fqn}` };
   }
 
+  /** The class's supertypes in the project, nearest first, as its declaration names them. */
+  supertypes(cls: TypeEntry): TypeEntry[] {
+    const out: TypeEntry[] = [];
+    const seen = new Set([cls.type.fqn]);
+    for (let i = -1; i < out.length && out.length < 64; i++) {
+      const t = i < 0 ? cls : (out[i] as TypeEntry);
+      for (const s of [...t.type.extends, ...t.type.implements]) {
+        const m = this.typeNamed(s, t);
+        if (!('type' in m) || seen.has(m.type.type.fqn)) continue;
+        seen.add(m.type.type.fqn);
+        out.push(m.type);
+      }
+    }
+    return out;
+  }
+
   /** Methods of a type by name (every entry of its fqn: Go and C# spread a type over files), overloads narrowed by arity when one fits. */
   private methodsIn(t: TypeEntry, name: string, argc: number): MethodEntry[] {
     const entries = this.index.typesByFqn(t.type.fqn).filter((e) => e.file.language === t.file.language);
