@@ -106,3 +106,30 @@ test('parser: a call through an interface is a caller of each class method that 
     'stop next.apply() via supertype',
   ]);
 });
+
+test('parser: of two nested functions of one name, a call reaches the one declared in the function around it', async () => {
+  const ws = new NodeWorkspace(makeTree({
+    'src/two.ts': [
+      'export function a(): number {',
+      '  function helper(): number {',
+      '    return x();',
+      '  }',
+      '  return helper();',
+      '}',
+      'export function b(): number {',
+      '  function helper(): number {',
+      '    return 2;',
+      '  }',
+      '  return helper();',
+      '}',
+      'export function x(): number {',
+      '  return 1;',
+      '}',
+      '',
+    ].join('\n'),
+  }, 'ab-tsnested-'));
+  const edges = async (method: string, direction: 'callers' | 'callees') => answerEdges((await callTool(callChainTool, ws, { method, direction, depth: 1 })).structured as Parameters<typeof answerEdges>[0])[direction];
+  assert.deepEqual(await edges('two.a', 'callees'), ['src/two.ts@1 -> src/two.ts@2']);
+  assert.deepEqual(await edges('two.b', 'callees'), ['src/two.ts@7 -> src/two.ts@8']);
+  assert.deepEqual(await edges('two.x', 'callers'), ['src/two.ts@2 -> src/two.ts@13']);
+});

@@ -96,7 +96,7 @@ export class NameResolver {
         if (r.length) return { site, owner: t.type.fqn, targets: r };
       }
     }
-    const local = this.modules.inFile(here.path, site.name, here);
+    const local = this.modules.inFile(here.path, site.name, here, site.line);
     if (local) {
       if ('cls' in local && !CALL_CONSTRUCTS.has(lang) && lang !== 'go') return { site, targets: [], reason: `${site.name} is a class` };
       return this.callNamed(site, local);

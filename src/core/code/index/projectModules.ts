@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
-import type { FileSymbols, LanguageId, VarSymbol } from '../model';
+import type { FileSymbols, LanguageId, MethodSymbol, VarSymbol } from '../model';
 
 /**
  * The project's modules as `NameResolver` (nameResolver.ts) follows them: which project file an
@@ -38,8 +38,11 @@ export class ProjectModules {
     }
   }
 
-  /** A top-level function or class of a file by name (`near`: nested classes of it come first). */
-  inFile(rel: string, name: string, near?: TypeEntry): { fn: MethodEntry[] } | { cls: TypeEntry } | undefined {
+  /**
+   * A top-level function or class of a file by name (`near`: nested classes of it come first); a
+   * function declared inside another only where it is visible: from a call at `line` inside that other.
+   */
+  inFile(rel: string, name: string, near?: TypeEntry, line?: number): { fn: MethodEntry[] } | { cls: TypeEntry } | undefined {
     const file = this.index.fileSymbols(rel);
     if (!file) return undefined;
     // Inside a namespace, its own functions and those of the namespaces around it come first.
@@ -50,7 +53,7 @@ export class ProjectModules {
     }
     const mod = this.moduleType(rel, file);
     const fns = mod ? mod.type.methods.filter((m) => m.kind === 'method' && m.name === name).map((method) => ({ owner: mod, method })) : [];
-    if (fns.length) return { fn: fns };
+    if (fns.length) return { fn: visibleAt(fns, file, line) };
     // A class or interface before a namespace of the same name: the namespace's functions are found through the shared fqn.
     for (const q of [...scopes.map((ns) => `${ns}.${name}`), name]) {
       const t = file.types.find((x) => x.qname === q && x.kind !== 'module') ?? file.types.find((x) => x.qname === q && x.namespace);
@@ -204,6 +207,21 @@ export class ProjectModules {
     }
     return undefined;
   }
+}
+
+/**
+ * Of several functions of one name in a file, those a call at `line` sees: the one declared in the
+ * innermost function around the call, else the top-level ones (with no line: the top-level ones).
+ */
+function visibleAt(fns: MethodEntry[], file: FileSymbols, line: number | undefined): MethodEntry[] {
+  if (fns.length < 2) return fns;
+  const all = file.types.flatMap((t) => t.methods.filter((m) => m.kind !== 'initializer'));
+  const parentOf = (m: MethodSymbol): MethodSymbol | undefined =>
+    all.filter((p) => p !== m && p.line <= m.line && m.endLine <= p.endLine && (p.line < m.line || m.endLine < p.endLine)).sort((a, b) => b.line - a.line)[0];
+  const seen = fns.map((f) => ({ f, parent: parentOf(f.method) })).filter((x) => !x.parent || (line !== undefined && x.parent.line <= line && line <= x.parent.endLine));
+  const innermost = Math.max(...seen.map((x) => x.parent?.line ?? 0));
+  const out = seen.filter((x) => (x.parent?.line ?? 0) === innermost).map((x) => x.f);
+  return out.length ? out : fns;
 }
 
 /** `A.B.C` → `A.B.C`, `A.B`, `A`: a name and the names it is nested in, innermost first. */
