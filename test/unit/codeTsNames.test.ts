@@ -73,6 +73,8 @@ for (const [label, ws, source] of [['parser', parserOnly, 'parser'], ['language 
     assert.match(m.methods[0]?.code ?? '', /export function twice/);
     const nested = (await callTool(readMethodTool, ws, { className: 'Geo.Util', methodName: 'norm' })).structured as { methods: Array<{ code: string }> };
     assert.match(nested.methods[0]?.code ?? '', /function norm/);
+    const inFile = (await callTool(readClassTool, ws, { className: 'Geo.Util', relativePath: 'src/shapes.ts' })).structured as { source: string; methods: Array<{ name: string }> };
+    assert.deepEqual([inFile.source, inFile.methods.map((x) => x.name)], [source, ['norm']]);
     // The interface and the namespace share one name: one answer, the namespace as its other part.
     const cls = (await callTool(readClassTool, ws, { className: 'src.shapes.Shape' })).structured as { ambiguous?: boolean; kind: string; otherParts?: Array<{ methods: Array<{ name: string }> }> };
     assert.equal(cls.ambiguous, undefined);

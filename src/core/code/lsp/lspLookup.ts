@@ -100,9 +100,10 @@ export class LspSession {
       const info = await this.ws.stat(p.abs);
       scope = { ...p, isFile: info?.kind === 'file' };
       if (scope.isFile) {
-        const all = (await this.typesIn(p.abs)).filter((e) => e.type.kind !== 'module');
+        const all = (await this.typesIn(p.abs)).filter((e) => e.type.kind !== 'module' || e.type.namespace);
         const found = all.filter(matches);
-        return found.length ? found : all.filter((e) => e.type.name.toLowerCase() === simple.toLowerCase() || (all.length === 1 && !e.type.outer));
+        const classes = all.filter((e) => !e.type.namespace);
+        return found.length ? found : classes.filter((e) => e.type.name.toLowerCase() === simple.toLowerCase() || (classes.length === 1 && !e.type.outer));
       }
     }
     const within = (abs: string) => !scope || scope.rel === '.' || this.rel(abs).startsWith(`${scope.rel}/`);
