@@ -81,7 +81,7 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SO
   const nested = nestedTypes(all, ty);
   const doc = (d?: string) => (d ? ` — ${d}` : '');
   const out = [
-    t('## {0}: {1}', kindLabel(ty.kind, t), ty.fqn),
+    t('## {0}: {1}', kindLabel(ty.namespace ? 'namespace' : ty.kind, t), ty.fqn),
     '',
     t('File: {0} · {1} · package {2} · source: {3}', e.path, lines(ty.line, ty.endLine, t), e.file.package || t('(default)'), source),
     '',
@@ -147,7 +147,7 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
   const firstDecl = Math.min(from, ...e.file.types.filter((ty) => !ty.outer && ty.kind !== 'module').map((ty) => startWithDocAndAnnotations(text, ty.line)));
   const header = headerLines(text, firstDecl);
   const language = fenceLanguage(e.path);
-  const out = [t('## {0}: {1}', kindLabel(e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), ''];
+  const out = [t('## {0}: {1}', kindLabel(e.type.namespace ? 'namespace' : e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), ''];
   out.push(numberedRanges(text, [...(header ? [header] : []), { start: from, end: to }], language));
   if (to < end) out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
   return {
