@@ -75,6 +75,8 @@ for (const [label, ws, source] of [['parser', parserOnly, 'parser'], ['language 
     assert.match(nested.methods[0]?.code ?? '', /function norm/);
     const inFile = (await callTool(readClassTool, ws, { className: 'Geo.Util', relativePath: 'src/shapes.ts' })).structured as { source: string; methods: Array<{ name: string }> };
     assert.deepEqual([inFile.source, inFile.methods.map((x) => x.name)], [source, ['norm']]);
+    const load = (await callTool(readMethodTool, ws, { className: 'cfg', methodName: 'load', relativePath: 'src/legacy' })).structured as { source: string; methods: Array<{ path: string }> };
+    assert.deepEqual([load.source, load.methods.map((x) => x.path)], [source, ['src/legacy/cfg.ts']]);
     assert.match((await callTool(readClassTool, ws, { className: 'Geo.Util' })).result, /^## Namespace: src\.shapes\.Geo\.Util$/m);
     // The interface and the namespace share one name: one answer, the namespace as its other part.
     const cls = (await callTool(readClassTool, ws, { className: 'src.shapes.Shape' })).structured as { ambiguous?: boolean; kind: string; otherParts?: Array<{ methods: Array<{ name: string }> }> };

@@ -79,7 +79,9 @@ export class LspSession {
     }
     if (member && !parts.some((e) => e.type.methods.some((m) => m.name === member))) {
       const name = className.trim();
-      const owners = new Set((await this.findFunctions(member)).map((f) => f.owner).filter((o) => o.type.kind === 'module' && namesModule(o, name)));
+      const under = relativePath ? (await resolveInProject(this.ws, relativePath)).rel : '.';
+      const inScope = (o: TypeEntry) => under === '.' || o.path === under || o.path.startsWith(`${under}/`);
+      const owners = new Set((await this.findFunctions(member)).map((f) => f.owner).filter((o) => o.type.kind === 'module' && namesModule(o, name) && inScope(o)));
       for (const o of owners) if (!parts.some((x) => x.type === o.type)) parts.push(o);
     }
     return parts.length ? parts : undefined;
