@@ -160,7 +160,7 @@ test('read_class and read_method answer from the language server, in the parser\
   assert.match(String(decl.code), /\/\*\* Adds two numbers\. \*\/\n {2}add\(a: number/);
   const jm = await run(readMethodTool, ws, { className: 'Greeter', methodName: 'greet' });
   assert.deepEqual(Object.keys(decl).sort(), Object.keys((jm.structured.methods as Array<Record<string, unknown>>)[0] as object).sort());
-  await assert.rejects(run(readMethodTool, ws, { className: 'Calculator', methodName: 'nope' }), /No method nope in Calculator\. Methods: add, twice/);
+  await assert.rejects(run(readMethodTool, ws, { className: 'Calculator', methodName: 'nope' }), /No method nope in ts\.math\.Calculator\. Methods: add, twice/);
   dropCodeIntel(ws);
 });
 
@@ -171,8 +171,8 @@ test('call_chain walks the call hierarchy to depth, marks calls leaving the proj
   type N = { className?: string; methodName?: string; callLine?: number; call?: string; external?: string; children: N[] };
   const root = (callers.structured.callers as N[])[0] as N;
   const twice = root.children[0] as N;
-  assert.deepEqual([twice.className, twice.methodName, twice.callLine, twice.call], ['Calculator', 'twice', 12, 'this.add(…)']);
-  assert.deepEqual(twice.children.map((c) => [c.className, c.methodName, c.callLine]), [['math', 'useCalculator', 18]]);
+  assert.deepEqual([twice.className, twice.methodName, twice.callLine, twice.call], ['ts.math.Calculator', 'twice', 12, 'this.add(…)']);
+  assert.deepEqual(twice.children.map((c) => [c.className, c.methodName, c.callLine]), [['ts.math', 'useCalculator', 18]]);
   const callees = await run(callChainTool, ws, { method: 'Calculator.twice', direction: 'callees', depth: 2 });
   const add = ((callees.structured.callees as N[])[0] as N).children[0] as N;
   assert.equal(add.methodName, 'add');

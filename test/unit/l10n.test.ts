@@ -49,7 +49,7 @@ const extensionStrings = () => translatedStrings('extension', /vscode\.l10n\.t/)
 const coreStrings = () => translatedStrings('core', /from '(?:\.\.\/)+l10n'/);
 
 /** Keys the core translates from a variable, so no `t('...')` names them: type kinds (codeAnswers.ts `kindLabel`) and readClass.ts's section titles. */
-const COMPUTED_KEYS = ['Class', 'Interface', 'Enum', 'Record', 'Annotation', 'Struct', 'Module', 'Type', 'Object', 'Enum constants', 'Record components', 'Fields', 'Constructors', 'Methods', 'Nested types'];
+const COMPUTED_KEYS = ['Class', 'Interface', 'Enum', 'Record', 'Annotation', 'Struct', 'Module', 'Namespace', 'Type', 'Object', 'Enum constants', 'Record components', 'Fields', 'Constructors', 'Methods', 'Nested types'];
 
 const bundle = () => readJson('l10n/bundle.l10n.zh-cn.json');
 

@@ -166,6 +166,11 @@ export interface TypeSymbol {
   readonly methods: readonly MethodSymbol[];
   readonly enumConstants: readonly EnumConstantSymbol[];
   readonly components: readonly VarSymbol[];
+  /**
+   * A TypeScript namespace: a `module` type holding the namespace's functions under the
+   * namespace's fqn, which a class or interface of the same name shares (TypeScript merges them).
+   */
+  readonly namespace?: true;
 }
 
 export interface ImportSymbol {

@@ -209,8 +209,8 @@ async function viaServer(p: z.output<typeof params>, s: LspSession): Promise<{ r
   const spec = parseMethodSpec(p.method);
   let roots: MethodEntry[];
   if (spec.className) {
-    const classes = await s.findClasses(spec.className);
-    if (!classes.length) return undefined;
+    const classes = await s.typesNamed(spec.className, undefined, spec.methodName);
+    if (!classes) return undefined;
     const ctor = (owner: TypeEntry) => isConstructorName(spec.methodName, owner) || spec.methodName === 'constructor';
     roots = classes.flatMap((owner) =>
       owner.type.methods

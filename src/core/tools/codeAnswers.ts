@@ -58,7 +58,7 @@ export function shortName(e: MethodEntry): string {
 
 export const lines = (a: number, b: number, t: Translate = english): string => (a === b ? t('line {0}', a) : t('lines {0}–{1}', a, b));
 
-/** The heading word for a kind of type: Class, Interface, Enum, Record, Annotation, Struct, Module. */
+/** The heading word for a kind of type: Class, Interface, Enum, Record, Annotation, Struct, Module, Namespace. */
 export const kindLabel = (kind: string, t: Translate): string => t(kind === 'annotation' ? 'Annotation' : (kind[0]?.toUpperCase() ?? '') + kind.slice(1));
 
 function typeLabel(e: TypeEntry): string {

@@ -49,7 +49,9 @@ export async function findClass(index: CodeIndex, ws: Parameters<typeof resolveI
 /** Reparses the type's file if it changed, and returns its fresh entry. */
 export async function fresh(index: CodeIndex, e: TypeEntry): Promise<TypeEntry> {
   await index.update(e.path);
-  return index.typesByFqn(e.type.fqn).find((x) => x.path === e.path) ?? e;
+  const same = index.typesByFqn(e.type.fqn).filter((x) => x.path === e.path);
+  // A namespace and the interface it merges with share their fqn and their file.
+  return same.find((x) => x.type.kind === e.type.kind && x.type.namespace === e.type.namespace) ?? same[0] ?? e;
 }
 
 export function notFound(index: CodeIndex, className: string): ToolError {
@@ -79,7 +81,7 @@ function structure(e: TypeEntry, all: readonly TypeSymbol[], source: Source = SO
   const nested = nestedTypes(all, ty);
   const doc = (d?: string) => (d ? ` — ${d}` : '');
   const out = [
-    t('## {0}: {1}', kindLabel(ty.kind, t), ty.fqn),
+    t('## {0}: {1}', kindLabel(ty.namespace ? 'namespace' : ty.kind, t), ty.fqn),
     '',
     t('File: {0} · {1} · package {2} · source: {3}', e.path, lines(ty.line, ty.endLine, t), e.file.package || t('(default)'), source),
     '',
@@ -145,7 +147,7 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
   const firstDecl = Math.min(from, ...e.file.types.filter((ty) => !ty.outer && ty.kind !== 'module').map((ty) => startWithDocAndAnnotations(text, ty.line)));
   const header = headerLines(text, firstDecl);
   const language = fenceLanguage(e.path);
-  const out = [t('## {0}: {1}', kindLabel(e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), ''];
+  const out = [t('## {0}: {1}', kindLabel(e.type.namespace ? 'namespace' : e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), ''];
   out.push(numberedRanges(text, [...(header ? [header] : []), { start: from, end: to }], language));
   if (to < end) out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
   return {
@@ -173,9 +175,11 @@ export function typeInParts(found: readonly TypeEntry[]): TypeEntry[] | undefine
   const first = found[0];
   if (found.length < 2 || !first) return undefined;
   const lang = first.file.language;
-  if ((lang !== 'go' && lang !== 'csharp') || found.some((e) => e.type.fqn !== first.type.fqn || e.file.language !== lang)) return undefined;
-  // the declaring part first: not a Go "methods of" entry, and in the file named after the type
-  const rank = (e: TypeEntry) => (e.type.signature.startsWith('methods of ') ? 2 : 0) + (path.posix.basename(e.path).replace(/\.[^.]*$/, '') === e.type.name ? 0 : 1);
+  // A TypeScript namespace merged with a class, an interface or another block of the same name, in one file.
+  const merged = (lang === 'typescript' || lang === 'tsx' || lang === 'lsp') && found.every((e) => e.path === first.path) && found.some((e) => e.type.namespace);
+  if ((lang !== 'go' && lang !== 'csharp' && !merged) || found.some((e) => e.type.fqn !== first.type.fqn || e.file.language !== lang)) return undefined;
+  // the declaring part first: not a Go "methods of" entry nor a namespace, and in the file named after the type
+  const rank = (e: TypeEntry) => (e.type.signature.startsWith('methods of ') || e.type.namespace ? 2 : 0) + (path.posix.basename(e.path).replace(/\.[^.]*$/, '') === e.type.name ? 0 : 1);
   return [...found].sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -207,14 +211,11 @@ export const readClassTool = defineTool({
       tool: 'read_class',
       needs: 'declarations',
       languageServer: {
-        async find(s) {
-          const found = await s.findClasses(p.className, p.relativePath);
-          return found.length ? found : undefined;
-        },
+        find: (s) => s.typesNamed(p.className, p.relativePath),
         async answer(found) {
-          const e = found[0] as TypeEntry;
-          if (found.length > 1) return ambiguity(p.className, found, how, LSP_SOURCE);
-          return namingServer(ctx.workspace, p.mode === 'full' ? await full(ctx.workspace, e, LSP_SOURCE) : structure(e, e.file.types, LSP_SOURCE, t));
+          const parts = found.length > 1 ? typeInParts(found) : found;
+          if (!parts) return ambiguity(p.className, found, how, LSP_SOURCE);
+          return namingServer(ctx.workspace, await answerType(ctx.workspace, parts, p.mode, LSP_SOURCE));
         },
       },
       async fromFilesAlone() {

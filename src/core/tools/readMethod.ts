@@ -58,10 +58,7 @@ export const readMethodTool = defineTool({
       tool: 'read_method',
       needs: 'declarations',
       languageServer: {
-        async find(s) {
-          const classes = await s.findClasses(p.className, p.relativePath);
-          return classes.length ? classes : undefined;
-        },
+        find: (s) => s.typesNamed(p.className, p.relativePath, spec.methodName),
         async answer(classes) {
           const matches = classes.flatMap(pick);
           if (!matches.length) throw noMethod(classes);

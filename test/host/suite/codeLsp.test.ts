@@ -92,10 +92,10 @@ describe('Code intelligence from the language server (TypeScript) and the parser
     const root = (callers.structured.callers as Node[])[0]!;
     const twice = root.children.find((c) => c.methodName === 'twice');
     assert.ok(twice, callers.result);
-    assert.equal(twice.className, 'Calculator');
+    assert.equal(twice.className, 'ts.math.Calculator');
     assert.ok(twice.children.some((c) => c.methodName === 'useCalculator'), callers.result);
     const callees = await fromServer('call_chain', { method: 'Calculator.twice', direction: 'callees' });
-    assert.ok((callees.structured.callees as Node[])[0]!.children.some((c) => c.methodName === 'add' && c.className === 'Calculator'), callees.result);
+    assert.ok((callees.structured.callees as Node[])[0]!.children.some((c) => c.methodName === 'add' && c.className === 'ts.math.Calculator'), callees.result);
     assert.match(callees.result, /Source: language-server/);
   });
 

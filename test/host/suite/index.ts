@@ -20,6 +20,7 @@ async function loadTests(): Promise<void> {
   await import('./review.test');
   await import('./code.test');
   await import('./codeLsp.test');
+  await import('./codeAccuracy.test');
   await import('./auth.test');
   await import('./cancel.test');
   await import('./tls.test');

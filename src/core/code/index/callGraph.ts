@@ -3,6 +3,7 @@ import { isJdkStub } from '../java/jdkStubs';
 import { arityFits } from '../java/javaTypes';
 import { IN_LAMBDA, IN_NESTED_CLASS, type CallSite, type MethodSymbol } from '../model';
 import { NameResolver } from './nameResolver';
+import { SCRIPT } from './projectModules';
 import { JavaResolver, isAnonymous, type ResolvedCall } from '../java/resolver';
 import { erasedSimple, splitTopLevel } from '../java/typeRef';
 import { runWhole, type Sliced } from './slices';
@@ -141,7 +142,8 @@ export class CallGraph {
   /** Methods (or constructors) a `Class.method(params)` spec names; inherited ones when the class does not declare it. */
   findMethods(spec: string): MethodQuery {
     const { className, methodName, params } = parseMethodSpec(spec);
-    const classes = className ? this.index.findTypes(className) : [];
+    // Every part of each type found: a TypeScript namespace shares its fqn with a class or interface of the same name.
+    const classes = className ? [...new Map(this.index.findTypes(className).flatMap((c) => this.index.typesByFqn(c.type.fqn)).map((e) => [e.type, e])).values()] : [];
     const pick = (owner: TypeEntry, name: string): MethodEntry[] => {
       const ctor = isConstructorName(name, owner);
       return owner.type.methods
@@ -238,6 +240,12 @@ export class CallGraph {
   private overriddenBy(m: MethodEntry): Set<MethodSymbol> {
     const T = this.resolver.types;
     const out = new Set<MethodSymbol>();
+    if (SCRIPT.has(m.owner.file.language)) {
+      // No overloads at run time: a method of the same name in a supertype is the one it overrides.
+      for (const s of (this.caches.names ??= new NameResolver(this.index)).supertypes(m.owner)) {
+        for (const x of s.type.methods) if (x.kind === 'method' && x.name === m.method.name && !x.modifiers.includes('private')) out.add(x);
+      }
+    }
     if (!isJava(m.owner)) return out;
     const mine = m.method.params.map((p) => erasedSimple(p.type));
     for (const t of T.hierarchy(T.thisType(m.owner)).types.slice(1)) {

@@ -216,11 +216,20 @@ export class CodeIndex extends IndexStore {
    * qualified (`java.util.Map.Entry`), with `$` for nesting accepted. Several hits when the name is ambiguous.
    */
   findTypes(name: string): TypeEntry[] {
-    const n = name
+    const written = name
       .trim()
       .replace(/<.*$/s, '')
       .replace(/\.(java|class)$/, '')
-      .replace(/[/\\$]/g, '.');
+      .replace(/[/\\]/g, '.');
+    // `$` is a letter in TypeScript names (`src.$lib.util`) and Java's nesting mark (`Map$Entry`).
+    if (written.includes('$')) {
+      const kept = this.findTypesNamed(written, false);
+      if (kept.length) return kept;
+    }
+    return this.findTypesNamed(written.replace(/\$/g, '.'), true);
+  }
+
+  private findTypesNamed(n: string, anyCase: boolean): TypeEntry[] {
     const d = this.derived();
     const exact = d.byFqn.get(n);
     if (exact) return this.entries(exact);
@@ -230,7 +239,7 @@ export class CodeIndex extends IndexStore {
     // `Greeter` names the class Greeter before the module of a file greeter.ts/Greeter.py.
     const types = found.filter((r) => r.head.kind !== 'module');
     if (types.length && types.length < found.length) return this.entries(types);
-    if (found.length) return this.entries(found);
+    if (found.length || !anyCase) return this.entries(found);
     // `arraylist`, `java.util.arraylist`: letter case is the only difference.
     const lower = n.toLowerCase();
     return this.entries([...d.byFqn.values()].flat().filter((r) => r.head.fqn.toLowerCase() === lower || r.head.fqn.toLowerCase().endsWith(`.${lower}`)));

@@ -15,7 +15,7 @@ import { removeStaleTemps } from './cacheTemps';
 
 const CACHE_FORMAT = 'agent-bridge-code-index';
 /** Bump whenever what the extractors produce changes: older caches are then ignored. */
-const CACHE_VERSION = 9;
+const CACHE_VERSION = 10;
 
 /** One file's record as the cache holds it. */
 export interface CachedFile {

@@ -2,6 +2,7 @@ import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
 import type { CallSite, Expr } from '../model';
 import { ProjectModules, SCRIPT, type Lang, type Meaning } from './projectModules';
 import type { ResolvedCall } from '../java/resolver';
+import { elementType, withoutNullish } from './typeText';
 
 /**
  * Call resolution for every language but Java, by following names, never by guessing: a call is
@@ -95,7 +96,7 @@ export class NameResolver {
         if (r.length) return { site, owner: t.type.fqn, targets: r };
       }
     }
-    const local = this.modules.inFile(here.path, site.name, here);
+    const local = this.modules.inFile(here.path, site.name, here, site.line);
     if (local) {
       if ('cls' in local && !CALL_CONSTRUCTS.has(lang) && lang !== 'go') return { site, targets: [], reason: `${site.name} is a class` };
       return this.callNamed(site, local);
@@ -152,6 +153,22 @@ export class NameResolver {
     }
     if (incomplete) return { site, targets: [], reason: `${site.name} may be inherited from a supertype of ${cls.type.name} outside the project` };
     return { site, targets: [], reason: `no method ${site.name} in ${cls.type.fqn}` };
+  }
+
+  /** The class's supertypes in the project, nearest first, as its declaration names them. */
+  supertypes(cls: TypeEntry): TypeEntry[] {
+    const out: TypeEntry[] = [];
+    const seen = new Set([cls.type.fqn]);
+    for (let i = -1; i < out.length && out.length < 64; i++) {
+      const t = i < 0 ? cls : (out[i] as TypeEntry);
+      for (const s of [...t.type.extends, ...t.type.implements]) {
+        const m = this.typeNamed(s, t);
+        if (!('type' in m) || seen.has(m.type.type.fqn)) continue;
+        seen.add(m.type.type.fqn);
+        out.push(m.type);
+      }
+    }
+    return out;
   }
 
   /** Methods of a type by name (every entry of its fqn: Go and C# spread a type over files), overloads narrowed by arity when one fits. */
@@ -215,7 +232,12 @@ export class NameResolver {
         }
         return o;
       }
+      case 'idx':
       case 'call': {
+        // An element of a declared array or map: `steps[0]`, `providers.get(key)`.
+        const element = this.elementOf(e, caller);
+        if (element) return element;
+        if (e.k === 'idx') return { err: 'receiver type unknown (subscript expression)' };
         const site: CallSite = { line: 0, kind: 'call', name: e.n, argc: e.a, ...(e.o ? { recv: e.o } : {}) };
         const r = this.resolve(site, caller);
         if (r.owner && !r.targets.length && r.owner !== 'builtins') {
@@ -235,6 +257,33 @@ export class NameResolver {
     }
   }
 
+  /** The element an index or a lookup call gives on a value of a declared container type; undefined when it is not one. */
+  private elementOf(e: Expr & { k: 'idx' | 'call' }, caller: MethodEntry): Meaning | undefined {
+    if (!e.o || !SCRIPT.has(caller.owner.file.language)) return undefined;
+    const declared = this.declaredType(e.o, caller);
+    const element = declared && elementType(declared.text, e.k === 'idx' ? '[]' : e.n);
+    if (!declared || !element) return undefined;
+    const t = this.typeNamed(element, declared.at);
+    return 'type' in t ? { value: t.type } : t;
+  }
+
+  /** The type text written for a value: a local's or parameter's, a field's, a module variable's. */
+  private declaredType(e: Expr, caller: MethodEntry): { text: string; at: TypeEntry } | undefined {
+    if (e.k === 't') return { text: e.t, at: caller.owner };
+    if (e.k === 'id') {
+      const v = this.modules.variable(caller.owner, e.n);
+      return v && { text: v.field.type, at: v.at };
+    }
+    if (e.k !== 'get') return undefined;
+    const o = this.meaning(e.o, caller);
+    const cls = 'value' in o ? o.value : 'type' in o && o.type.type.namespace ? o.type : undefined;
+    for (const entry of cls ? this.index.typesByFqn(cls.type.fqn) : []) {
+      const f = entry.type.fields.find((x) => x.name === e.n);
+      if (f?.type) return { text: f.type, at: entry };
+    }
+    return undefined;
+  }
+
   /** A field's declared type, as an instance of a class in the project. */
   private field(cls: TypeEntry, n: string): Meaning {
     for (const e of this.index.typesByFqn(cls.type.fqn)) {
@@ -250,6 +299,12 @@ export class NameResolver {
   /** An unbound name: a field (implicit `this`), a class or function of the file, an import, a package's type. */
   private name(n: string, here: TypeEntry): Meaning {
     const lang = here.file.language;
+    // A variable of the file or of the namespace around, declared with its type or created by `new`.
+    const v = SCRIPT.has(lang) ? this.modules.variable(here, n) : undefined;
+    if (v) {
+      const t = this.typeNamed(v.field.type, v.at);
+      return 'type' in t ? { value: t.type } : t;
+    }
     if (IMPLICIT_THIS.has(lang) && here.type.kind !== 'module' && here.type.fields.some((f) => f.name === n)) return this.field(here, n);
     const local = this.modules.inFile(here.path, n, here);
     if (local && 'cls' in local) return { type: local.cls };
@@ -267,7 +322,9 @@ export class NameResolver {
    * ones, and `using` namespaces; Kotlin: imports and star imports; Go: the package folder).
    * Exactly one hit, or why not.
    */
-  typeNamed(text: string, here: TypeEntry): Meaning {
+  typeNamed(written: string, here: TypeEntry): Meaning {
+    // `T | undefined` (an optional value) calls T's methods.
+    const text = withoutNullish(written);
     // An array or a library collection of project types is not one of them: `lines.reduce(…)` on
     // `CartLine[]` calls Array's reduce, not a method of CartLine.
     const collection = collectionType(text);

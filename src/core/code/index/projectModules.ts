@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CodeIndex, MethodEntry, TypeEntry } from './codeIndex';
-import type { FileSymbols, LanguageId } from '../model';
+import type { FileSymbols, LanguageId, MethodSymbol, VarSymbol } from '../model';
 
 /**
  * The project's modules as `NameResolver` (nameResolver.ts) follows them: which project file an
@@ -38,24 +38,44 @@ export class ProjectModules {
     }
   }
 
-  /** A top-level function or class of a file by name (`near`: nested classes of it come first). */
-  inFile(rel: string, name: string, near?: TypeEntry): { fn: MethodEntry[] } | { cls: TypeEntry } | undefined {
+  /**
+   * A top-level function or class of a file by name (`near`: nested classes of it come first); a
+   * function declared inside another only where it is visible: from a call at `line` inside that other.
+   */
+  inFile(rel: string, name: string, near?: TypeEntry, line?: number): { fn: MethodEntry[] } | { cls: TypeEntry } | undefined {
     const file = this.index.fileSymbols(rel);
     if (!file) return undefined;
+    // Inside a namespace, its own functions and those of the namespaces around it come first.
+    const scopes = near?.path === rel && (near.type.kind !== 'module' || near.type.namespace) ? enclosing(near.type.qname) : [];
+    for (const ns of scopes) {
+      const fns = file.types.filter((x) => x.namespace && x.qname === ns).flatMap((type) => type.methods.filter((m) => m.kind === 'method' && m.name === name).map((method) => ({ owner: { path: rel, file, type }, method })));
+      if (fns.length) return { fn: fns };
+    }
     const mod = this.moduleType(rel, file);
     const fns = mod ? mod.type.methods.filter((m) => m.kind === 'method' && m.name === name).map((method) => ({ owner: mod, method })) : [];
-    if (fns.length) return { fn: fns };
-    const qn = near && near.type.kind !== 'module' ? [`${near.type.qname}.${name}`, name] : [name];
-    for (const q of qn) {
-      const t = file.types.find((x) => x.qname === q && x.kind !== 'module');
+    if (fns.length) return { fn: visibleAt(fns, file, line) };
+    // A class or interface before a namespace of the same name: the namespace's functions are found through the shared fqn.
+    for (const q of [...scopes.map((ns) => `${ns}.${name}`), name]) {
+      const t = file.types.find((x) => x.qname === q && x.kind !== 'module') ?? file.types.find((x) => x.qname === q && x.namespace);
       if (t) return { cls: { path: rel, file, type: t } };
+    }
+    return undefined;
+  }
+
+  /** A variable of known type declared in `here`'s namespaces or at the top of its file, innermost first. */
+  variable(here: TypeEntry, name: string): { field: VarSymbol; at: TypeEntry } | undefined {
+    const file = here.file;
+    const scopes = [...(here.type.kind !== 'module' || here.type.namespace ? enclosing(here.type.qname) : []).flatMap((ns) => file.types.filter((x) => x.namespace && x.qname === ns)), this.moduleType(here.path, file)?.type];
+    for (const type of scopes) {
+      const field = type?.fields.find((f) => f.name === name && f.type);
+      if (type && field) return { field, at: { path: here.path, file, type } };
     }
     return undefined;
   }
 
   private moduleType(rel: string, file: FileSymbols): TypeEntry | undefined {
     if (!this.moduleOf.has(rel)) {
-      const t = file.types.find((x) => x.kind === 'module');
+      const t = file.types.find((x) => x.kind === 'module' && !x.namespace);
       this.moduleOf.set(rel, t ? { path: rel, file, type: t } : undefined);
     }
     return this.moduleOf.get(rel);
@@ -120,7 +140,10 @@ export class ProjectModules {
   private defaultExport(rel: string): string {
     const f = this.index.fileSymbols(rel);
     const exported = f?.types.filter((t) => t.kind !== 'module' && !t.outer) ?? [];
-    return exported.length === 1 ? (exported[0] as { name: string }).name : 'default';
+    if (exported.length === 1) return (exported[0] as { name: string }).name;
+    // `export default Foo` of a namespace Foo (a type of the same name merged with it, or none).
+    const named = f?.types.filter((t) => (t.kind !== 'module' || t.namespace) && !t.outer) ?? [];
+    return new Set(named.map((t) => t.name)).size === 1 && named[0] ? named[0].name : 'default';
   }
 
   /** `pkg` + `mod` → the file of `pkg.mod` (Python packages). */
@@ -184,6 +207,27 @@ export class ProjectModules {
     }
     return undefined;
   }
+}
+
+/**
+ * Of several functions of one name in a file, those a call at `line` sees: the one declared in the
+ * innermost function around the call, else the top-level ones (with no line: the top-level ones).
+ */
+function visibleAt(fns: MethodEntry[], file: FileSymbols, line: number | undefined): MethodEntry[] {
+  if (fns.length < 2) return fns;
+  const all = file.types.flatMap((t) => t.methods.filter((m) => m.kind !== 'initializer'));
+  const parentOf = (m: MethodSymbol): MethodSymbol | undefined =>
+    all.filter((p) => p !== m && p.line <= m.line && m.endLine <= p.endLine && (p.line < m.line || m.endLine < p.endLine)).sort((a, b) => b.line - a.line)[0];
+  const seen = fns.map((f) => ({ f, parent: parentOf(f.method) })).filter((x) => !x.parent || (line !== undefined && x.parent.line <= line && line <= x.parent.endLine));
+  const innermost = Math.max(...seen.map((x) => x.parent?.line ?? 0));
+  const out = seen.filter((x) => (x.parent?.line ?? 0) === innermost).map((x) => x.f);
+  return out.length ? out : fns;
+}
+
+/** `A.B.C` → `A.B.C`, `A.B`, `A`: a name and the names it is nested in, innermost first. */
+function enclosing(qname: string): string[] {
+  const parts = qname.split('.');
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join('.'));
 }
 
 function lastSegment(name: string, lang: Lang): string {

@@ -2,6 +2,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { collect, moduleInitializer, paramExpr, UNKNOWN, type Dialect, type Walker } from '../parse/callSites';
 import { fieldDocTable, moduleName } from '../model';
 import type { CallSite, EnumConstantSymbol, FileSymbols, ImportSymbol, LanguageId, MethodSymbol, TypeKind, TypeSymbol, VarSymbol } from '../model';
+import { scriptImports, scriptRequire } from './typescriptImports';
 import { blockDoc, dottedModule, endLine, headOf, kids, line, moduleSymbol, typeOf, typeSymbol } from '../parse/syntax';
 
 /**
@@ -33,8 +34,11 @@ const runsAtLoad = (statement: Node, decl: Node): boolean =>
     : RUNS_AT_LOAD.has(decl.type) && decl.namedChildren[0]?.type !== 'internal_module';
 const KEYWORDS = new Set(['static', 'async', 'get', 'set', 'abstract', 'readonly', 'declare', 'override', 'export', 'default', '*', 'accessor']);
 
+/** Function declarations are functions of their own wherever they are, inside a callback too (`nestedFunctions`). */
+const DECLARED_FUNCTIONS = ['function_declaration', 'generator_function_declaration'];
+
 const DIALECT: Dialect = {
-  skip: new Set([...Object.keys(CLASS_NODES)]),
+  skip: new Set([...Object.keys(CLASS_NODES), ...DECLARED_FUNCTIONS]),
   lambdas: new Set(['arrow_function', 'function_expression', 'function', 'function_declaration', 'generator_function', 'generator_function_declaration']),
   ownThis: new Set(['function_expression', 'function', 'function_declaration', 'generator_function', 'generator_function_declaration']),
   site(node, w) {
@@ -84,6 +88,10 @@ const DIALECT: Dialect = {
       case 'new_expression': {
         const c = node.childForFieldName('constructor');
         return c ? { k: 'new', t: c.text.replace(/\s+/g, '') } : { k: '?' };
+      }
+      case 'subscript_expression': {
+        const o = node.childForFieldName('object');
+        return o ? { k: 'idx', o: w.expr(o) } : { k: '?' };
       }
       case 'as_expression':
       case 'satisfies_expression': {
@@ -150,11 +158,31 @@ function decorators(node: Node): string[] {
 /** The doc comment above a declaration, or above the export statement that holds it. */
 const docOf = (node: Node): string | undefined => blockDoc(node) ?? (node.parent?.type === 'export_statement' ? blockDoc(node.parent) : undefined);
 
+interface Scope {
+  readonly functions: MethodSymbol[];
+  readonly vars: VarSymbol[];
+}
+
 interface Ctx {
   readonly pkg: string;
   /** JavaScript declares fields by assigning them in the constructor. */
   readonly js: boolean;
   readonly types: TypeSymbol[];
+  /** Functions declared inside a method's body: the file module's, as a user names them. */
+  readonly nested: MethodSymbol[];
+}
+
+/** `new Map<string, P>()` → `Map<string, P>`: the type of a value created where it is declared. */
+function createdType(value: Node | null): string {
+  const ctor = value?.type === 'new_expression' ? value.childForFieldName('constructor') : null;
+  return ctor && /^[\w$.]+$/.test(ctor.text) ? `${ctor.text}${value?.childForFieldName('type_arguments')?.text.replace(/\s+/g, ' ') ?? ''}` : '';
+}
+
+/** Function declarations anywhere inside `node`'s body (a callback's too), each a function with its own calls. */
+function nestedFunctions(node: Node, into: MethodSymbol[]): void {
+  const value = node.childForFieldName('value');
+  const body = (value && FUNCTION_VALUES.has(value.type) ? value : node).childForFieldName('body');
+  for (const d of body ? body.descendantsOfType(DECLARED_FUNCTIONS) : []) if (d) into.push(method(d, undefined));
 }
 
 function method(node: Node, ownerName: string | undefined, extra: Partial<MethodSymbol> = {}): MethodSymbol {
@@ -215,6 +243,7 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
       case 'abstract_method_signature': {
         const me = method(m, name);
         methods.push(me);
+        nestedFunctions(m, ctx.nested);
         // Parameter properties (`constructor(private svc: Service)`) and, in JavaScript, `this.x = new X()` are fields too.
         if (me.kind === 'constructor') {
           for (const a of ctx.js ? m.descendantsOfType('assignment_expression') : []) {
@@ -239,11 +268,12 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
         const value = m.childForFieldName('value');
         if (value && FUNCTION_VALUES.has(value.type)) {
           methods.push(method(m, name));
+          nestedFunctions(m, ctx.nested);
           break;
         }
         const fname = (m.childForFieldName('name') ?? m.childForFieldName('property'))?.text ?? '';
         const modifiers = modifiersOf(m);
-        fields.push({ name: fname, type: typeOf(m.childForFieldName('type')), line: line(m), modifiers });
+        fields.push({ name: fname, type: typeOf(m.childForFieldName('type')) || createdType(value), line: line(m), modifiers });
         if (doc) fieldDocs[fname] = doc;
         const into = modifiers.includes('static') ? staticInits : inits;
         if (value) for (const site of collect(DIALECT, value)) into.push(site);
@@ -276,77 +306,70 @@ function classLike(node: Node, kind: TypeKind, ctx: Ctx, outer?: string, nameOve
   );
 }
 
-/** `import …` and `require(…)` as ImportSymbols. */
-function imports(node: Node, out: ImportSymbol[]): void {
-  const from = node.childForFieldName('source')?.namedChildren[0]?.text;
-  if (!from) return;
-  const clause = node.namedChildren.find((c) => c.type === 'import_clause');
-  if (!clause) return;
-  for (const c of clause.namedChildren) {
-    if (c.type === 'identifier') out.push({ name: from, isStatic: false, onDemand: false, member: 'default', alias: c.text });
-    else if (c.type === 'namespace_import') out.push({ name: from, isStatic: false, onDemand: true, alias: c.namedChildren[0]?.text ?? '' });
-    else if (c.type === 'named_imports') {
-      for (const s of c.namedChildren) {
-        if (s.type !== 'import_specifier') continue;
-        const member = s.childForFieldName('name')?.text ?? '';
-        out.push({ name: from, isStatic: false, onDemand: false, member, alias: s.childForFieldName('alias')?.text ?? member });
-      }
-    }
-  }
-}
-
-/** `const m = require('./m')`, `const { a, b: c } = require('./x')`. */
-function requireImport(decl: Node, out: ImportSymbol[]): boolean {
-  const value = decl.childForFieldName('value');
-  const name = decl.childForFieldName('name');
-  if (value?.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'require' || !name) return false;
-  const from = value.childForFieldName('arguments')?.namedChildren[0]?.namedChildren[0]?.text;
-  if (!from) return false;
-  if (name.type === 'identifier') out.push({ name: from, isStatic: false, onDemand: true, alias: name.text });
-  else if (name.type === 'object_pattern') {
-    for (const p of name.namedChildren) {
-      if (p.type === 'shorthand_property_identifier_pattern') out.push({ name: from, isStatic: false, onDemand: false, member: p.text, alias: p.text });
-      else if (p.type === 'pair_pattern') {
-        const member = p.childForFieldName('key')?.text ?? '';
-        out.push({ name: from, isStatic: false, onDemand: false, member, alias: p.childForFieldName('value')?.text ?? member });
-      }
-    }
-  }
-  return true;
-}
-
 export function extractTypeScript(tree: Tree, lineCount: number, relPath: string, language: LanguageId): FileSymbols {
   const pkg = dottedModule(relPath);
-  const ctx: Ctx = { pkg, js: language === 'javascript', types: [] };
+  const ctx: Ctx = { pkg, js: language === 'javascript', types: [], nested: [] };
   const imps: ImportSymbol[] = [];
-  const functions: MethodSymbol[] = [];
+  /** What the file's module holds: its functions, and its variables of a known type (visible in every function). */
+  const fileScope: Scope = { functions: [], vars: [] };
   /** Top-level statements (and variable declarators) that run when the module loads. */
   const statements: Node[] = [];
-  const topLevel = (nodes: readonly Node[], prefix?: string): void => {
+  const topLevel = (nodes: readonly Node[], prefix?: string, scope: Scope = fileScope): void => {
+    const functions = scope.functions;
     for (const n of nodes) {
       const decl = n.type === 'export_statement' ? (n.childForFieldName('declaration') ?? n.childForFieldName('value')) : n;
       if (!decl) continue;
       if (prefix === undefined && runsAtLoad(n, decl)) statements.push(decl);
       const kind = CLASS_NODES[decl.type];
       if (kind) classLike(decl, kind, ctx, prefix, 'default');
-      else if (decl.type === 'import_statement') imports(decl, imps);
+      else if (decl.type === 'import_statement') scriptImports(decl, imps);
       else if (decl.type === 'function_declaration' || decl.type === 'generator_function_declaration' || decl.type === 'function_signature') {
         functions.push(method(decl, undefined, n.type === 'export_statement' ? { modifiers: ['export'] } : {}));
-      } else if (FUNCTION_VALUES.has(decl.type)) functions.push(method(decl, undefined, { name: 'default' }));
+        nestedFunctions(decl, ctx.nested);
+      } else if (FUNCTION_VALUES.has(decl.type)) {
+        functions.push(method(decl, undefined, { name: 'default' }));
+        nestedFunctions(decl, ctx.nested);
+      }
       else if (decl.type === 'lexical_declaration' || decl.type === 'variable_declaration') {
         for (const d of decl.namedChildren) {
-          if (d.type !== 'variable_declarator' || requireImport(d, imps)) continue;
-          if (FUNCTION_VALUES.has(d.childForFieldName('value')?.type ?? '')) functions.push(method(d, undefined, { line: line(decl), endLine: endLine(decl) }));
-          else if (prefix === undefined) statements.push(d);
+          if (d.type !== 'variable_declarator' || scriptRequire(d, imps)) continue;
+          if (FUNCTION_VALUES.has(d.childForFieldName('value')?.type ?? '')) {
+            functions.push(method(d, undefined, { line: line(decl), endLine: endLine(decl) }));
+            nestedFunctions(d, ctx.nested);
+          } else {
+            if (prefix === undefined) statements.push(d);
+            const name = d.childForFieldName('name');
+            const type = typeOf(d.childForFieldName('type')) || createdType(d.childForFieldName('value'));
+            if (name?.type === 'identifier' && type) scope.vars.push({ name: name.text, type, line: line(d), modifiers: decl.type === 'lexical_declaration' ? [decl.children[0]?.type ?? ''] : ['var'] });
+          }
         }
       } else if ((decl.type === 'internal_module' || decl.type === 'module') && decl.childForFieldName('body')) {
-        const name = decl.childForFieldName('name')?.text ?? '';
-        topLevel(kids(decl.childForFieldName('body') as Node), prefix ? `${prefix}.${name}` : name);
+        namespace(decl, prefix);
       } else if (decl.type === 'expression_statement' && decl.namedChildren[0]?.type === 'internal_module') topLevel([decl.namedChildren[0]], prefix);
     }
   };
+  /** `namespace A.B { … }` and `namespace A { namespace B { … } }`: a `module` type per namespace, its functions in it. */
+  const namespace = (decl: Node, prefix: string | undefined): void => {
+    const body = decl.childForFieldName('body') as Node;
+    const names = (decl.childForFieldName('name')?.text ?? '').split('.').map((x) => x.trim());
+    let qname = prefix;
+    for (const [i, name] of names.entries()) {
+      const outer = qname;
+      qname = outer ? `${outer}.${name}` : name;
+      const scope: Scope = { functions: [], vars: [] };
+      if (i === names.length - 1) topLevel(kids(body), qname, scope);
+      ctx.types.push({
+        ...moduleSymbol(name, `${pkg}.${qname}`, relPath, scope.functions, lineCount), fields: scope.vars,
+        qname, ...(outer ? { outer } : {}), line: line(decl), endLine: endLine(decl), signature: headOf(decl, body), namespace: true,
+      });
+    }
+  };
   topLevel(kids(tree.rootNode));
+  for (const st of statements) for (const d of st.descendantsOfType(DECLARED_FUNCTIONS)) if (d) ctx.nested.push(method(d, undefined));
+  const functions = [...fileScope.functions, ...ctx.nested];
   const init = moduleInitializer(DIALECT, statements, ['function_declaration', 'generator_function_declaration']);
-  if (functions.length || init) ctx.types.push(moduleSymbol(moduleName(relPath), pkg, relPath, init ? [...functions, init] : functions, lineCount));
+  if (functions.length || init || fileScope.vars.length) {
+    ctx.types.push({ ...moduleSymbol(moduleName(relPath), pkg, relPath, init ? [...functions, init] : functions, lineCount), fields: fileScope.vars });
+  }
   return { language, package: pkg, imports: imps, types: ctx.types, lineCount, ...(tree.rootNode.hasError ? { hasErrors: true } : {}) };
 }

@@ -6,7 +6,7 @@ import { MAX_TREE_NODES, type CallTreeNode } from '../index/callGraph';
 import type { MethodEntry, TypeEntry } from '../index/codeIndex';
 import type { LspSession } from './lspLookup';
 import { moduleName } from '../model';
-import { isTypeKind, namePositions } from './lspModel';
+import { isNamespaceKind, isTypeKind, namePositions } from './lspModel';
 import type { MethodSymbol } from '../model';
 
 /**
@@ -30,6 +30,15 @@ export function callTextAt(lines: readonly string[], range: IntelRange): string 
   const args = /^\s*(<[^()]*>)?\s*\(\s*\)/.test(rest) ? '()' : /^\s*(<[^()]*>)?\s*\(/.test(rest) ? '(…)' : '';
   const text = `${isNew ? 'new ' : ''}${recv}${name}${args}`;
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** TypeScript's server lists a call through a namespace merged with another declaration once per declaration. */
+function distinct(ranges: readonly IntelRange[]): IntelRange[] {
+  const seen = new Set<string>();
+  return ranges.filter((r) => {
+    const key = `${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`;
+    return !seen.has(key) && !!seen.add(key);
+  });
 }
 
 export class LspCallTree {
@@ -89,11 +98,12 @@ export class LspCallTree {
     if (level >= depth) return [];
     const out: CallTreeNode[] = [];
     const nextPath = new Set(onPath).add(keyOf(item));
-    const calls = [...(await this.calls(item, direction))].sort((a, b) => a.item.path.localeCompare(b.item.path) || (a.fromRanges[0]?.start.line ?? 0) - (b.fromRanges[0]?.start.line ?? 0));
+    // Naming a namespace on the way to a call (`A.B.f()`) is not a call of it.
+    const calls = [...(await this.calls(item, direction))].filter((c) => !isNamespaceKind(c.item.kind)).sort((a, b) => a.item.path.localeCompare(b.item.path) || (a.fromRanges[0]?.start.line ?? 0) - (b.fromRanges[0]?.start.line ?? 0));
     for (const call of calls) {
       const siteFile = direction === 'callers' ? call.item.path : item.path;
       const lines = this.s.inProject(siteFile) ? await this.textOf(siteFile) : [];
-      for (const range of call.fromRanges.length ? call.fromRanges : [call.item.selectionRange]) {
+      for (const range of distinct(call.fromRanges.length ? call.fromRanges : [call.item.selectionRange])) {
         if (this.count >= MAX_TREE_NODES) {
           this.truncated = true;
           return out;

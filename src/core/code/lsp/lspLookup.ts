@@ -8,7 +8,7 @@ import type { IntelSymbolLocation, LanguageIntel } from '../../workspace/languag
 import type { Workspace } from '../../workspace/workspace';
 import type { MethodEntry, TypeEntry } from '../index/codeIndex';
 import { parserFirst } from '../languages/registry';
-import { isMethodKind, isTypeKind, toFileSymbols } from './lspModel';
+import { isMethodKind, isNamespaceKind, isTypeKind, toFileSymbols } from './lspModel';
 import type { FileSymbols } from '../model';
 
 /**
@@ -63,26 +63,55 @@ export class LspSession {
     return file ? file.types.map((type) => ({ path: this.rel(abs), file, type })) : [];
   }
 
+  /**
+   * The types a read_class / read_method / call_chain question names, as the user writes it: a
+   * class, interface or namespace with every part merged with it (`Foo` the interface and `Foo`
+   * the namespace), or, when `member` is given and none of them declares it, the module or
+   * namespace whose function `member` is (`util.pad`, `A.B.f`). Undefined: the server knows none.
+   */
+  async typesNamed(className: string, relativePath?: string, member?: string): Promise<TypeEntry[] | undefined> {
+    const found = await this.findClasses(className, relativePath);
+    const parts: TypeEntry[] = [];
+    for (const e of found) {
+      for (const type of (await this.fileSymbols(path.join(this.ws.root, e.path)))?.types ?? []) {
+        if (type.fqn === e.type.fqn && (type === e.type || type.namespace || e.type.namespace) && !parts.some((x) => x.type === type)) parts.push({ ...e, type });
+      }
+    }
+    if (member && !parts.some((e) => e.type.methods.some((m) => m.name === member))) {
+      const name = className.trim();
+      const under = relativePath ? (await resolveInProject(this.ws, relativePath)).rel : '.';
+      const inScope = (o: TypeEntry) => under === '.' || o.path === under || o.path.startsWith(`${under}/`);
+      const owners = new Set((await this.findFunctions(member)).map((f) => f.owner).filter((o) => o.type.kind === 'module' && namesModule(o, name) && inScope(o)));
+      for (const o of owners) if (!parts.some((x) => x.type === o.type)) parts.push(o);
+    }
+    return parts.length ? parts : undefined;
+  }
+
   /** Classes named `className` (simple, qualified or fully qualified), within `relativePath` when given. */
   async findClasses(className: string, relativePath?: string): Promise<TypeEntry[]> {
-    const name = className.trim().replace(/<.*$/s, '').replace(/[/\\$#]|::/g, '.');
+    const name = className.trim().replace(/<.*$/s, '').replace(/[/\\#]|::/g, '.').replace(/(?<=\w)\$/g, '.');
     const simple = name.slice(name.lastIndexOf('.') + 1);
-    const matches = (e: TypeEntry) => e.type.kind !== 'module' && (e.type.name === simple) && (e.type.fqn === name || e.type.fqn.endsWith(`.${name}`) || e.type.qname === name || !name.includes('.'));
+    const dotted = (e: TypeEntry) => `${e.path.replace(/\.[^./]*$/, '').split('/').join('.')}.${e.type.qname}`;
+    const matches = (e: TypeEntry) =>
+      (e.type.kind !== 'module' || !!e.type.namespace) &&
+      e.type.name === simple &&
+      (e.type.fqn === name || e.type.fqn.endsWith(`.${name}`) || e.type.qname === name || dotted(e) === name || dotted(e).endsWith(`.${name}`) || !name.includes('.'));
     let scope: { abs: string; rel: string; isFile: boolean } | undefined;
     if (relativePath) {
       const p = await resolveInProject(this.ws, relativePath);
       const info = await this.ws.stat(p.abs);
       scope = { ...p, isFile: info?.kind === 'file' };
       if (scope.isFile) {
-        const all = (await this.typesIn(p.abs)).filter((e) => e.type.kind !== 'module');
+        const all = (await this.typesIn(p.abs)).filter((e) => e.type.kind !== 'module' || e.type.namespace);
         const found = all.filter(matches);
-        return found.length ? found : all.filter((e) => e.type.name.toLowerCase() === simple.toLowerCase() || (all.length === 1 && !e.type.outer));
+        const classes = all.filter((e) => !e.type.namespace);
+        return found.length ? found : classes.filter((e) => e.type.name.toLowerCase() === simple.toLowerCase() || (classes.length === 1 && !e.type.outer));
       }
     }
     const within = (abs: string) => !scope || scope.rel === '.' || this.rel(abs).startsWith(`${scope.rel}/`);
-    const located = (await this.intel.workspaceSymbols(simple)).filter((s) => isTypeKind(s.kind) && s.name === simple && this.inProject(s.path) && within(s.path));
+    const located = (await this.intel.workspaceSymbols(simple)).filter((s) => (isTypeKind(s.kind) || isNamespaceKind(s.kind)) && s.name === simple && this.inProject(s.path) && within(s.path));
     let files = [...new Set(located.filter((s) => !parserFirst(s.path)).map((s) => s.path))];
-    if (!located.length) files = await this.discover(`\\b(class|interface|enum|struct|record|trait|type)\\s+${escape(simple)}\\b`, scope?.rel);
+    if (!located.length) files = await this.discover(`\\b(class|interface|enum|struct|record|trait|type|namespace)\\s+(?:[\\w$]+\\.)*${escape(simple)}\\b`, scope?.rel);
     const out: TypeEntry[] = [];
     for (const f of files) out.push(...(await this.typesIn(f)).filter(matches));
     return out;
@@ -90,7 +119,8 @@ export class LspSession {
 
   /** Functions and methods named `name` anywhere in the project (for `call_chain` without a class). */
   async findFunctions(name: string): Promise<MethodEntry[]> {
-    const located: IntelSymbolLocation[] = (await this.intel.workspaceSymbols(name)).filter((s) => isMethodKind(s.kind) && s.name === name && this.inProject(s.path));
+    // VS Code's TypeScript provider names functions and methods `name()`.
+    const located: IntelSymbolLocation[] = (await this.intel.workspaceSymbols(name)).filter((s) => isMethodKind(s.kind) && s.name.replace(/\(\)$/, '') === name && this.inProject(s.path));
     let files = [...new Set(located.filter((s) => !parserFirst(s.path)).map((s) => s.path))];
     if (!located.length) files = await this.discover(`\\b${escape(name)}\\s*[(=:<]`);
     const out: MethodEntry[] = [];
@@ -116,6 +146,14 @@ export class LspSession {
       .slice(0, MAX_DISCOVERED_FILES)
       .map((p) => path.join(this.ws.root, p));
   }
+}
+
+/** Is `o` (a file's module or a namespace) what `name` says: `util`, `src.$lib.util`, `src/$lib/util`, `A.B`? */
+function namesModule(o: TypeEntry, name: string): boolean {
+  if (o.type.namespace) return o.type.qname === name || o.type.fqn === name || o.type.fqn.endsWith(`.${name}`);
+  const dotted = o.path.replace(/\.[^./]*$/, '').split('/').join('.');
+  const n = name.replace(/[/\\]/g, '.');
+  return o.type.name === n || dotted === n || dotted.endsWith(`.${n}`);
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -2,6 +2,7 @@ import type { IntelPosition, IntelSymbol, IntelSymbolKind } from '../../workspac
 import { summarize } from '../parse/javaSyntax';
 import { fieldDocTable, moduleName, withFieldDocs, type EnumConstantSymbol, type FileSymbols, type MethodSymbol, type TypeKind, type TypeSymbol, type VarSymbol } from '../model';
 import { startWithDoc } from '../sourceLines';
+import { dottedModule } from '../parse/syntax';
 import { splitTopLevel } from '../java/typeRef';
 
 /**
@@ -26,6 +27,8 @@ const KEYWORDS = new Set(['def', 'func', 'fun', 'function', 'fn']);
 
 export const isTypeKind = (k: IntelSymbolKind): boolean => TYPE_KINDS[k] !== undefined;
 export const isMethodKind = (k: IntelSymbolKind): boolean => METHOD_KINDS.has(k);
+/** TypeScript's server reports `namespace Foo` as a Module; other servers say Namespace or Package. */
+export const isNamespaceKind = (k: IntelSymbolKind): boolean => k === 'Namespace' || k === 'Module' || k === 'Package';
 
 /** Where each mapped method's name is in its file: what the call hierarchy is asked at. */
 export const namePositions = new WeakMap<MethodSymbol, IntelPosition>();
@@ -215,31 +218,49 @@ function visitType(s: IntelSymbol, ctx: Ctx, outer: TypeSymbol | undefined): voi
 /** A file's document symbols as FileSymbols (types outer before inner; top-level functions in a `module` type). */
 export function toFileSymbols(relPath: string, text: string, symbols: readonly IntelSymbol[]): FileSymbols {
   const lines = text.split(/\r?\n/);
-  const pkg = /^\s*package\s+([\w.]+)\s*;?\s*$/m.exec(text)?.[1] ?? '';
+  // A script's names are qualified by its path, as the parser qualifies them (`src.app.Cart`): two
+  // files' classes or modules of one name then have names that tell them apart.
+  const script = /\.(?:[cm]?[jt]s|[jt]sx)$/i.test(relPath);
+  const pkg = script ? dottedModule(relPath) : (/^\s*package\s+([\w.]+)\s*;?\s*$/m.exec(text)?.[1] ?? '');
   const ctx: Ctx = { lines, pkg, types: [] };
   const functions: MethodSymbol[] = [];
-  // Functions declared inside a function or a callback (`on(() => { function helper() {} })`) are the module's too; the callbacks themselves are not.
-  const nested = (list: readonly IntelSymbol[]): void => {
+  // Other languages' servers list packages and imported modules here: their members stay flat.
+  const walk = (list: readonly IntelSymbol[], ns: TypeSymbol | undefined, into: MethodSymbol[]): void => {
     for (const s of list) {
-      if (s.kind !== 'Function') continue;
-      if (/^[\w$]+$/.test(s.name)) functions.push(method(s, ctx, s.name));
-      nested(s.children);
+      if (isTypeKind(s.kind)) visitType(s, ctx, ns);
+      else if (isMethodKind(s.kind)) into.push(method(s, ctx, s.name));
+      else if (isNamespaceKind(s.kind) && !script) walk(s.children, ns, into);
+      else if (isNamespaceKind(s.kind)) {
+        // A namespace is a `module` type of its own (as the parser has it), its functions in it;
+        // `namespace A.B {}` (one symbol named `A.B`) is B nested in A.
+        let type = ns;
+        for (const name of s.name.split('.')) {
+          const outer: TypeSymbol | undefined = type;
+          const qname = outer ? `${outer.qname}.${name}` : name;
+          type = {
+            kind: 'module', name, qname, fqn: pkg ? `${pkg}.${qname}` : qname, ...(outer ? { outer: outer.qname } : {}), namespace: true,
+            modifiers: [], annotations: [], typeParams: [], extends: [], implements: [], line: s.range.start.line + 1, endLine: s.range.end.line + 1,
+            signature: declarationHead(lines, s.range.start.line, s.range.end.line) || `namespace ${qname}`, fields: [], methods: [], enumConstants: [], components: [],
+          };
+          ctx.types.push(type);
+        }
+        if (type) walk(s.children, type, type.methods as MethodSymbol[]);
+      }
     }
   };
-  const walk = (list: readonly IntelSymbol[]): void => {
+  walk(symbols, undefined, functions);
+  // A function declared inside a function or a callback is a function of the file, as in the parser.
+  const nested = (list: readonly IntelSymbol[], inFunction: boolean): void => {
     for (const s of list) {
-      if (isTypeKind(s.kind)) visitType(s, ctx, undefined);
-      else if (isMethodKind(s.kind)) {
-        functions.push(method(s, ctx, s.name));
-        nested(s.children);
-      } else if (s.kind === 'Namespace' || s.kind === 'Module' || s.kind === 'Package') walk(s.children);
+      if (inFunction && s.kind === 'Function' && /^[\w$]+$/.test(s.name)) functions.push(method(s, ctx, s.name));
+      nested(s.children, inFunction || isMethodKind(s.kind));
     }
   };
-  walk(symbols);
+  if (script) nested(symbols, false);
   if (functions.length) {
     const name = moduleName(relPath);
     ctx.types.push({
-      kind: 'module', name, qname: name, fqn: pkg ? `${pkg}.${name}` : name, modifiers: [], annotations: [], typeParams: [], extends: [], implements: [],
+      kind: 'module', name, qname: name, fqn: script ? pkg : pkg ? `${pkg}.${name}` : name, modifiers: [], annotations: [], typeParams: [], extends: [], implements: [],
       line: 1, endLine: lines.length, signature: `module ${relPath}`, fields: [], methods: functions, enumConstants: [], components: [],
     });
   }
