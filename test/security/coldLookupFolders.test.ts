@@ -15,7 +15,7 @@ import { closeColdParsePool } from '../../src/core/code/intel/coldParse';
 import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
 import { filesDeclaring, QUICK_LOOKUP_LIMITS } from '../../src/core/code/intel/quickLookup';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -14,7 +14,7 @@ import { NEEDED_FILES_LIMITS } from '../../src/core/code/intel/neededFilesIndex'
 import { quickTypes } from '../../src/core/code/intel/quickLookup';
 import { ToolError } from '../../src/core/protocol/errors';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

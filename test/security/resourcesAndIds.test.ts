@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { BridgeConnection, isLoopbackHost } from '../../src/core/link/connection';
 import { Dispatcher, MAX_FINGERPRINTS, REPLAY_KEEP_BYTES } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { MAX_ID_CHARS, MAX_MESSAGE_BYTES, parseServerMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { journalDirFor, WriteJournal } from '../../src/core/link/writeJournal';
