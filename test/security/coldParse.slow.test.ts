@@ -3,7 +3,8 @@
  * a question names (intel/quickLookup.ts, intel/neededFilesIndex.ts). A hostile repository makes
  * those files large: a 1.8 MB Java file costs the parser seconds, which on the host's thread froze
  * every other call. Here each question is asked on a fresh host: the event loop is never held more
- * than 500 ms, and the answer is the one the built index gives.
+ * than 500 ms, and the answer is the one the built index gives. Named `.slow` because each test
+ * parses megabytes: `npm run test:fast` leaves it out, `npm test` runs it.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
