@@ -3,7 +3,7 @@
 // The code index gets a cache folder and a long first-build wait, as the extension configures.
 //   node --import tsx bench/hostChild.ts URL WORKSPACE PROJECT_KEY [CACHE_DIR]
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { silentLogger } from '../src/core/log';
+import { silentLogger } from '../test/support/silentLogger';
 import { configureCodeIndexes, peekCodeIntel } from '../src/core/code/intel/state';
 import { startHeadlessHost } from '../src/node/headless';
 

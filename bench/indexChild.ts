@@ -13,7 +13,7 @@ import { callChainTool } from '../src/core/tools/callChain';
 import { readClassTool } from '../src/core/tools/readClass';
 import { readMethodTool } from '../src/core/tools/readMethod';
 import { cacheFileName, codeIntelFor, configureCodeIndexes } from '../src/core/code/intel/intel';
-import { silentLogger } from '../src/core/log';
+import { silentLogger } from '../test/support/silentLogger';
 import type { ToolDefinition } from '../src/core/tools/tool';
 import { NodeWorkspace } from '../src/node/nodeWorkspace';
 

@@ -4,9 +4,10 @@
 //
 //   typecheck, lint        each counts 1 passed or 1 failed
 //   unit                   node --test over test/unit/**/*.test.ts (counts from `ℹ pass N` / `ℹ fail N`)
-//   security               the same over test/security/**/*.test.ts (the hostile-agent suite)
-//   slow                   the same over test/slow/**/*.test.ts (ground truth from the JDK, TypeScript
-//                          and Python, big trees, the soak: left out of `npm run test:fast`)
+//   security               the same over test/security/**/*.test.ts (the hostile-agent suite; its
+//                          *.slow.test.ts files are left out of `npm run test:fast`, not out of this)
+//   slow                   the same over test/slow/**/*.test.ts (ground truth from the JDK, TypeScript,
+//                          Python and ripgrep, big trees, the soak: left out of `npm run test:fast`)
 //   build                  npm run build (1 passed or 1 failed; on failure host/e2e are not run)
 //   host                   test/host/runHostTests.ts (`host: N passed, N failed`)
 //   e2e                    test/e2e/runE2E.ts when it exists (`e2e: N passed, N failed`)

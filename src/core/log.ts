@@ -8,14 +8,6 @@ export interface Logger {
   readonly verbose?: boolean;
 }
 
-export const silentLogger: Logger = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-  verbose: false,
-};
-
 /** Characters that could end a log line, start a forged one or drive a terminal. */
 // eslint-disable-next-line no-control-regex
 const UNSAFE_IN_LOG = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;

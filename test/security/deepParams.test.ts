@@ -5,45 +5,26 @@
  * answers each to its id with a clear error, stays up, and answers the next ordinary call.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import { startDevBackend, type DevBackend, type SessionInfo } from '../../src/devBackend/server';
-import { hostileTree, type HostileTree } from '../support/hostile';
+import type { DevBackend, SessionInfo } from '../../src/devBackend/server';
+import type { HostileTree } from '../support/hostile';
+import { startHostProcess, type HostProcess } from '../support/hostProcess';
 
-const repo = path.resolve(__dirname, '../..');
-
+let host: HostProcess;
 let tree: HostileTree;
 let backend: DevBackend;
-let host: ChildProcess;
 let session: SessionInfo;
-let stateDir: string;
-/** How the host process ended, once it has. */
-let exited: string | undefined;
 
 before(async () => {
-  tree = hostileTree();
-  backend = await startDevBackend({ port: 0, host: '127.0.0.1' });
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-deep-state-'));
-  host = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repo, 'src/node/host.ts'), '--url', backend.wsUrl(), '--workspace', tree.root, '--auto-approve', '--state-dir', stateDir, '--no-ripgrep'],
-    { cwd: repo, stdio: 'ignore' },
-  );
-  host.on('exit', (code, signal) => {
-    exited = `code ${code} signal ${signal}`;
-  });
-  session = await backend.waitForSession(undefined, 60_000);
+  host = await startHostProcess();
+  ({ tree, backend, session } = host);
 });
 
 after(async () => {
-  host?.kill('SIGKILL');
-  await backend?.close();
-  tree?.remove();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+  await host?.close();
 });
 
 /** `[[[…1…]]]`, `depth` arrays deep. */
@@ -72,7 +53,7 @@ for (const { what, id, frame } of frames) {
     assert.equal(answer.code, 'BAD_REQUEST', String(answer.error));
     assert.match(String(answer.error), /nest deeper than 64 levels/);
     await sleep(200);
-    assert.equal(exited, undefined, `the host ended: ${exited}`);
+    assert.equal(host.exited(), undefined, `the host ended: ${host.exited()}`);
     const next = (await backend.callTool('read_file', { relativePath: 'notes.md' }, { timeoutMs: 15_000 })).data as Record<string, unknown>;
     assert.equal(next.success, true, JSON.stringify(next).slice(0, 300));
     assert.match(String(next.result), /ordinary notes/);

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { TOOL_EXECUTE_PATH } from '../../src/devBackend/toolApi';
 import { startHeadlessHost, type HeadlessHost } from '../../src/node/headless';

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import type { DiagnosticInfo } from '../../src/core/workspace/workspace';
 import { DirectWriteGate } from '../../src/node/directWriteGate';

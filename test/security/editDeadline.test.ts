@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { after, test } from 'node:test';
 import { EDIT_LIMITS } from '../../src/core/edit/budget';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -7,45 +7,32 @@
  * blocked for a minute: the first read that waits 2 s fails the test and the host is killed.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
-import { hostileTree, type HostileTree } from '../support/hostile';
+import type { DevBackend } from '../../src/devBackend/server';
+import type { HostileTree } from '../support/hostile';
+import { startHostProcess, type HostProcess } from '../support/hostProcess';
 
-const repo = path.resolve(__dirname, '../..');
 /** Every other read must be answered within this while a hostile edit runs. */
 const READ_LIMIT_MS = 2000;
 /** A hostile edit must be answered (an error or a correct result) within this. */
 const ANSWER_LIMIT_MS = 10_000;
 
+let host: HostProcess;
 let tree: HostileTree;
 let backend: DevBackend;
-let host: ChildProcess;
-let stateDir: string;
 
 before(async () => {
-  tree = hostileTree();
-  backend = await startDevBackend({ port: 0, host: '127.0.0.1' });
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-editdos-state-'));
-  host = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repo, 'src/node/host.ts'), '--url', backend.wsUrl(), '--workspace', tree.root, '--auto-approve', '--state-dir', stateDir, '--no-ripgrep'],
-    { cwd: repo, stdio: 'ignore' },
-  );
-  await backend.waitForSession(undefined, 60_000);
+  host = await startHostProcess();
+  ({ tree, backend } = host);
 });
 
 after(async () => {
-  host?.kill('SIGKILL');
-  await backend?.close();
-  tree?.remove();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+  await host?.close();
 });
 
 const sha = (rel: string): string => createHash('sha256').update(fs.readFileSync(path.join(tree.root, rel))).digest('hex');
@@ -193,7 +180,7 @@ function memoryOf(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
 
 test('replace_all turning a 2 MB line into a 60 MB file of 30 M lines: a small answer, reads answered within 2 s', async () => {
   fs.writeFileSync(path.join(tree.root, 'g.txt'), 'x'.repeat(2 * 1024 * 1024));
-  const rssBefore = memoryOf(host.pid!, 'VmRSS');
+  const rssBefore = memoryOf(host.child.pid!, 'VmRSS');
   const m = await hostileWithReads('Edit', { file_path: 'g.txt', old_string: 'x', new_string: 'a\n'.repeat(15), replace_all: true });
   assertResponsive(m, 'replace_all to 60 MB');
   assert.equal(m.answer.success, true, String(m.answer.error));
@@ -203,7 +190,7 @@ test('replace_all turning a 2 MB line into a 60 MB file of 30 M lines: a small a
   assert.deepEqual(answer.omitted, ['originalFile', 'structuredPatch.lines']);
   assert.deepEqual(answer.structuredPatch, [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 30 * 1024 * 1024, lines: [] }]);
   assert.equal(fs.statSync(path.join(tree.root, 'g.txt')).size, 60 * 1024 * 1024 - 1);
-  const peak = memoryOf(host.pid!, 'VmHWM');
+  const peak = memoryOf(host.child.pid!, 'VmHWM');
   // The high-water mark covers the host's whole life, so this over-states the growth, never under-states it.
   if (rssBefore !== undefined && peak !== undefined) assert.ok(peak - rssBefore < 1024 * 1024 * 1024, `host RSS grew up to ${Math.round((peak - rssBefore) / 2 ** 20)} MB`);
 });

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { startLink } from '../../src/core/link/startLink';
 import type { ChangeGate, ProposedChange } from '../../src/core/write/gate';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { parseServerMessage, ToolResultSchema } from '../../src/core/protocol/messages';
 import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
 import { SecretGuard } from '../../src/core/workspace/globSet';

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEFAULT_OUTBOX_BYTES, Outbox } from '../../src/core/link/bridge';
-import type { Logger } from '../../src/core/log';
 import { toolSuccess } from '../../src/core/protocol/messages';
+import { warningsLogger } from '../support/silentLogger';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -29,7 +29,7 @@ const bigText = (i: number): string => {
 
 test('72 answers of 4 MB kept while the link is down hold at most the outbox byte bound; the oldest are dropped and logged', () => {
   const warnings: string[] = [];
-  const log: Logger = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: (m) => void warnings.push(m) };
+  const log = warningsLogger(warnings);
   const box = new Outbox(log);
   gc();
   const before = memory();
@@ -52,7 +52,7 @@ test('72 answers of 4 MB kept while the link is down hold at most the outbox byt
 
 test('an answer larger than the whole bound is dropped with a log line; smaller ones still wait', () => {
   const warnings: string[] = [];
-  const log: Logger = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: (m) => void warnings.push(m) };
+  const log = warningsLogger(warnings);
   const box = new Outbox(log, 60_000, 100, Date.now, 1 * MB);
   box.put(toolSuccess({ id: 'small-1', idKey: 'toolCallId' }, 'ok', 1));
   box.put(toolSuccess({ id: 'huge', idKey: 'toolCallId' }, 'y'.repeat(2 * MB), 1));

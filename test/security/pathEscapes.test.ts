@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -2,52 +2,15 @@
  * The hostile-agent suite: secrets that would leave through reads and searches when a file's name
  * is not what it seems (a backslash in a Linux name, a name that is not UTF-8, a decomposed
  * Unicode name), when the answer tells whether an outside path exists, or when a hard link to a
- * secret is swapped in between the check and the open. Each runs the real tools through the
- * dispatcher over a real folder, with the headless host's writer.
+ * secret is put back after ripgrep read it. Each runs the real tools through the dispatcher over a
+ * real folder, with the headless host's writer. The races, a hard link swapped in between the check
+ * and the open, are in readSecretsRaces.slow.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
-import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
-import { DEFAULT_EXCLUDE_GLOBS } from '../../src/core/policy/secrets';
-import { SecretGuard } from '../../src/core/workspace/globSet';
-import type { ToolResultMessage } from '../../src/core/protocol/messages';
-import { ALL_TOOLS } from '../../src/core/tools/registry';
-import { DirectWriteGate } from '../../src/node/directWriteGate';
-import { findOnPath, NodeWorkspace } from '../../src/node/nodeWorkspace';
-
-const CANARY = 'CANARY-READ-SECRET-3e71';
-const ENGINES = ['ripgrep', 'fallback'] as const;
-type Engine = (typeof ENGINES)[number];
-
-interface Project {
-  readonly root: string;
-  /** A folder beside the project: the rest of the machine. */
-  readonly outside: string;
-  call(tool: string, params: Record<string, unknown>): Promise<ToolResultMessage['data']>;
-}
-
-function project(engine: Engine, extraSecrets: readonly string[] = [], ripgrep?: (rg: string, base: string) => string): Project {
-  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ab-readsecrets-')));
-  after(() => fs.rmSync(base, { recursive: true, force: true }));
-  const root = path.join(base, 'project');
-  const outside = path.join(base, 'elsewhere');
-  fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
-  fs.mkdirSync(outside);
-  fs.writeFileSync(path.join(root, '.env'), `API_KEY=${CANARY}\n`);
-  fs.writeFileSync(path.join(root, 'docs/plain.txt'), 'nothing to see\n');
-  const found = engine === 'ripgrep' ? findOnPath('rg') : false;
-  assert.ok(found !== undefined, 'these tests need ripgrep (rg) on PATH');
-  const rg = found && ripgrep ? ripgrep(found, base) : found;
-  const ws = new NodeWorkspace(root, { ripgrep: rg, secrets: new SecretGuard([...DEFAULT_EXCLUDE_GLOBS, ...extraSecrets]) });
-  const d = new Dispatcher({ workspace: ws, tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
-  let n = 0;
-  return { root, outside, call: async (toolName, params) => (await d.dispatch({ id: `r${++n}`, idKey: 'toolCallId', toolName, params })).data };
-}
+import { describe, test } from 'node:test';
+import { CANARY, ENGINES, secretProject, type Project } from '../support/secretProject';
 
 /** Every search tool, for words of the secret's line (never the canary itself: the answer repeats the pattern): no answer may hold the canary. */
 async function searchesHide(p: Project, what: string): Promise<void> {
@@ -64,7 +27,7 @@ async function searchesHide(p: Project, what: string): Promise<void> {
 describe('a hard link to a secret under a name the search engine reports differently', () => {
   for (const engine of ENGINES) {
     test(`[${engine}] a name with a backslash (a literal character on Linux) hard-linked to .env`, async () => {
-      const p = project(engine);
+      const p = secretProject(engine);
       fs.linkSync(path.join(p.root, '.env'), path.join(p.root, 'docs\\readme.txt'));
       fs.linkSync(path.join(p.root, '.env'), path.join(p.root, 'docs', 'a\\b.txt'));
       await searchesHide(p, 'backslash name');
@@ -76,7 +39,7 @@ describe('a hard link to a secret under a name the search engine reports differe
     });
 
     test(`[${engine}] a name that is not valid UTF-8 hard-linked to .env`, async () => {
-      const p = project(engine);
+      const p = secretProject(engine);
       const name = Buffer.concat([Buffer.from(`${p.root}/docs/notes-`), Buffer.from([0xff, 0xfe, 0xe9]), Buffer.from('.txt')]);
       fs.linkSync(path.join(p.root, '.env'), name);
       await searchesHide(p, 'non-UTF-8 name');
@@ -94,7 +57,7 @@ describe('a secret glob written in one Unicode form, the file named in the other
   for (const engine of ENGINES) {
     for (const { glob, name, label } of cases) {
       test(`[${engine}] ${label}: read, search and writes all treat it as secret`, async () => {
-        const p = project(engine, [glob]);
+        const p = secretProject(engine, [glob]);
         const files = [name, `docs/${name}`];
         for (const rel of files) fs.writeFileSync(path.join(p.root, rel), `API_KEY=${CANARY}\n`);
         const before = files.map((rel) => fs.readFileSync(path.join(p.root, rel)));
@@ -125,7 +88,7 @@ describe('a secret glob written in one Unicode form, the file named in the other
 
 describe('a symbolic link out of the project does not tell whether its target exists', () => {
   test('the same code and the same message for an existing and a missing outside target, for reads, searches and writes', async () => {
-    const p = project('ripgrep');
+    const p = secretProject('ripgrep');
     fs.writeFileSync(path.join(p.outside, 'there.txt'), 'outside\n');
     fs.mkdirSync(path.join(p.outside, 'dir'));
     fs.writeFileSync(path.join(p.outside, 'dir/there.txt'), 'outside\n');
@@ -169,7 +132,7 @@ describe('a secret glob naming a folder: what the search never enters, a read re
   // all it holds. The policy once matched only the folder itself, so read_file gave out its files.
   for (const engine of ENGINES) {
     test(`[${engine}] files inside a folder glob are neither found nor read`, async () => {
-      const p = project(engine, ['vault', '/keys/', 'certs/*']);
+      const p = secretProject(engine, ['vault', '/keys/', 'certs/*']);
       const inside = ['vault/prod.txt', 'vault/deep/er.txt', 'keys/k.txt', 'certs/site/chain.txt'];
       for (const rel of inside) {
         fs.mkdirSync(path.dirname(path.join(p.root, rel)), { recursive: true });
@@ -188,7 +151,7 @@ describe('a secret glob naming a folder: what the search never enters, a read re
 
 test('[ripgrep] a hard link to .env put back to a plain file right after ripgrep read it is not shown', async () => {
   // ripgrep reads the hard link; its output reaches the host only after a plain file took the name back
-  const p = project('ripgrep', [], (rg, base) => {
+  const p = secretProject('ripgrep', [], (rg, base) => {
     const script = path.join(base, 'rg-then-swap.sh');
     const held = path.join(base, 'rg-output');
     fs.writeFileSync(script, `#!/bin/sh\n"${rg}" "$@" > "${held}"\ncode=$?\nprintf 'plain words\\n' > docs/readme.new && mv docs/readme.new docs/readme.txt\ncat "${held}"\nexit $code\n`, { mode: 0o755 });
@@ -203,79 +166,3 @@ test('[ripgrep] a hard link to .env put back to a plain file right after ripgrep
   assert.equal(found?.totalMatches, 0, 'the left-out file still counts');
   assert.match(String(found?.notes?.join(' ')), /1 file\(s\) were left out/);
 });
-
-/**
- * A child process that, until `ms` has passed, puts a hard link to `secret` at each of `targets`
- * and then a plain file there again, each by an atomic rename (the temporary names in another
- * folder). Resolves with the number of rounds.
- */
-function swapper(secret: string, targets: readonly string[], ms: number): Promise<number> {
-  const script = `
-    const fs = require('node:fs');
-    const path = require('node:path');
-    const [secret, ms, ...targets] = process.argv.slice(1);
-    const work = path.join(path.dirname(secret), 'swap-work');
-    fs.mkdirSync(work, { recursive: true });
-    const link = path.join(work, 'link'), plain = path.join(work, 'plain');
-    const end = Date.now() + Number(ms);
-    let rounds = 0;
-    while (Date.now() < end) {
-      for (const target of targets) {
-        fs.linkSync(secret, link);
-        fs.renameSync(link, target);
-        fs.writeFileSync(plain, 'plain words\\n');
-        fs.renameSync(plain, target);
-      }
-      rounds++;
-    }
-    process.stdout.write(String(rounds));
-  `;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, secret, String(ms), ...targets], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`the swapper exited with ${String(code)}`))));
-  });
-}
-
-/**
- * Runs `call` over and over while the swapper puts a hard link to .env at `files` files in docs/
- * and a plain file there again: no answer may hold the canary, and some must show the plain file (else
- * the race was not run).
- */
-async function raceSwapper(p: Project, files: number, call: () => Promise<ToolResultMessage['data']>): Promise<void> {
-  const targets = Array.from({ length: files }, (_, i) => path.join(p.root, `docs/readme${i || ''}.txt`));
-  for (const target of targets) fs.writeFileSync(target, 'plain words\n');
-  const raceMs = 3000;
-  const swaps = swapper(path.join(p.root, '.env'), targets, raceMs);
-  const end = Date.now() + raceMs;
-  let calls = 0;
-  let plain = 0;
-  const leaks: string[] = [];
-  while (Date.now() < end) {
-    const r = await call();
-    calls++;
-    const text = JSON.stringify(r);
-    if (text.includes(CANARY)) leaks.push(text.slice(0, 200));
-    if (r.success && text.includes('plain words')) plain++;
-    // small reads are synchronous: let the host's other work (the swapper's exit) in
-    if (calls % 50 === 0) await new Promise(setImmediate);
-  }
-  const swapped = await swaps;
-  assert.ok(swapped * files > 10, `the swapper made only ${swapped * files} swaps`);
-  assert.ok(plain > 0, `none of ${calls} calls saw the plain file: the race was not run`);
-  assert.deepEqual(leaks, [], `${leaks.length} of ${calls} calls (${plain} showing the plain file, ${swapped} rounds) leaked the secret`);
-}
-
-test('a hard link to .env swapped in between the check and the open is never read', async () => {
-  const p = project('ripgrep');
-  await raceSwapper(p, 1, () => p.call('read_file', { relativePath: 'docs/readme.txt' }));
-});
-
-for (const engine of ENGINES) {
-  test(`[${engine}] a hard link to .env swapped in while the search reads never shows its lines`, async () => {
-    const p = project(engine);
-    await raceSwapper(p, 32, () => p.call('grep_file', { pattern: 'API_KEY|plain words', regex: true, relativePath: 'docs', limit: 1000 }));
-  });
-}

@@ -13,6 +13,7 @@ import { closeSharedParsePools } from '../../src/core/code/index/offThreadParse'
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from '../support/fixtures';
 import { heldDuring } from '../support/loopDelay';
+import { warningsLogger } from '../support/silentLogger';
 
 after(() => closeSharedParsePools());
 
@@ -46,7 +47,7 @@ test('a large file saved after the build is parsed off the host thread', { timeo
 test('with no parse worker, a large saved file is left out (logged), not parsed on the host thread', { timeout: 120_000 }, async () => {
   const root = makeTree({ 'src/app/Small.java': 'package app;\n\nclass Small {}\n', '.tools/broken-worker.js': "throw new Error('no wasm here');\n" }, 'ab-savedparse-');
   const warnings: string[] = [];
-  const log = { debug: () => undefined, info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
+  const log = warningsLogger(warnings);
   const index = new CodeIndex(new NodeWorkspace(root), { workerScript: path.join(root, '.tools/broken-worker.js'), log });
   await index.ready();
   fs.writeFileSync(path.join(root, 'src/app/Big.java'), bigJava('Big'));

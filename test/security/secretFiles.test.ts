@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolCall } from '../../src/core/protocol/messages';
 import { DEFAULT_EXCLUDE_GLOBS, EXCLUDE_GLOBS_SETTING, withSecretExcludes } from '../../src/core/policy/secrets';
 import { GlobSet, needleOf, SecretGuard } from '../../src/core/workspace/globSet';

@@ -20,7 +20,7 @@ import {
   WriteJournal,
   type JournalLimits,
 } from '../../src/core/link/writeJournal';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { MAX_ID_CHARS, toolFailure, toolSuccess, type ToolCall } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import type { ChangeGate } from '../../src/core/write/gate';

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import type { ChangeGate, ProposedChange } from '../../src/core/write/gate';
 import { heldChars, holdProposal, MAX_HELD_CHARS, waitingWrites, WRITES_WAITING } from '../../src/core/write/writeLoad';

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { accessPolicy } from '../../src/core/policy/accessPolicy';
 import { ALL_TOOLS } from '../../src/core/tools/registry';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { readClassTool } from '../../src/core/tools/readClass';
 import { codeIntelFor } from '../../src/core/code/intel/intel';
 import { parseType } from '../../src/core/code/java/typeRef';

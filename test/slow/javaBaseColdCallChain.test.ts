@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { closeSharedParsePools } from '../../src/core/code/index/offThreadParse';
 import { configureCodeIndexes, codeIntelFor, dropCodeIntel } from '../../src/core/code/intel/intel';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
@@ -15,7 +16,11 @@ import { callTool } from '../support/tools';
 const missing = jdkMissing();
 
 before(() => configureCodeIndexes({ waitMs: 1 }));
-after(() => configureCodeIndexes({}));
+after(async () => {
+  configureCodeIndexes({});
+  // An idle parse worker would keep this file's process alive until its pool closes itself.
+  await closeSharedParsePools();
+});
 
 const answerOf = (r: unknown) => r as { result: string; structured: unknown };
 

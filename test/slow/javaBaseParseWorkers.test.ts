@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { closeSharedParsePools } from '../../src/core/code/index/offThreadParse';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { jdkMissing, unpackModule } from '../support/jdk';
 
 /** The index build in parse workers gives exactly what the main thread gives, file by file and in the same order. */
 
 const missing = jdkMissing();
+
+// An idle parse worker would keep this file's process alive until its pool closes itself.
+after(() => closeSharedParsePools());
 
 test('java.base indexed with parse workers equals the single-threaded index', async () => {
   assert.equal(missing, undefined, `${missing}: run scripts/setup-jdk.sh (CI does)`);

@@ -5,11 +5,15 @@
  * hostile calls' expected codes, and the heap returns near its baseline.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
+import { closeSharedParsePools } from '../../src/core/code/index/offThreadParse';
 import { describeSoak, HEAP_GROWTH_LIMIT, runSoak } from '../support/soak';
 import { jdkMissing, unpackSources } from '../support/jdk';
 
 const missing = jdkMissing();
+
+// An idle parse worker would keep this file's process alive until its pool closes itself.
+after(() => closeSharedParsePools());
 
 test('soak (short): 500 mixed calls answered exactly once, no unexpected error, heap back near baseline', { timeout: 60_000 }, async () => {
   // Like the other JDK ground-truth tests: fail loudly without the JDK (CI installs it), never skip.

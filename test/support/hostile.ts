@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from './silentLogger';
 import { startDevBackend, type DevBackend, type ToolCallShape } from '../../src/devBackend/server';
 import { startHeadlessHost, type HeadlessHost } from '../../src/node/headless';
 

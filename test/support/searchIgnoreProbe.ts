@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from './silentLogger';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from './silentLogger';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { peekCodeIntel } from '../../src/core/code/intel/state';
 import { startHeadlessHost } from '../../src/node/headless';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from './silentLogger';
 import { ToolError } from '../../src/core/protocol/errors';
 import type { ToolDefinition, ToolOutput } from '../../src/core/tools/tool';
 import { resolveToolPaths } from '../../src/core/tools/toolPaths';

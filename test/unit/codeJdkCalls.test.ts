@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { CallGraph, memberName } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { callChainTool } from '../../src/core/tools/callChain';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from '../support/fixtures';
 import { javaVersion } from '../support/jdk';

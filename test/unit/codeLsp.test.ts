@@ -7,7 +7,7 @@ import { callChainTool } from '../../src/core/tools/callChain';
 import { readClassTool } from '../../src/core/tools/readClass';
 import { readMethodTool } from '../../src/core/tools/readMethod';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolDefinition } from '../../src/core/tools/tool';
 import type { IntelCall, IntelCallItem, IntelPosition, IntelRange, IntelSymbol, IntelSymbolKind, LanguageIntel } from '../../src/core/workspace/languageIntel';
 import type { Workspace } from '../../src/core/workspace/workspace';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { answerCodeQuestion, type CodeQuestion } from '../../src/core/code/intel/codeQuestion';
 import { codeIntelFor, dropCodeIntel, readyCodeIntel } from '../../src/core/code/intel/intel';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ToolError } from '../../src/core/protocol/errors';
 import type { LanguageIntel } from '../../src/core/workspace/languageIntel';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CallGraph, WITHOUT_CLASS_LIMITS } from '../../src/core/code/index/callGraph';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
+import { closeSharedParsePools } from '../../src/core/code/index/offThreadParse';
 import { UNPACKED_LIMITS } from '../../src/core/code/index/unpackedFiles';
 import { codeIntelFor, dropCodeIntel } from '../../src/core/code/intel/intel';
 import { extractFile } from '../../src/core/code/languages/registry';
@@ -20,6 +21,9 @@ import { callTool, failsWith } from '../support/tools';
  * The index keeps every file's declarations packed (packedSymbols.ts) and unpacks a file when a
  * lookup reaches it; unpacked files are let go only between answers (unpackedFiles.ts).
  */
+
+// A parse worker left idle would keep this file's process alive until its pool closes itself.
+after(() => closeSharedParsePools());
 
 const MAIN = 'src/main/java/com/acme/app/Main.java';
 const SERVICE = 'src/main/java/com/acme/app/Service.java';

@@ -3,7 +3,7 @@ import { Socket, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { backoffDelay, BridgeConnection, buildConnectUrl, type ConnectionState } from '../../src/core/link/connection';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { waitUntil } from '../support/waitUntil';
 
 interface Server {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { newProblems, viewOf } from '../../src/core/write/problems';
 import type { DiagnosticInfo } from '../../src/core/workspace/workspace';

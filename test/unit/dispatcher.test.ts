@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as z from 'zod';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ToolError } from '../../src/core/protocol/errors';
 import type { ToolCall } from '../../src/core/protocol/messages';
 import { defineTool } from '../../src/core/tools/tool';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import type { ChangeGate } from '../../src/core/write/gate';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ToolError } from '../../src/core/protocol/errors';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';

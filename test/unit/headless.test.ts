@@ -8,7 +8,7 @@ import { Bridge } from '../../src/core/link/bridge';
 import { BridgeConnection } from '../../src/core/link/connection';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { startLink } from '../../src/core/link/startLink';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { defineTool } from '../../src/core/tools/tool';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { startHeadlessHost } from '../../src/node/headless';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as z from 'zod';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolCall } from '../../src/core/protocol/messages';
 import { DEFAULT_LIMITS, resolveLimits, type ToolLimits } from '../../src/core/policy/limiter';
 import { defineTool, type ToolDefinition } from '../../src/core/tools/tool';

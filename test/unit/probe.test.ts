@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { probeBackend, type ProbeOptions, type ProbeOutcome } from '../../src/core/link/probe';
 import { tokenAuth } from '../../src/core/link/token';
 import { startDevBackend, V2_PATH, type DevBackend } from '../../src/devBackend/server';

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { startHeadlessHost, type HeadlessHost } from '../../src/node/headless';
 import { waitUntil } from '../support/waitUntil';
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { Dispatcher } from '../../src/core/link/dispatcher';
 import { t, useMessageBundle } from '../../src/core/l10n';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { bundleForLocale } from '../../src/node/language';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -3,7 +3,8 @@
  * a question names (intel/quickLookup.ts, intel/neededFilesIndex.ts). A hostile repository makes
  * those files large: a 1.8 MB Java file costs the parser seconds, which on the host's thread froze
  * every other call. Here each question is asked on a fresh host: the event loop is never held more
- * than 500 ms, and the answer is the one the built index gives.
+ * than 500 ms, and the answer is the one the built index gives. Named `.slow` because each test
+ * parses megabytes: `npm run test:fast` leaves it out, `npm test` runs it.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -14,7 +15,7 @@ import { NEEDED_FILES_LIMITS } from '../../src/core/code/intel/neededFilesIndex'
 import { quickTypes } from '../../src/core/code/intel/quickLookup';
 import { ToolError } from '../../src/core/protocol/errors';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

@@ -5,7 +5,8 @@
  * parent is looked into. A hostile repository puts thousands of declaring files under one such
  * folder, beside tens of thousands of other entries: reading the parent again, at once, for each
  * file held the host's event loop for tens of seconds. Each question here runs on a fresh host:
- * the event loop is never held more than 500 ms, and the answer is the built index's.
+ * the event loop is never held more than 500 ms, and the answer is the built index's. Named
+ * `.slow` because each test builds such a tree: `npm run test:fast` leaves it out, `npm test` runs it.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -15,7 +16,7 @@ import { closeColdParsePool } from '../../src/core/code/intel/coldParse';
 import { codeIntelFor, configureCodeIndexes, dropCodeIntel } from '../../src/core/code/intel/intel';
 import { filesDeclaring, QUICK_LOOKUP_LIMITS } from '../../src/core/code/intel/quickLookup';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import type { ToolResultMessage } from '../../src/core/protocol/messages';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';

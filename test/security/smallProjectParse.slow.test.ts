@@ -2,7 +2,8 @@
  * A project of few files is parsed on the host's thread (starting parse workers costs more than a
  * few small files); a hostile repository of a few large ones must not get that: nested source can
  * cost the parser seconds per megabyte. Here two files of 300 KB each: while read_class waits for
- * the index, a timer every 20 ms is never held 2 s.
+ * the index, a timer every 20 ms is never held 2 s. Named `.slow` because each test parses for
+ * seconds: `npm run test:fast` leaves it out, `npm test` runs it.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,7 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { CodeIndex } from '../../src/core/code/index/codeIndex';
 import { Dispatcher } from '../../src/core/link/dispatcher';
-import { silentLogger } from '../../src/core/log';
+import { silentLogger } from '../support/silentLogger';
 import { dropCodeIntel } from '../../src/core/code/intel/intel';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
