@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readyCodeIntel } from '../src/core/code/intel/intel';
-import { silentLogger } from '../src/core/log';
+import { silentLogger } from '../test/support/silentLogger';
 import type { DevBackend } from '../src/devBackend/server';
 import { startHeadlessHost } from '../src/node/headless';
 import { log, mb, median, ms, now, type Row } from './lib';
