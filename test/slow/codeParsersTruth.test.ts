@@ -95,13 +95,25 @@ function tsTruth(abs: string): string[] {
       } else if (ts.isFunctionDeclaration(s)) {
         out.push(`<module>.${nameOf(s)}@${lineOf(s)}`);
       } else if (ts.isVariableStatement(s)) {
-        for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name) && isFn(d.initializer)) out.push(`<module>.${d.name.text}@${lineOf(s)}`);
+        for (const d of s.declarationList.declarations) {
+          if (!ts.isIdentifier(d.name)) continue;
+          if (isFn(d.initializer)) out.push(`<module>.${d.name.text}@${lineOf(s)}`);
+          // A variable at file level whose type is written (or made by `new`) is the module's field.
+          else if (d.type || (d.initializer && ts.isNewExpression(d.initializer))) out.push(`${prefix || '<module>'}#${d.name.text}`);
+        }
       } else if (ts.isModuleDeclaration(s) && s.body && ts.isModuleBlock(s.body)) {
         statements(s.body.statements, q(s.name.getText(sf)));
       }
     }
   };
   statements(sf.statements, '');
+  // A function declared inside a function, a method or a callback is a function of the file's own.
+  const nested = (n: ts.Node, inBody: boolean): void => {
+    if (inBody && ts.isFunctionDeclaration(n) && n.name) out.push(`<module>.${n.name.text}@${lineOf(n)}`);
+    const body = ts.isFunctionLike(n) || ts.isClassStaticBlockDeclaration(n);
+    ts.forEachChild(n, (c) => nested(c, inBody || body));
+  };
+  nested(sf, false);
   return out.sort();
 }
 
