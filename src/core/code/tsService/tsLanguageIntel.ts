@@ -165,7 +165,8 @@ export class TsLanguageIntel implements LanguageIntel {
   /** Whether a path the worker answered with may be used: in the project and not secret by the access policy, or one of TypeScript's own lib files. */
   private async mayUse(abs: string): Promise<boolean> {
     const rel = path.relative(this.ws.root, abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return /^lib(\.[\w.-]+)?\.d\.ts$/.test(path.basename(abs)) && /[/\\](typescript[/\\]lib|ts-lib)$/.test(path.dirname(abs));
+    // `..util.ts` is in the project: only `..` as a whole name leads out.
+    if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return /^lib(\.[\w.-]+)?\.d\.ts$/.test(path.basename(abs)) && /[/\\](typescript[/\\]lib|ts-lib)$/.test(path.dirname(abs));
     try {
       return (await accessPolicy(this.ws).resolve(rel || '.')).kind !== 'secret';
     } catch {
