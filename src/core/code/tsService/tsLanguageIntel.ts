@@ -156,7 +156,12 @@ export class TsLanguageIntel implements LanguageIntel {
 
   /** Remembers that loading `config` stopped the worker, so the next workers leave it to the parser at once. */
   private refuseConfig(config: string, why: string): void {
-    const st = fs.statSync(config, { throwIfNoEntry: false });
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(config, { throwIfNoEntry: false });
+    } catch {
+      return; // not a file to be had (a folder on the way went): nothing to remember
+    }
     if (!st?.isFile() || this.refusedConfigs.size >= 64) return;
     this.refusedConfigs.set(config, { config, version: `${st.mtimeMs}:${st.size}`, why: `stopped the language service (${why})` });
     this.o.log?.warn(`TypeScript language service: ${config} is left to the parser until it changes (loading it stopped the service)`);
@@ -164,7 +169,10 @@ export class TsLanguageIntel implements LanguageIntel {
 
   private ask<T>(request: TsRequest): Promise<T> {
     // The worker knows the secret globs it started with: another set (a setting changed) needs another worker.
-    if (this.worker && this.guard !== accessPolicy(this.ws).secrets) this.stop(this.worker, 'the secret globs changed');
+    if (this.worker && this.guard !== accessPolicy(this.ws).secrets) {
+      this.loadingConfig = undefined; // stopped for the setting, not for the project it loads
+      this.stop(this.worker, 'the secret globs changed');
+    }
     if (this.worker === undefined && this.stoppedWhy && Date.now() < this.stoppedUntil) {
       return Promise.reject(new Error(`the TypeScript language service is stopped (${this.stoppedWhy}); it starts again in ${Math.ceil((this.stoppedUntil - Date.now()) / 1000)} s`));
     }
