@@ -57,6 +57,11 @@ class Project {
   private readonly texts = new Map<string, { version: string; snapshot: TS.IScriptSnapshot; bytes: number }>();
   private bytes = 0;
   private readonly resolver: BoundedResolver;
+  /**
+   * The files' versions as this request found them: TypeScript asks for every file's version at
+   * each call into the service, several per request; the disk is asked once a request.
+   */
+  private readonly versions = new Map<string, string | undefined>();
 
   constructor(
     private readonly ts: typeof TS,
@@ -173,6 +178,7 @@ class Project {
     }
     this.files.startLookups(this.bounds.maxLookups);
     this.resolver.reset(this.options);
+    this.versions.clear();
     let program: TS.Program | undefined;
     try {
       program = this.service.getProgram();
@@ -188,7 +194,7 @@ class Project {
   }
 
   private snapshot(file: string): TS.IScriptSnapshot | undefined {
-    const version = this.files.version(file);
+    const version = this.version(file);
     if (version === undefined) return undefined;
     const known = this.texts.get(file);
     if (known?.version === version) return known.snapshot;
@@ -202,12 +208,19 @@ class Project {
     return snapshot;
   }
 
+  private version(file: string): string | undefined {
+    if (this.versions.has(file)) return this.versions.get(file);
+    const version = this.files.version(file);
+    this.versions.set(file, version);
+    return version;
+  }
+
   private host(): TS.LanguageServiceHost {
     const ts = this.ts;
     return {
       getCompilationSettings: () => this.options,
       getScriptFileNames: () => this.fileNames,
-      getScriptVersion: (f) => this.files.version(f) ?? '',
+      getScriptVersion: (f) => this.version(f) ?? '',
       getScriptSnapshot: (f) => this.snapshot(f),
       getCurrentDirectory: () => path.dirname(this.config),
       getDefaultLibFileName: (o) => slash(path.join(this.libDir, ts.getDefaultLibFileName(o))),
