@@ -73,3 +73,24 @@ test('a JavaScript project with a jsconfig.json is answered too', async () => {
     ws.typescript?.close();
   }
 });
+
+test('a project file whose name starts with two dots is answered for: only `..` as a whole name leads out of the folder', async () => {
+  const root = makeTree({
+    // Listed by name: TypeScript's wildcards skip names that start with a dot.
+    'tsconfig.json': '{ "files": ["..util.ts", "main.ts"] }\n',
+    '..util.ts': 'export function helper(): number {\n  return 2;\n}\n',
+    'main.ts': "import { helper } from './..util';\nexport function start(): number {\n  return helper();\n}\n",
+  });
+  const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger } });
+  try {
+    const intel = ws.typescript as TsLanguageIntel;
+    const [item] = await intel.prepareCallHierarchy(path.join(ws.root, '..util.ts'), { line: 0, character: 17 });
+    assert.equal(item?.name, 'helper');
+    assert.deepEqual((await intel.incomingCalls(item)).map((c) => c.item.name), ['start']);
+    const [start] = await intel.prepareCallHierarchy(path.join(ws.root, 'main.ts'), { line: 1, character: 17 });
+    assert.ok(start);
+    assert.deepEqual((await intel.outgoingCalls(start)).map((c) => path.basename(c.item.path)), ['..util.ts']);
+  } finally {
+    ws.typescript?.close();
+  }
+});

@@ -29,6 +29,9 @@ export interface GuardSettings {
 /** A walk of the project's folders passed `maxWalkEntries`: the project is too large to load. */
 export class WalkTooLarge extends Error {}
 
+/** A program build looked at the disk more often than its budget (`startLookups`): the project is too costly to load. */
+export class TooManyLookups extends Error {}
+
 const isUnder = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 
 /** How long a path's judgement is kept, and for how many paths at most. */
@@ -37,6 +40,8 @@ const MAX_JUDGED = 200_000;
 
 export class GuardedFiles {
   private walked = 0;
+  private lookups = 0;
+  private maxLookups = Number.POSITIVE_INFINITY;
   private readonly judged = new Map<string, { readonly at: number; readonly real: string | undefined }>();
   /** The lib folder as named and where it really is (node_modules may be a link). */
   private readonly lib: { readonly named: string; readonly real: string } | undefined;
@@ -84,9 +89,31 @@ export class GuardedFiles {
     return real === undefined ? undefined : fs.statSync(real, { throwIfNoEntry: false });
   }
 
-  fileExists = (p: string): boolean => !!this.statOf(p)?.isFile();
+  /**
+   * Counts the disk lookups (exists, read, realpath) from here on, and throws TooManyLookups past
+   * `max`: module resolution tries every import against every `paths` substitution and extension,
+   * keeping each failed lookup, so the count bounds both its time and its memory.
+   */
+  startLookups(max: number): void {
+    this.lookups = 0;
+    this.maxLookups = max;
+  }
 
-  directoryExists = (p: string): boolean => !!this.statOf(p)?.isDirectory();
+  /** Counts `n` lookups (module resolution counts the places it looked in vain without asking: boundedResolver.ts). */
+  looked(n = 1): void {
+    this.lookups += n;
+    if (this.lookups > this.maxLookups) throw new TooManyLookups(`looked for more than ${this.maxLookups} files and folders while loading`);
+  }
+
+  fileExists = (p: string): boolean => {
+    this.looked();
+    return !!this.statOf(p)?.isFile();
+  };
+
+  directoryExists = (p: string): boolean => {
+    this.looked();
+    return !!this.statOf(p)?.isDirectory();
+  };
 
   /** The file's size and modification time as a version string; undefined when it may not be read. */
   version(p: string): string | undefined {
@@ -96,6 +123,7 @@ export class GuardedFiles {
 
   /** The file's text, or undefined: refused, missing, not a regular file, larger than the bound, binary. */
   readFile = (p: string): string | undefined => {
+    this.looked();
     const real = this.allowed(p);
     if (real === undefined) return undefined;
     try {
@@ -106,7 +134,10 @@ export class GuardedFiles {
     }
   };
 
-  realpath = (p: string): string => this.allowed(p) ?? p;
+  realpath = (p: string): string => {
+    this.looked();
+    return this.allowed(p) ?? p;
+  };
 
   getDirectories = (p: string): string[] => this.entries(p).directories;
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import type { IntelCall, IntelCallItem, IntelRange, IntelSymbol, IntelSymbolKind, IntelSymbolLocation } from '../../workspace/languageIntel';
-import type { Projects } from './tsProjects';
+import { ProjectRefused, type Projects } from './tsProjects';
 
 /**
  * The TypeScript language service's answers as LanguageIntel's plain data, shaped as VS Code's
@@ -94,7 +94,10 @@ export class TsAnswers {
   private workspaceSymbols(query: string): IntelSymbolLocation[] {
     const out: IntelSymbolLocation[] = [];
     const seen = new Set<string>();
-    for (const service of this.projects.services().services) {
+    const { services, refusals } = this.projects.services();
+    // Every project refused: an error, so the parser answers and the log says why.
+    if (!services.length && refusals[0] !== undefined) throw new ProjectRefused(refusals[0]);
+    for (const service of services) {
       const program = service.getProgram();
       for (const item of service.getNavigateToItems(query, MAX_ITEMS, undefined, true)) {
         if (item.kind === 'alias' || out.length >= MAX_ITEMS) continue;

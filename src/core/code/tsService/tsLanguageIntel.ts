@@ -8,7 +8,7 @@ import type { IntelCall, IntelCallItem, IntelPosition, IntelSymbol, IntelSymbolL
 import type { Workspace } from '../../workspace/workspace';
 import { findWorkerScript, startWorker } from '../../workers';
 import type { TsRequest } from './tsAnswers';
-import type { ProjectBounds } from './tsProjects';
+import type { ProjectBounds, RefusedConfig } from './tsProjects';
 import type { TsWorkerAnswer, TsWorkerData } from './tsServiceWorker';
 
 /**
@@ -19,7 +19,8 @@ import type { TsWorkerAnswer, TsWorkerData } from './tsServiceWorker';
  * only what GuardedFiles lets it; every path it answers with is judged again here, by the access
  * policy, before it is used. A request that takes too long stops the worker (a new one is started
  * after a pause), a project over the bounds is refused (the parser answers, the log says why), and
- * the worker's heap is capped.
+ * the worker's heap is capped. A config whose load stopped a worker is remembered: the next
+ * workers leave it to the parser until it changes.
  */
 
 export interface TsServiceOptions {
@@ -31,7 +32,7 @@ export interface TsServiceOptions {
   readonly heapMb?: number;
   /** How long one request may take once its project is loaded. */
   readonly requestMs?: number;
-  /** How long a request may take while a project's program is being made. */
+  /** How long a request that loads projects may take, from its start, however many it loads. */
   readonly loadMs?: number;
   /** After a worker was stopped or died, how long until another is started. */
   readonly retryMs?: number;
@@ -39,7 +40,7 @@ export interface TsServiceOptions {
   readonly script?: string;
 }
 
-const DEFAULT_BOUNDS: ProjectBounds = { maxFiles: 8_000, maxBytes: 48 * 1024 * 1024, maxConfigs: 32 };
+const DEFAULT_BOUNDS: ProjectBounds = { maxFiles: 8_000, maxBytes: 48 * 1024 * 1024, maxConfigs: 32, maxLookups: 1_000_000, maxPathKeys: 2_000, maxPathSubstitutions: 16 };
 const TS_OR_JS = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
 
 /** The language service's own name, shown with the answers it gave. */
@@ -56,9 +57,13 @@ export class TsLanguageIntel implements LanguageIntel {
   private guard: SecretGuard | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  /** When the oldest pending request started, and how long it may take. */
+  /** When the oldest pending request started, and how long it may take: one deadline per request. */
   private since = 0;
   private allowance = 0;
+  /** The config the worker said it is loading, until its request is answered (blamed if the worker dies meanwhile). */
+  private loadingConfig: string | undefined;
+  /** Configs that stopped a worker (memory, time): the next workers refuse them while they are unchanged. */
+  private readonly refusedConfigs = new Map<string, RefusedConfig>();
   private watchdog: NodeJS.Timeout | undefined;
   private stoppedUntil = 0;
   private stoppedWhy = '';
@@ -89,6 +94,7 @@ export class TsLanguageIntel implements LanguageIntel {
       secretGlobs: this.guard.globs,
       maxFileBytes: this.o.maxFileBytes ?? 4 * 1024 * 1024,
       bounds: { ...DEFAULT_BOUNDS, ...this.o.bounds },
+      refusedConfigs: [...this.refusedConfigs.values()],
     };
     const worker = startWorker(script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.o.heapMb ?? 1536 } });
     worker.unref();
@@ -102,12 +108,14 @@ export class TsLanguageIntel implements LanguageIntel {
 
   private onAnswer(m: TsWorkerAnswer): void {
     if ('loading' in m) {
-      this.since = Date.now();
+      // Measured from the request's start still: loading one project after another adds no time.
       this.allowance = this.o.loadMs ?? 60_000;
+      this.loadingConfig = m.loading;
       return;
     }
     const p = this.pending.get(m.id);
     this.pending.delete(m.id);
+    this.loadingConfig = undefined;
     this.since = Date.now();
     this.allowance = this.requestMs;
     if ('error' in m) {
@@ -135,6 +143,8 @@ export class TsLanguageIntel implements LanguageIntel {
     if (this.worker !== worker) return;
     this.worker = undefined;
     clearInterval(this.watchdog);
+    if (!quiet && this.loadingConfig) this.refuseConfig(this.loadingConfig, why);
+    this.loadingConfig = undefined;
     void worker.terminate().catch(() => undefined);
     this.stoppedUntil = Date.now() + (this.o.retryMs ?? 60_000);
     this.stoppedWhy = why;
@@ -144,9 +154,25 @@ export class TsLanguageIntel implements LanguageIntel {
     this.pending.clear();
   }
 
+  /** Remembers that loading `config` stopped the worker, so the next workers leave it to the parser at once. */
+  private refuseConfig(config: string, why: string): void {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(config, { throwIfNoEntry: false });
+    } catch {
+      return; // not a file to be had (a folder on the way went): nothing to remember
+    }
+    if (!st?.isFile() || this.refusedConfigs.size >= 64) return;
+    this.refusedConfigs.set(config, { config, version: `${st.mtimeMs}:${st.size}`, why: `stopped the language service (${why})` });
+    this.o.log?.warn(`TypeScript language service: ${config} is left to the parser until it changes (loading it stopped the service)`);
+  }
+
   private ask<T>(request: TsRequest): Promise<T> {
     // The worker knows the secret globs it started with: another set (a setting changed) needs another worker.
-    if (this.worker && this.guard !== accessPolicy(this.ws).secrets) this.stop(this.worker, 'the secret globs changed');
+    if (this.worker && this.guard !== accessPolicy(this.ws).secrets) {
+      this.loadingConfig = undefined; // stopped for the setting, not for the project it loads
+      this.stop(this.worker, 'the secret globs changed');
+    }
     if (this.worker === undefined && this.stoppedWhy && Date.now() < this.stoppedUntil) {
       return Promise.reject(new Error(`the TypeScript language service is stopped (${this.stoppedWhy}); it starts again in ${Math.ceil((this.stoppedUntil - Date.now()) / 1000)} s`));
     }
@@ -165,7 +191,8 @@ export class TsLanguageIntel implements LanguageIntel {
   /** Whether a path the worker answered with may be used: in the project and not secret by the access policy, or one of TypeScript's own lib files. */
   private async mayUse(abs: string): Promise<boolean> {
     const rel = path.relative(this.ws.root, abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return /^lib(\.[\w.-]+)?\.d\.ts$/.test(path.basename(abs)) && /[/\\](typescript[/\\]lib|ts-lib)$/.test(path.dirname(abs));
+    // `..util.ts` is in the project: only `..` as a whole name leads out.
+    if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return /^lib(\.[\w.-]+)?\.d\.ts$/.test(path.basename(abs)) && /[/\\](typescript[/\\]lib|ts-lib)$/.test(path.dirname(abs));
     try {
       return (await accessPolicy(this.ws).resolve(rel || '.')).kind !== 'secret';
     } catch {
