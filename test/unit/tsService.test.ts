@@ -94,3 +94,23 @@ test('a project file whose name starts with two dots is answered for: only `..` 
     ws.typescript?.close();
   }
 });
+
+test('a folder with no tsconfig or jsconfig never starts the worker: code questions wait for nothing', async () => {
+  const root = makeTree({ 'src/Main.java': 'class Main { void run() {} }\n', 'web/app.js': 'export function f() {}\n', 'node_modules/x/tsconfig.json': '{}\n' });
+  // A worker script that cannot run: a question reaching a worker would fail.
+  const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger, script: path.join(root, 'no-such-worker.js') } });
+  const intel = ws.typescript as TsLanguageIntel;
+  assert.equal(ws.languageIntel, intel);
+  assert.deepEqual(await intel.workspaceSymbols('Main'), []);
+  assert.equal(ws.languageIntel, undefined, 'the code tools go straight to the parser from then on');
+  assert.deepEqual(await intel.documentSymbols(path.join(ws.root, 'web/app.js')), []);
+});
+
+test('a folder with a tsconfig below it is found without a worker, within bounds', async () => {
+  const { holdsTsConfig } = await import('../../src/core/code/tsService/configPresence');
+  assert.equal(await holdsTsConfig(makeTree({ 'a/b/c/tsconfig.json': '{}\n', 'z.txt': '' })), true);
+  assert.equal(await holdsTsConfig(makeTree({ 'a/jsconfig.json': '{}\n' })), true);
+  assert.equal(await holdsTsConfig(makeTree({ 'node_modules/p/tsconfig.json': '{}\n', '.git/tsconfig.json': '{}\n', 'a.ts': '' })), false);
+  // Past the bounds the worker decides: the answer is yes.
+  assert.equal(await holdsTsConfig(makeTree({ 'a/1.ts': '', 'a/2.ts': '', 'b/3.ts': '' }), { maxEntries: 2, maxMs: 60_000 }), true);
+});

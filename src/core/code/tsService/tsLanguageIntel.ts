@@ -10,6 +10,7 @@ import { findWorkerScript, startWorker } from '../../workers';
 import type { TsRequest } from './tsAnswers';
 import type { ProjectBounds, RefusedConfig } from './tsProjects';
 import type { TsWorkerAnswer, TsWorkerData } from './tsServiceWorker';
+import { holdsTsConfig } from './configPresence';
 
 /**
  * LanguageIntel for hosts without an editor (the headless host, tests, benchmarks): the
@@ -73,6 +74,8 @@ export class TsLanguageIntel implements LanguageIntel {
   /** How many tsconfig/jsconfig files the worker found; undefined until it answered. */
   private projects: number | undefined;
   private noProjectListener: (() => void) | undefined;
+  /** Whether the folder holds a tsconfig/jsconfig at all, looked for once before any worker starts. */
+  private presence: Promise<boolean> | undefined;
 
   constructor(
     private readonly ws: Workspace,
@@ -167,7 +170,24 @@ export class TsLanguageIntel implements LanguageIntel {
     this.o.log?.warn(`TypeScript language service: ${config} is left to the parser until it changes (loading it stopped the service)`);
   }
 
-  private ask<T>(request: TsRequest): Promise<T> {
+  /** Whether the folder has a config to load; told to the listener once when it has none. */
+  private async anyProject(): Promise<boolean> {
+    this.presence ??= holdsTsConfig(this.ws.root);
+    if (await this.presence) return true;
+    if (this.projects === undefined) {
+      this.projects = 0;
+      this.noProjectListener?.();
+    }
+    return false;
+  }
+
+  private async ask<T>(request: TsRequest): Promise<T> {
+    // Empty answers (the parser answers) without a worker when there is nothing for it to load.
+    if (!(await this.anyProject())) return (request.op === 'memory' ? undefined : []) as T;
+    return this.askWorker<T>(request);
+  }
+
+  private askWorker<T>(request: TsRequest): Promise<T> {
     // The worker knows the secret globs it started with: another set (a setting changed) needs another worker.
     if (this.worker && this.guard !== accessPolicy(this.ws).secrets) {
       this.loadingConfig = undefined; // stopped for the setting, not for the project it loads
