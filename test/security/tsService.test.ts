@@ -161,7 +161,7 @@ test('a worker that hangs is stopped within its time, without holding the event 
   const starts = path.join(dir, 'starts');
   const script = path.join(dir, 'hang.js');
   fs.writeFileSync(script, `require('fs').appendFileSync(${JSON.stringify(starts)}, 'x');\nrequire('worker_threads').parentPort.on('message', () => { for (;;) {} });\n`);
-  const root = makeTree({ 'a.ts': 'export function a() {}\n' }, 'ab-ts-hang-');
+  const root = makeTree({ 'tsconfig.json': '{}\n', 'a.ts': 'export function a() {}\n' }, 'ab-ts-hang-');
   const ws = new NodeWorkspace(root, { typescriptService: { log: silentLogger, script, requestMs: 500, retryMs: 800 } });
   const intel = ws.typescript as TsLanguageIntel;
   try {

@@ -69,7 +69,7 @@ test('a request has one deadline, however many projects it loads', async () => {
   const script = path.join(dir, 'loads.js');
   // A worker that keeps saying it loads another project and never answers.
   fs.writeFileSync(script, `const { parentPort } = require('worker_threads');\nlet n = 0;\nparentPort.on('message', () => setInterval(() => parentPort.postMessage({ loading: '/p' + n++ + '/tsconfig.json' }), 100));\n`);
-  const { intel, root } = service({ 'a.ts': MAIN }, { script, requestMs: 300, loadMs: 600 });
+  const { intel, root } = service({ 'tsconfig.json': '{}\n', 'a.ts': MAIN }, { script, requestMs: 300, loadMs: 600 });
   const started = Date.now();
   const outcome = await Promise.race([
     intel.documentSymbols(path.join(root, 'a.ts')).then(() => 'answered', (e: Error) => e.message),
