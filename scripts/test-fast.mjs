@@ -1,6 +1,6 @@
 /* global process */
 // `npm run test:fast`: the inner loop. Every test/unit and test/security file that needs no JDK and
-// no VS Code, two files at a time, leaving out `*.slow.test.ts`: hostile-agent tests that take
+// no VS Code, three files at a time (most wait on timers or children part of the time), leaving out `*.slow.test.ts`: hostile-agent tests that take
 // seconds each stay in test/security (one home for that suite) and run in `npm test` and CI.
 // Extra arguments go to node --test, e.g. `npm run test:fast -- --test-name-pattern=glob`.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,6 @@ const files = ['unit', 'security'].flatMap((folder) =>
     .sort()
     .map((name) => path.join('test', folder, name)),
 );
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...process.argv.slice(2), ...files];
+const args = ['--import', 'tsx', '--test', '--test-concurrency=3', ...process.argv.slice(2), ...files];
 const run = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
 process.exitCode = run.status ?? 1;
