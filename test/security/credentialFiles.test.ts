@@ -55,6 +55,20 @@ const CREDENTIAL_FILES: readonly string[] = [
   'AuthKey_ABC123.p8',
   'sftp-config.json',
   'rclone.conf',
+  'keys/deploy_rsa',
+  'ssh_host_ed25519_key',
+  'github_deploy_key',
+  'infra/terraform.tfstate.1700000000.backup',
+  '.config/git/credentials',
+  '.vscode/sftp.json',
+  '#.env#',
+  '.mylogin.cnf',
+  'NuGet.Config',
+  '.bundle/config',
+  '.databrickscfg',
+  '.chef/knife.rb',
+  '.zhistory',
+  'signing.jwk',
 ];
 
 describe('the default list of credential files (headless host)', () => {

@@ -34,15 +34,22 @@ const STRICTER: Record<string, Record<string, string>> = {
   tool: { 'deep/./.env': '**/.*' },
 };
 
+/** How many globs each list had when the answers were recorded; later ones are additions. */
+const RECORDED_GLOBS: Record<keyof Recorded['answers'], number> = { secret: 75, protected: Infinity, tool: Infinity };
+
 test('the built-in secret, protected and tool-file globs match exactly what minimatch matched', () => {
   const lists = { secret: DEFAULT_EXCLUDE_GLOBS, protected: PROTECTED_GLOBS, tool: TOOL_FILE_GLOBS };
   assert.ok(recorded.paths.length > 1000);
   for (const [name, globs] of Object.entries(lists) as [keyof Recorded['answers'], readonly string[]][]) {
     const set = new GlobSet(globs);
     assert.deepEqual(set.refused, [], name);
+    const added = new Set(globs.slice(RECORDED_GLOBS[name]));
     for (const p of recorded.paths) {
       const expected = STRICTER[name]?.[p] ?? recorded.answers[name][p];
-      assert.equal(set.match(p), expected, `${name}: ${JSON.stringify(p)}`);
+      const actual = set.match(p);
+      // A path no recorded glob matched may be matched by a glob added to the list since.
+      if (expected === undefined && actual !== undefined && added.has(actual)) continue;
+      assert.equal(actual, expected, `${name}: ${JSON.stringify(p)}`);
     }
   }
 });
