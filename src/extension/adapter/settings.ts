@@ -64,6 +64,21 @@ export function readSettings(folder: vscode.WorkspaceFolder | undefined): Bridge
   };
 }
 
+/**
+ * `agentBridge.format` for a file: the user's choice, which a repository's settings may narrow
+ * (`off`, or `changedRange` where the user chose `document`) but never widen: a whole-document
+ * reformat would land unseen beside an edit written unasked.
+ */
+export function readFormatMode(uri: vscode.Uri): 'changedRange' | 'document' | 'off' {
+  const modes = ['changedRange', 'document', 'off'] as const;
+  const valid = (v: unknown) => modes.find((m) => m === v);
+  const seen = vscode.workspace.getConfiguration(SECTION, uri).inspect<unknown>(Setting.format);
+  const user = valid(seen?.globalValue) ?? 'changedRange';
+  const repo = valid(seen?.workspaceFolderValue) ?? valid(seen?.workspaceValue);
+  if (repo === 'off' || (repo === 'changedRange' && user === 'document')) return repo;
+  return user;
+}
+
 /** `agentBridge.approvalMode` from the user's settings only: a repository cannot switch approval off. */
 export function readApprovalMode(): 'ask' | 'autoApprove' {
   return userSetting<string>(Setting.approvalMode, 'ask') === 'autoApprove' ? 'autoApprove' : 'ask';

@@ -6,7 +6,7 @@ import { patchOf } from '../../core/edit/patch';
 import type { Logger } from '../../core/log';
 import { ToolError } from '../../core/protocol/errors';
 import { BACKEND_WAIT_MS } from '../../core/protocol/messages';
-import { readApprovalMode, SECTION, Setting } from '../adapter/settings';
+import { readApprovalMode, readFormatMode } from '../adapter/settings';
 import type { ChangeQueue, PendingChangeView } from './changeQueue';
 import { formatProposal, type FormatMode } from './formatProposal';
 import { notifyPending } from './prompts';
@@ -72,7 +72,7 @@ export class ApprovalGate implements ChangeGate, ChangeQueue, vscode.Disposable 
     }
     if (change.notebookEdit) refuseUnsavedNotebook(uri, change.path.rel);
     // Formatted before it is shown, so the diff is exactly what lands (nothing is reformatted after).
-    const formatMode = vscode.workspace.getConfiguration(SECTION, uri).get<FormatMode>(Setting.format, 'changedRange');
+    const formatMode: FormatMode = readFormatMode(uri);
     const shown = await formatProposal(this.store, change, formatMode, this.log, signal);
     if (signal.aborted) throw new ToolError('CANCELLED', 'The call was withdrawn while its proposal was being prepared; nothing was written.');
     // autoApprove (a user setting only) writes source code and prose unasked; anything else asks.

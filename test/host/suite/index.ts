@@ -27,6 +27,7 @@ async function loadTests(): Promise<void> {
   await import('./gettingStarted.test');
   await import('./diagnosticsSecrets.test');
   await import('./secretGlobs.test');
+  await import('./formatSetting.test');
 }
 
 export interface TestResult {
