@@ -7,8 +7,8 @@ import { SecretGuard, type GlobSet } from '../../core/workspace/globSet';
 import { inert } from './inert';
 
 /** Every setting key in one place; all live under the `agentBridge` section. */
-export const SECTION = 'agentBridge';
-export const Setting = {
+const SECTION = 'agentBridge';
+const Setting = {
   serverUrl: 'serverUrl',
   projectKey: 'projectKey',
   protocol: 'protocol',
