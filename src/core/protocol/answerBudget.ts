@@ -1,0 +1,72 @@
+/**
+ * What an answer costs on the wire, counted while tools build it: the UTF-8 bytes of a string once
+ * JSON-escaped. String length is not enough: a control character is sent as `\u0001`, 6 bytes.
+ */
+
+/**
+ * What one tool answer may cost, its Markdown and `structured` together: under the 10 MB message
+ * limit with room for the envelope, so the bridge never has to cut (or serialize) a larger one.
+ */
+export const ANSWER_BUDGET_BYTES = 8 * 1024 * 1024;
+
+/** Bytes of one UTF-16 code unit in escaped JSON text (a surrogate pair counts 2 + 2 = 4, its UTF-8 size). */
+function unitCost(c: number): number {
+  if (c < 0x20) return c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08 || c === 0x0c ? 2 : 6;
+  if (c === 0x22 || c === 0x5c) return 2;
+  if (c < 0x80) return 1;
+  if (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)) return 2;
+  return 3;
+}
+
+/** The bytes `JSON.stringify(text)` would take, less its two quotes, without building it. */
+export function wireCost(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) bytes += unitCost(text.charCodeAt(i));
+  return bytes;
+}
+
+/** The longest start of `text` that costs at most `bytes` on the wire, never splitting a surrogate pair. */
+export function cutToWireCost(text: string, bytes: number): string {
+  let spent = 0;
+  let i = 0;
+  for (; i < text.length; i++) {
+    const cost = unitCost(text.charCodeAt(i));
+    if (spent + cost > bytes) break;
+    spent += cost;
+  }
+  const last = text.charCodeAt(i - 1);
+  if (i > 0 && i < text.length && last >= 0xd800 && last <= 0xdbff) i--;
+  return text.slice(0, i);
+}
+
+/**
+ * Bytes an answer may still spend. Tools charge each piece before they add it, and stop (saying
+ * what they left out) when a piece does not fit: no answer is built far over what can be sent.
+ */
+export class AnswerBudget {
+  private spent = 0;
+
+  constructor(
+    readonly bytes: number = ANSWER_BUDGET_BYTES,
+    /** The budget this one is a part of: what this one spends is charged there too. */
+    private readonly whole?: AnswerBudget,
+  ) {}
+
+  get left(): number {
+    const own = Math.max(0, this.bytes - this.spent);
+    return this.whole ? Math.min(own, this.whole.left) : own;
+  }
+
+  /** Charges `cost` bytes if they fit and says so; charges nothing when they do not. */
+  spend(cost: number): boolean {
+    if (cost > this.left) return false;
+    this.spent += cost;
+    this.whole?.spend(cost);
+    return true;
+  }
+
+  /** A budget for a part of this answer (one method's source, say): at most `bytes`, and within what is left here. */
+  part(bytes: number): AnswerBudget {
+    return new AnswerBudget(bytes, this);
+  }
+}
