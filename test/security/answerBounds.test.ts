@@ -8,16 +8,19 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import * as z from 'zod';
 import { Bridge } from '../../src/core/link/bridge';
 import { BridgeConnection } from '../../src/core/link/connection';
 import { Dispatcher } from '../../src/core/link/dispatcher';
+import { MAX_MESSAGE_BYTES } from '../../src/core/protocol/messages';
 import { callChainTool } from '../../src/core/tools/callChain';
+import { grepFileTool } from '../../src/core/tools/grepFile';
 import { defineTool } from '../../src/core/tools/tool';
 import { startDevBackend } from '../../src/devBackend/server';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
-import { rawToolCall, tempFolder } from '../support/headlessLink';
+import { headlessLink, rawToolCall, tempFolder } from '../support/headlessLink';
+import { heldDuring } from '../support/loopDelay';
 import { silentLogger } from '../support/silentLogger';
 import { callTool } from '../support/tools';
 
@@ -89,4 +92,43 @@ test('call_chain includeSource bounds each method and all sources in bytes on th
   assert.deepEqual(structured.omitted, ['sources']);
   assert.match(String(structured.note), /cut/);
   assert.ok(Object.keys(structured.sources).some((k) => k.startsWith('src/f0.ts')), JSON.stringify(Object.keys(structured.sources)));
+});
+
+test('grep_file with a large limit and context over lines of control characters builds an answer within the message limit, saying how many matches it left out', async () => {
+  const root = tempFolder('ab-grep-ctrl-');
+  const line = '\x01'.repeat(399);
+  const body = `${Array.from({ length: 101 }, (_, i) => (i === 50 ? `HIT${line.slice(3)}` : line)).join('\n')}\n`;
+  fs.mkdirSync(path.join(root, 'd'));
+  for (let i = 0; i < 150; i++) fs.writeFileSync(path.join(root, 'd', `f${String(i).padStart(4, '0')}.txt`), body);
+  const { value: out, heldMs } = await heldDuring(() => callTool(grepFileTool, new NodeWorkspace(root), { pattern: 'HIT', limit: 1000, context_lines: 50 }));
+  const bytes = wireBytes(out);
+  // Uncut: 150 × 101 lines of 399 control characters, 6 bytes each, in both parts (73 MB).
+  assert.ok(bytes < MAX_MESSAGE_BYTES - MB, `the answer costs ${bytes} bytes on the wire`);
+  const structured = out.structured as { totalMatches: number; returnedMatches: number; truncated: boolean; notes: string[] };
+  assert.equal(structured.totalMatches, 150);
+  assert.ok(structured.returnedMatches > 0 && structured.returnedMatches < 150, `returned ${structured.returnedMatches}`);
+  assert.equal(structured.truncated, true);
+  assert.ok(structured.notes.some((n) => /Only the first \d+ of 150 matches/.test(n)), structured.notes.join('\n'));
+  assert.match(out.result, /Only the first \d+ of 150 matches/);
+  assert.ok(heldMs < 1000, `the event loop was held ${Math.round(heldMs)} ms`);
+});
+
+test('read_file of a file of long control-character lines answers within the message limit over a real link, without holding the event loop', async () => {
+  const root = tempFolder('ab-read-ctrl-');
+  const line = '\x01'.repeat(10_000);
+  fs.writeFileSync(path.join(root, 'ctrl.txt'), `${Array.from({ length: 1000 }, () => line).join('\n')}\n`);
+  const link = await headlessLink(root);
+  after(() => link.close());
+  const { value: answer, heldMs } = await heldDuring(() => link.backend.callTool('read_file', { relativePath: 'ctrl.txt' }, { timeoutMs: 30_000 }));
+  const data = answer.data as { success: boolean; result: string; structured: { content: string; truncated: boolean; endLine: number; omitted?: string[]; note?: string } };
+  assert.equal(data.success, true);
+  const bytes = Buffer.byteLength(JSON.stringify(answer));
+  assert.ok(bytes < MAX_MESSAGE_BYTES - MB, `the answer was ${bytes} bytes`);
+  // The tool cut it itself, saying where to read on; the bridge's last-resort cut (which drops `structured`) was not needed.
+  assert.doesNotMatch(data.result, /Result cut/);
+  assert.match(data.result, /Output cut at \d+ MB\.\*\* Read the rest with start_line=\d+/);
+  assert.equal(data.structured.truncated, true);
+  assert.deepEqual(data.structured.omitted, ['content']);
+  assert.ok(data.structured.content.length <= data.structured.endLine * 2001, `content holds ${data.structured.content.length} characters`);
+  assert.ok(heldMs < 600, `the event loop was held ${Math.round(heldMs)} ms`);
 });
