@@ -16,6 +16,8 @@ import { Dispatcher } from '../../src/core/link/dispatcher';
 import { MAX_MESSAGE_BYTES } from '../../src/core/protocol/messages';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { grepFileTool } from '../../src/core/tools/grepFile';
+import { readClassTool } from '../../src/core/tools/readClass';
+import { readMethodTool } from '../../src/core/tools/readMethod';
 import { defineTool } from '../../src/core/tools/tool';
 import { startDevBackend } from '../../src/devBackend/server';
 import { NodeWorkspace } from '../../src/node/nodeWorkspace';
@@ -92,6 +94,24 @@ test('call_chain includeSource bounds each method and all sources in bytes on th
   assert.deepEqual(structured.omitted, ['sources']);
   assert.match(String(structured.note), /cut/);
   assert.ok(Object.keys(structured.sources).some((k) => k.startsWith('src/f0.ts')), JSON.stringify(Object.keys(structured.sources)));
+});
+
+test('read_class (full) and read_method cut long source lines and stay bounded in bytes on the wire', async () => {
+  const root = tempFolder('ab-readcode-');
+  const literal = '\x01'.repeat(400_000);
+  // Under the parser's 2 MB per file. Three overloads and a long import line: every part of both answers meets a huge line.
+  const source = `import { x } from './${'\x01'.repeat(200_000)}';\nexport class Big {\n${[0, 1, 2].map((i) => `  run(${'a'.repeat(i + 1)}: string): string { return "${literal}"; }`).join('\n')}\n}\n`;
+  fs.writeFileSync(path.join(root, 'big.ts'), source);
+  const ws = new NodeWorkspace(root);
+  const full = await callTool(readClassTool, ws, { className: 'Big', mode: 'full' });
+  assert.ok(wireBytes(full) < 2 * MB, `read_class costs ${wireBytes(full)} bytes on the wire`);
+  assert.match(full.result, /line cut: \d+ characters/);
+  assert.deepEqual((full.structured as { omitted?: string[] }).omitted, ['content']);
+  const method = await callTool(readMethodTool, ws, { className: 'Big', methodName: 'run' });
+  assert.ok(wireBytes(method) < 2 * MB, `read_method costs ${wireBytes(method)} bytes on the wire`);
+  assert.match(method.result, /line\(s\) longer than 2000 characters were cut/);
+  assert.equal((method.structured as { methods: unknown[] }).methods.length, 3);
+  assert.deepEqual((method.structured as { omitted?: string[] }).omitted, ['methods.code']);
 });
 
 test('grep_file with a large limit and context over lines of control characters builds an answer within the message limit, saying how many matches it left out', async () => {

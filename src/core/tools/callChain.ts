@@ -3,7 +3,8 @@ import { t } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
-import { AnswerBudget, wireCost } from '../protocol/answerBudget';
+import { AnswerBudget } from '../protocol/answerBudget';
+import { boundedSource, MAX_SOURCE_LINE_CHARS } from './boundedSource';
 import { boolParam, intParam, nameParam } from './params';
 import { defineTool } from './tool';
 import type { Workspace } from '../workspace/workspace';
@@ -40,8 +41,6 @@ const params = z.object({
 
 const MAX_SOURCE_LINES = 1500;
 const MAX_LINES_PER_METHOD = 120;
-/** A longer source line (minified code, a huge literal) is cut here, as read_file cuts it. */
-const MAX_SOURCE_LINE_CHARS = 2000;
 /** What one method's source may cost on the wire, and all of them: each is sent twice (Markdown and `structured`). */
 const MAX_SOURCE_BYTES_PER_METHOD = 256 * 1024;
 const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -106,8 +105,9 @@ interface Sources {
   readonly json: Record<string, string>;
   /** Cut by the line bounds. */
   readonly cut: boolean;
-  /** Cut by the byte bounds, or lines cut at MAX_SOURCE_LINE_CHARS. */
+  /** Cut by the byte bounds. */
   readonly bytesCut: boolean;
+  /** Lines cut at MAX_SOURCE_LINE_CHARS. */
   readonly longLines: number;
 }
 
@@ -131,27 +131,16 @@ async function sources(ws: Workspace, methods: Iterable<MethodEntry>): Promise<S
     const from = m.method.line;
     let to = Math.min(m.method.endLine, text.length, from + Math.min(budget, MAX_LINES_PER_METHOD) - 1);
     if (to < m.method.endLine) cut = true;
-    const method = total.part(MAX_SOURCE_BYTES_PER_METHOD);
-    const lines: string[] = [];
-    for (let n = from; n <= to; n++) {
-      let line = text[n - 1] ?? '';
-      if (line.length > MAX_SOURCE_LINE_CHARS) {
-        longLines++;
-        line = `${line.slice(0, MAX_SOURCE_LINE_CHARS)} … [line cut: ${line.length} characters]`;
-      }
-      // Twice: the Markdown and `structured.sources` both hold it.
-      if (!method.spend(2 * (wireCost(line) + 16))) {
-        bytesCut = true;
-        to = n - 1;
-        break;
-      }
-      lines.push(line);
+    const shown = boundedSource(text, from, to, total.part(MAX_SOURCE_BYTES_PER_METHOD));
+    longLines += shown.longLines;
+    if (shown.bytesCut) {
+      bytesCut = true;
+      to = shown.to;
     }
     budget -= to - from + 1;
     const key = `${m.owner.path}:${from}`;
-    json[key] = lines.join('\n');
-    const shown = new Array<string>(from - 1).concat(lines);
-    markdown.push('', `#### ${shortName(m)} — ${key}`, '', to < from ? t('_Not shown: over the size bound for sources._') : numbered(shown, from, to, fenceLanguage(m.owner.path)));
+    json[key] = shown.lines.slice(from - 1, to).join('\n');
+    markdown.push('', `#### ${shortName(m)} — ${key}`, '', to < from ? t('_Not shown: over the size bound for sources._') : numbered(shown.lines, from, to, fenceLanguage(m.owner.path)));
   }
   return { markdown, json, cut, bytesCut, longLines };
 }
