@@ -13,6 +13,8 @@ import * as z from 'zod';
 import { Bridge } from '../../src/core/link/bridge';
 import { BridgeConnection } from '../../src/core/link/connection';
 import { Dispatcher } from '../../src/core/link/dispatcher';
+import { ALL_TOOLS } from '../../src/core/tools/registry';
+import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { MAX_MESSAGE_BYTES } from '../../src/core/protocol/messages';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { grepFileTool } from '../../src/core/tools/grepFile';
@@ -151,4 +153,19 @@ test('read_file of a file of long control-character lines answers within the mes
   assert.deepEqual(data.structured.omitted, ['content']);
   assert.ok(data.structured.content.length <= data.structured.endLine * 2001, `content holds ${data.structured.content.length} characters`);
   assert.ok(heldMs < 600, `the event loop was held ${Math.round(heldMs)} ms`);
+});
+
+test('a write does not echo a text whose escaped size is over the echo bound, though its length is under it', async () => {
+  const root = tempFolder('ab-echo-ctrl-');
+  fs.writeFileSync(path.join(root, 'small.txt'), 'small\n');
+  // 900 K characters, 5.4 MB once escaped: echoed, then listed again in the patch, it was over the 10 MB message limit.
+  const content = `${'\x01'.repeat(900_000)}\n`;
+  const d = new Dispatcher({ workspace: new NodeWorkspace(root, { ripgrep: false }), tools: ALL_TOOLS, log: silentLogger, changes: new DirectWriteGate() });
+  const r = await d.dispatch({ id: 'echo-1', idKey: 'toolCallId', toolName: 'Replace', params: { file_path: 'small.txt', content } });
+  assert.equal(r.data.success, true, r.data.error);
+  assert.equal(fs.readFileSync(path.join(root, 'small.txt'), 'utf8'), content, 'the write itself is whole');
+  const answer = JSON.parse(r.data.result!) as { content?: string; omitted?: string[]; note?: string };
+  assert.equal(answer.content, undefined);
+  assert.ok(answer.omitted?.includes('content'), JSON.stringify(answer.omitted));
+  assert.ok(Buffer.byteLength(JSON.stringify(r)) < MAX_MESSAGE_BYTES, `the answer was ${Buffer.byteLength(JSON.stringify(r))} bytes`);
 });
