@@ -16,6 +16,7 @@ import { Dispatcher } from '../../src/core/link/dispatcher';
 import { ALL_TOOLS } from '../../src/core/tools/registry';
 import { DirectWriteGate } from '../../src/node/directWriteGate';
 import { MAX_MESSAGE_BYTES } from '../../src/core/protocol/messages';
+import { wireCost } from '../../src/core/protocol/answerBudget';
 import { callChainTool } from '../../src/core/tools/callChain';
 import { grepFileTool } from '../../src/core/tools/grepFile';
 import { readClassTool } from '../../src/core/tools/readClass';
@@ -31,6 +32,12 @@ import { callTool } from '../support/tools';
 const MB = 1024 * 1024;
 /** What an answer's two parts cost as sent. */
 const wireBytes = (out: { result?: string; structured?: unknown }): number => Buffer.byteLength(JSON.stringify({ result: out.result, structured: out.structured }));
+
+test('the wire cost the tools count is what JSON.stringify sends, for control characters, quotes, non-ASCII and lone surrogates', () => {
+  const samples = ['plain', '\x01\x1f\x00', '\n\r\t\b\f', '"\\', 'é€😀', '\ud800x', 'x\udc00', '\ud83d', '\u2028\u007f', ''];
+  samples.push(samples.join(''));
+  for (const text of samples) assert.equal(wireCost(text), Buffer.byteLength(JSON.stringify(text)) - 2, JSON.stringify(text));
+});
 
 test('an answer too large to serialize is still answered once, INTERNAL_ERROR naming no content, and a retry with the same id gets that answer', async () => {
   const root = tempFolder('ab-unsendable-');

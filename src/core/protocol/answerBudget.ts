@@ -9,34 +9,25 @@
  */
 export const ANSWER_BUDGET_BYTES = 8 * 1024 * 1024;
 
-/** Bytes of one UTF-16 code unit in escaped JSON text (a surrogate pair counts 2 + 2 = 4, its UTF-8 size). */
-function unitCost(c: number): number {
-  if (c < 0x20) return c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08 || c === 0x0c ? 2 : 6;
-  if (c === 0x22 || c === 0x5c) return 2;
-  if (c < 0x80) return 1;
-  if (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)) return 2;
-  return 3;
-}
-
 /** The bytes `JSON.stringify(text)` would take, less its two quotes, without building it. */
 export function wireCost(text: string): number {
   let bytes = 0;
-  for (let i = 0; i < text.length; i++) bytes += unitCost(text.charCodeAt(i));
-  return bytes;
-}
-
-/** The longest start of `text` that costs at most `bytes` on the wire, never splitting a surrogate pair. */
-export function cutToWireCost(text: string, bytes: number): string {
-  let spent = 0;
-  let i = 0;
-  for (; i < text.length; i++) {
-    const cost = unitCost(text.charCodeAt(i));
-    if (spent + cost > bytes) break;
-    spent += cost;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20) bytes += c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08 || c === 0x0c ? 2 : 6;
+    else if (c === 0x22 || c === 0x5c) bytes += 2;
+    else if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      // A pair is 4 bytes of UTF-8; a lone surrogate is written as a \uXXXX escape.
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 6;
+    } else bytes += 3;
   }
-  const last = text.charCodeAt(i - 1);
-  if (i > 0 && i < text.length && last >= 0xd800 && last <= 0xdbff) i--;
-  return text.slice(0, i);
+  return bytes;
 }
 
 /**
