@@ -15,6 +15,7 @@ import { runWhole, type Sliced } from '../code/index/slices';
 import { splitLines } from '../workspace/text';
 import { endsWithEol } from './eol';
 import type { Hunk } from './types';
+import { wireCost } from '../protocol/answerBudget';
 
 /** A diff with its line counts; when `linesOmitted`, the hunks give line numbers and counts but no lines. */
 export interface Patch {
@@ -24,7 +25,10 @@ export interface Patch {
   readonly linesOmitted: boolean;
 }
 
-/** Changed text (old and new middle together, UTF-16 units) up to which a patch lists its lines. */
+/**
+ * Changed text (old and new middle together) up to which a patch lists its lines, in UTF-16 units
+ * and in bytes on the wire (JSON-escaped: a control character costs 6).
+ */
 export const MAX_LISTED_PATCH_CHARS = 1024 * 1024;
 
 /** Past this many line edits the diff package gives up (its cost grows with the square of the edits). */
@@ -62,7 +66,9 @@ export function* patchSliced(oldText: string, newText: string, context = 3): Sli
   const reach = Math.max(lineEndAfter(a, a.length - tail) - (a.length - tail), lineEndAfter(b, b.length - tail) - (b.length - tail));
   const aEnd = a.length - tail + reach;
   const bEnd = b.length - tail + reach;
-  if (aEnd - start + (bEnd - start) <= MAX_LISTED_PATCH_CHARS) {
+  const changedChars = aEnd - start + (bEnd - start);
+  // The length bound first: it keeps the byte count to at most a megabyte or so scanned.
+  if (changedChars <= MAX_LISTED_PATCH_CHARS && wireCost(a.slice(start, aEnd)) + wireCost(b.slice(start, bEnd)) <= MAX_LISTED_PATCH_CHARS) {
     // A line or two more than the context on each side: the diff trims identical lines itself.
     const from = lineStartBefore(a, start, context + 2);
     const after = lineEndsAhead(a, aEnd, context + 1) - aEnd;

@@ -147,8 +147,9 @@ function shrinkJsonResult(text: string, room: number): string | undefined {
 }
 
 /** Cuts a result that would exceed the 10 MB message limit, saying so in the result itself. */
-export function fitToMessageLimit(message: ToolResultMessage, limit = MAX_MESSAGE_BYTES): ToolResultMessage {
-  const size = Buffer.byteLength(JSON.stringify(message));
+export function fitToMessageLimit(message: ToolResultMessage, limit = MAX_MESSAGE_BYTES, knownSize?: number): ToolResultMessage {
+  // The caller has usually serialized it already: a second pass over megabytes holds the event loop.
+  const size = knownSize ?? Buffer.byteLength(JSON.stringify(message));
   if (size <= limit) return message;
   const note = `\n\n[Result cut: it was ${size} bytes, over the ${limit}-byte message limit. Narrow the request to see the rest.]`;
   const { structured: _dropped, ...data } = message.data;
@@ -235,14 +236,34 @@ export class Bridge {
       this.log.error(`call ${call.id} failed in the host: ${(e as Error)?.stack ?? String(e)}`);
       message = toolFailure(call, 'INTERNAL_ERROR', t('The host failed while handling the call {0}. If it was a change, it may or may not have been made: read the file, then send a new call with a new id.', call.id), 0);
     }
+    let frame: { message: ToolResultMessage; text?: string };
     try {
-      this.deliverAnswer(call, message);
+      frame = this.frame(message);
+    } catch (e) {
+      // Too large to serialize at all (RangeError): the call still gets one answer, and a retry with
+      // the same id gets the same one instead of building the answer again.
+      this.log.error(`the answer to ${call.id} could not be serialized: ${(e as Error)?.stack ?? String(e)}`);
+      message = toolFailure(call, 'INTERNAL_ERROR', t('The answer to the call {0} was too large to send. Narrow the request (a smaller range, depth or limit) and send it with a new id.', call.id), message.data.executionTime);
+      this.dispatcher.replaceAnswer(call.id, message);
+      frame = { message };
+    }
+    try {
+      this.deliverAnswer(call, message, frame);
     } catch (e) {
       this.log.error(`the answer to ${call.id} could not be sent: ${(e as Error)?.stack ?? String(e)}`);
     }
   }
 
-  private deliverAnswer(call: ToolCall, message: ToolResultMessage): void {
+  /** The message as it goes out: serialized once, cut to the message limit when over it. */
+  private frame(message: ToolResultMessage): { message: ToolResultMessage; text?: string } {
+    const text = JSON.stringify(message);
+    // A UTF-16 code unit is at most 3 bytes of UTF-8, so short texts need no byte count.
+    if (text.length * 3 <= MAX_MESSAGE_BYTES) return { message, text };
+    const size = Buffer.byteLength(text);
+    return size <= MAX_MESSAGE_BYTES ? { message, text } : { message: fitToMessageLimit(message, MAX_MESSAGE_BYTES, size) };
+  }
+
+  private deliverAnswer(call: ToolCall, message: ToolResultMessage, frame: { message: ToolResultMessage; text?: string }): void {
     for (const listener of this.answerListeners) {
       try {
         listener(call, message);
@@ -250,11 +271,7 @@ export class Bridge {
         // A listener's failure is its own; the answer still goes out.
       }
     }
-    // Serialized once: the size check and the frame share the text (a result can be megabytes).
-    const text = JSON.stringify(message);
-    // A UTF-16 code unit is at most 3 bytes of UTF-8, so short texts need no byte count.
-    if (text.length * 3 <= MAX_MESSAGE_BYTES || Buffer.byteLength(text) <= MAX_MESSAGE_BYTES) this.deliver(message, text);
-    else this.deliver(fitToMessageLimit(message));
+    this.deliver(frame.message, frame.text);
   }
 
   private deliver(message: ToolResultMessage, text?: string): void {

@@ -234,6 +234,21 @@ export class Dispatcher {
     for (const { abort } of this.running.values()) abort.abort(new ToolError('CANCELLED', reason));
   }
 
+  /**
+   * The bridge could not send this call's answer (too large to serialize) and sent `message`
+   * instead: a retry with the same id gets that, not a second run that fails the same way.
+   */
+  replaceAnswer(id: string, message: ToolResultMessage): void {
+    const known = this.fingerprints.get(id) ?? this.answered.get(id);
+    if (!known) return;
+    const old = this.answered.get(id);
+    if (old) {
+      this.answered.delete(id);
+      this.answeredBytes -= old.bytes;
+    }
+    this.remember(id, message, known.tool, known.hash);
+  }
+
   /** Keeps a small answer for replay, oldest dropped first past the byte budget; a large one is not kept. */
   private remember(id: string, message: ToolResultMessage, tool: string, hash: string): void {
     const bytes = estimateBytes(message);

@@ -1,7 +1,8 @@
 import { fenceFor, languageOf } from '../workspace/text';
 import { isTranslated, t, type Translate } from '../l10n';
 import { describeFileType } from './fileTypes';
-import { MAX_LIMIT, type FileMatches, type SearchResult } from './types';
+import { AnswerBudget, wireCost } from '../protocol/answerBudget';
+import { MAX_LIMIT, type FileMatches, type LineMatch, type SearchResult } from './types';
 
 /**
  * The answer the agent reads (Markdown) and the same facts for machines (`structured`).
@@ -107,6 +108,32 @@ export function formatMarkdown(r: SearchResult): string {
     out.push('', ...fileBlock(f));
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The result cut, match by match, to what its Markdown and `structured` (each holding every line)
+ * may cost on the wire together; the cut says how many matches it left out. Unchanged when it fits.
+ */
+export function boundSearchResult(r: SearchResult, budget: AnswerBudget = new AnswerBudget()): SearchResult {
+  const lineCost = (text: string): number => wireCost(text) + 24;
+  const files: FileMatches[] = [];
+  let kept = 0;
+  for (const f of r.files) {
+    const matches: LineMatch[] = [];
+    for (const m of f.matches) {
+      let cost = lineCost(m.text);
+      for (const line of m.before) cost += lineCost(line);
+      for (const line of m.after) cost += lineCost(line);
+      if (!budget.spend(2 * cost + 64)) break;
+      matches.push(m);
+    }
+    if (matches.length) files.push(matches.length === f.matches.length ? f : { ...f, matches });
+    kept += matches.length;
+    if (matches.length < f.matches.length) break;
+  }
+  if (kept === r.returnedMatches) return r;
+  const note = `Only the first ${kept} of ${r.returnedMatches} matches are shown: with their context lines the answer would be over ${Math.round(budget.bytes / (1024 * 1024))} MB. Ask for fewer context_lines, a smaller limit or a narrower relativePath.`;
+  return { ...r, files, returnedMatches: kept, truncated: true, notes: [...r.notes, note] };
 }
 
 /** The machine-readable result: a SearchResult's fields, copied as plain JSON data in a fixed key order. */

@@ -28,7 +28,7 @@ import {
 } from './types';
 
 export type { SearchOptions, SearchResult } from './types';
-export { formatMarkdown, toStructured } from './format';
+export { boundSearchResult, formatMarkdown, toStructured } from './format';
 
 /**
  * Keeps the first `limit` matching lines in (path, line) order, whatever order files arrive in,

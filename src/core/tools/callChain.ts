@@ -3,6 +3,8 @@ import { t } from '../l10n';
 import { readProjectText } from '../policy/projectText';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
+import { AnswerBudget } from '../protocol/answerBudget';
+import { boundedSource, MAX_SOURCE_LINE_CHARS } from './boundedSource';
 import { boolParam, intParam, nameParam } from './params';
 import { defineTool } from './tool';
 import type { Workspace } from '../workspace/workspace';
@@ -39,6 +41,9 @@ const params = z.object({
 
 const MAX_SOURCE_LINES = 1500;
 const MAX_LINES_PER_METHOD = 120;
+/** What one method's source may cost on the wire, and all of them: each is sent twice (Markdown and `structured`). */
+const MAX_SOURCE_BYTES_PER_METHOD = 256 * 1024;
+const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 
 interface TreeJson {
   readonly className?: string;
@@ -95,28 +100,49 @@ function collect(nodes: readonly CallTreeNode[], into: Map<string, MethodEntry>)
   }
 }
 
-async function sources(ws: Workspace, methods: Iterable<MethodEntry>): Promise<{ markdown: string[]; json: Record<string, string>; cut: boolean }> {
+interface Sources {
+  readonly markdown: string[];
+  readonly json: Record<string, string>;
+  /** Cut by the line bounds. */
+  readonly cut: boolean;
+  /** Cut by the byte bounds. */
+  readonly bytesCut: boolean;
+  /** Lines cut at MAX_SOURCE_LINE_CHARS. */
+  readonly longLines: number;
+}
+
+async function sources(ws: Workspace, methods: Iterable<MethodEntry>): Promise<Sources> {
   const markdown: string[] = [];
   const json: Record<string, string> = {};
   const files = new Map<string, string[]>();
+  const total = new AnswerBudget(MAX_SOURCE_BYTES);
   let budget = MAX_SOURCE_LINES;
   let cut = false;
+  let bytesCut = false;
+  let longLines = 0;
   for (const m of methods) {
-    if (budget <= 0) {
-      cut = true;
+    if (budget <= 0 || total.left === 0) {
+      if (budget <= 0) cut = true;
+      else bytesCut = true;
       break;
     }
     let text = files.get(m.owner.path);
     if (!text) files.set(m.owner.path, (text = splitLines((await readProjectText(ws, m.owner.path)).text)));
     const from = m.method.line;
-    const to = Math.min(m.method.endLine, text.length, from + Math.min(budget, MAX_LINES_PER_METHOD) - 1);
+    let to = Math.min(m.method.endLine, text.length, from + Math.min(budget, MAX_LINES_PER_METHOD) - 1);
     if (to < m.method.endLine) cut = true;
+    const shown = boundedSource(text, from, to, total.part(MAX_SOURCE_BYTES_PER_METHOD));
+    longLines += shown.longLines;
+    if (shown.bytesCut) {
+      bytesCut = true;
+      to = shown.to;
+    }
     budget -= to - from + 1;
     const key = `${m.owner.path}:${from}`;
-    json[key] = text.slice(from - 1, to).join('\n');
-    markdown.push('', `#### ${shortName(m)} — ${key}`, '', numbered(text, from, to, fenceLanguage(m.owner.path)));
+    json[key] = shown.lines.slice(from - 1, to).join('\n');
+    markdown.push('', `#### ${shortName(m)} — ${key}`, '', to < from ? t('_Not shown: over the size bound for sources._') : numbered(shown.lines, from, to, fenceLanguage(m.owner.path)));
   }
-  return { markdown, json, cut };
+  return { markdown, json, cut, bytesCut, longLines };
 }
 
 export const callChainTool = defineTool({
@@ -282,7 +308,13 @@ async function answer(p: z.output<typeof params>, ws: Workspace, from: Found): P
     const s = await sources(ws, shown.values());
     out.push('', '### Sources', ...s.markdown);
     if (s.cut) out.push('', `_Sources cut at ${MAX_SOURCE_LINES} lines in all (${MAX_LINES_PER_METHOD} per method); use read_method for the rest._`);
+    if (s.longLines) out.push('', `_${s.longLines} source line(s) longer than ${MAX_SOURCE_LINE_CHARS} characters were cut._`);
+    if (s.bytesCut) out.push('', `_Sources cut at ${MAX_SOURCE_BYTES / 1024} KB in all (${MAX_SOURCE_BYTES_PER_METHOD / 1024} KB per method); use read_method for the rest._`);
     structured.sources = s.json;
+    if (s.cut || s.bytesCut || s.longLines) {
+      structured.omitted = ['sources'];
+      structured.note = 'Sources were cut to the bounds on lines and bytes; read_method or read_file shows the rest.';
+    }
   }
   return { result: out.join('\n'), structured };
 }

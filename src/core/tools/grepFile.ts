@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_PATH_CHARS } from '../workspace/paths';
-import { formatMarkdown, search, toStructured } from '../search';
+import { boundSearchResult, formatMarkdown, search, toStructured } from '../search';
 import { boolParam, intParam } from './params';
 import type { Access } from '../policy/accessPolicy';
 import { defineTool, type ToolContext, type ToolOutput } from './tool';
@@ -40,7 +40,9 @@ export async function runSearch(p: SearchParams, ctx: ToolContext & { readonly p
     ctx.signal,
     ctx.log,
   );
-  return { result: formatMarkdown(result), structured: toStructured(result) };
+  // Cut before either part is built: each repeats every line shown.
+  const bounded = boundSearchResult(result);
+  return { result: formatMarkdown(bounded), structured: toStructured(bounded) };
 }
 
 export const grepFileTool = defineTool({

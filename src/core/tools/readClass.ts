@@ -8,6 +8,8 @@ import { resolveInProject } from '../workspace/paths';
 import { ToolError } from '../protocol/errors';
 import { splitLines } from '../workspace/text';
 import { MAX_READ_LINES } from './readFile';
+import { ANSWER_BUDGET_BYTES, AnswerBudget } from '../protocol/answerBudget';
+import { boundedSource, MAX_SOURCE_LINE_CHARS } from './boundedSource';
 import { defineTool } from './tool';
 import type { CodeIndex, TypeEntry } from '../code/index/codeIndex';
 import type { MethodSymbol, TypeSymbol } from '../code/model';
@@ -143,13 +145,25 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
   const text = splitLines(file.text);
   const from = startWithDocAndAnnotations(text, e.type.line);
   const end = Math.min(e.type.endLine, text.length);
-  const to = Math.min(end, from + MAX_READ_LINES - 1);
   const firstDecl = Math.min(from, ...e.file.types.filter((ty) => !ty.outer && ty.kind !== 'module').map((ty) => startWithDocAndAnnotations(text, ty.line)));
-  const header = headerLines(text, firstDecl);
+  const wholeHeader = headerLines(text, firstDecl);
+  // Header and body are shown twice (Markdown and `structured`) and bounded together in bytes on the wire.
+  const budget = new AnswerBudget();
+  const headerShown = wholeHeader ? boundedSource(text, wholeHeader.start, wholeHeader.end, budget) : undefined;
+  const header = wholeHeader && headerShown && headerShown.to >= wholeHeader.start ? { start: wholeHeader.start, end: headerShown.to } : undefined;
+  const body = boundedSource(text, from, Math.min(end, from + MAX_READ_LINES - 1), budget);
+  const to = body.to;
+  const shown = header && headerShown ? [...headerShown.lines, ...body.lines.slice(headerShown.lines.length)] : body.lines;
+  const longLines = (headerShown?.longLines ?? 0) + body.longLines;
   const language = fenceLanguage(e.path);
   const out = [t('## {0}: {1}', kindLabel(e.type.namespace ? 'namespace' : e.type.kind, t), e.type.fqn), '', t('File: {0} · {1} · source: {2}', e.path, lines(from, end, t), source), ''];
-  out.push(numberedRanges(text, [...(header ? [header] : []), { start: from, end: to }], language));
-  if (to < end) out.push('', `**Output capped at ${MAX_READ_LINES} lines.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
+  out.push(numberedRanges(shown, [...(header ? [header] : []), ...(to >= from ? [{ start: from, end: to }] : [])], language));
+  if (to < end) {
+    const why = body.bytesCut ? `${ANSWER_BUDGET_BYTES / (1024 * 1024)} MB` : `${MAX_READ_LINES} lines`;
+    out.push('', `**Output capped at ${why}.** Read the rest with read_file relativePath=${e.path} start_line=${to + 1} end_line=${end}.`);
+  }
+  if (longLines) out.push('', `${longLines} line(s) longer than ${MAX_SOURCE_LINE_CHARS} characters were cut.`);
+  const omitted = longLines || body.bytesCut || (wholeHeader && header?.end !== wholeHeader.end);
   return {
     result: out.join('\n'),
     structured: {
@@ -157,12 +171,13 @@ async function full(ws: Parameters<typeof readProjectText>[0], e: TypeEntry, sou
       className: e.type.fqn,
       kind: e.type.kind,
       path: e.path,
-      ...(header ? { header: { startLine: header.start, endLine: header.end, content: text.slice(header.start - 1, header.end).join('\n') } } : {}),
+      ...(header ? { header: { startLine: header.start, endLine: header.end, content: shown.slice(header.start - 1, header.end).join('\n') } } : {}),
       startLine: from,
       endLine: to,
       totalLines: end - from + 1,
       truncated: to < end,
-      content: text.slice(from - 1, to).join('\n'),
+      content: shown.slice(from - 1, to).join('\n'),
+      ...(omitted ? { omitted: ['content'], note: `Lines longer than ${MAX_SOURCE_LINE_CHARS} characters are cut, and the answer is bounded at ${ANSWER_BUDGET_BYTES / (1024 * 1024)} MB; read_file shows the rest.` } : {}),
     },
   };
 }

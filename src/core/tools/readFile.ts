@@ -4,6 +4,7 @@ import { ToolError } from '../protocol/errors';
 import { fenceFor, languageOf, splitLines } from '../workspace/text';
 import { t } from '../l10n';
 import { defineTool } from './tool';
+import { ANSWER_BUDGET_BYTES, AnswerBudget, wireCost } from '../protocol/answerBudget';
 import { intParam, pathParam } from './params';
 
 /** Larger reads are cut here, with a note saying how to read on. */
@@ -49,19 +50,31 @@ export const readFileTool = defineTool({
     const total = lines.length;
     const range = chooseRange(p, total);
     const capped = range.to - range.from + 1 > MAX_READ_LINES;
-    const to = capped ? range.from + MAX_READ_LINES - 1 : range.to;
+    let to = capped ? range.from + MAX_READ_LINES - 1 : range.to;
 
     const width = String(Math.max(to, 1)).length;
     let longLines = 0;
     const shown: string[] = [];
+    const content: string[] = [];
+    // Bounded as it is built, in bytes on the wire: 2,000 lines of 2,000 control characters would be 24 MB twice.
+    const budget = new AnswerBudget();
+    let bytesCutAt: number | undefined;
     for (let n = range.from; n <= to; n++) {
-      let text = lines[n - 1] ?? '';
+      const line = lines[n - 1] ?? '';
+      let text = line;
       if (text.length > MAX_LINE_CHARS) {
         longLines++;
         text = `${text.slice(0, MAX_LINE_CHARS)} … [line cut: ${text.length} characters]`;
       }
+      const kept = line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line;
+      if (!budget.spend(wireCost(text) + wireCost(kept) + width + 8)) {
+        bytesCutAt = n;
+        break;
+      }
       shown.push(`${String(n).padStart(width)} | ${text}`);
+      content.push(kept);
     }
+    if (bytesCutAt !== undefined) to = bytesCutAt - 1;
     const body = shown.join('\n');
     const language = languageOf(file.path.rel);
     const fence = fenceFor(body);
@@ -78,6 +91,9 @@ export const readFileTool = defineTool({
         ? t('**Output capped at {0} lines.** Read the rest with start_line={1} and end_line={2}.', MAX_READ_LINES, to + 1, range.to)
         : t('**Output capped at {0} lines.** Read the rest with start_line={1}.', MAX_READ_LINES, to + 1));
     }
+    if (bytesCutAt !== undefined) {
+      out.push('', t('**Output cut at {0} MB.** Read the rest with start_line={1}.', ANSWER_BUDGET_BYTES / (1024 * 1024), bytesCutAt));
+    }
     if (longLines) out.push('', t('{0} line(s) longer than {1} characters were cut.', longLines, MAX_LINE_CHARS));
 
     return {
@@ -87,10 +103,13 @@ export const readFileTool = defineTool({
         startLine: total === 0 ? 0 : range.from,
         endLine: to,
         totalLines: total,
-        truncated: capped,
+        truncated: capped || bytesCutAt !== undefined,
         source: file.source,
         language,
-        content: lines.slice(range.from - 1, to).join('\n'),
+        content: content.join('\n'),
+        ...(longLines || bytesCutAt !== undefined
+          ? { omitted: ['content'], note: `content holds the lines shown, each cut at ${MAX_LINE_CHARS} characters${bytesCutAt !== undefined ? `, up to line ${to}` : ''}.` }
+          : {}),
       },
     };
   },

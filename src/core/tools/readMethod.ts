@@ -8,6 +8,8 @@ import { splitLines } from '../workspace/text';
 import { defineTool } from './tool';
 import type { Workspace } from '../workspace/workspace';
 import type { MethodEntry, TypeEntry } from '../code/index/codeIndex';
+import { ANSWER_BUDGET_BYTES, AnswerBudget } from '../protocol/answerBudget';
+import { boundedSource, MAX_SOURCE_LINE_CHARS } from './boundedSource';
 import { methodInfo, methodSignature, numbered, SOURCE, startWithDoc, ambiguity } from './codeAnswers';
 import { findClass, fresh, notFound, typeInParts } from './readClass';
 import { fenceLanguage, LSP_SOURCE, namingServer, type Source } from '../code/lsp/attempt';
@@ -112,18 +114,34 @@ async function answer(ws: Workspace, p: { className: string; methodName: string 
   const out = [t('## Method: {0}', `${p.className}.${p.methodName}`), '', `${t('{0} declaration(s) · source: {1}', matches.length, source)}${inherited ? ` · inherited from ${[...new Set(matches.map((m) => m.owner.type.fqn))].join(', ')}` : ''}`];
   const methods = [];
   const texts = new Map<string, string[]>();
+  // All overloads together, each shown twice (Markdown and `structured`), bounded in bytes on the wire.
+  const budget = new AnswerBudget();
+  let longLines = 0;
+  let bytesCut = false;
   for (const m of matches) {
     let text = texts.get(m.owner.path);
     if (!text) texts.set(m.owner.path, (text = splitLines((await readProjectText(ws, m.owner.path)).text)));
     const from = startWithDoc(text, m.method.line);
     const end = Math.min(m.method.endLine, text.length);
-    const to = Math.min(end, m.method.line + MAX_METHOD_LINES - 1);
-    out.push('', `### \`${methodSignature(m.method)}\``, '', `${m.owner.type.fqn} — ${m.owner.path}:${m.method.line}–${m.method.endLine}`, '', numbered(text, from, to, fenceLanguage(m.owner.path)));
-    if (to < end) out.push('', `_Cut at ${MAX_METHOD_LINES} lines; read the rest with read_file relativePath=${m.owner.path} start_line=${to + 1} end_line=${end}._`);
-    methods.push({ ...methodInfo(m), startLine: from, truncated: to < end, code: text.slice(from - 1, to).join('\n') });
+    const shown = boundedSource(text, from, Math.min(end, m.method.line + MAX_METHOD_LINES - 1), budget);
+    const to = shown.to;
+    longLines += shown.longLines;
+    bytesCut ||= shown.bytesCut;
+    out.push('', `### \`${methodSignature(m.method)}\``, '', `${m.owner.type.fqn} — ${m.owner.path}:${m.method.line}–${m.method.endLine}`, '', numbered(shown.lines, from, to, fenceLanguage(m.owner.path)));
+    if (to < end) out.push('', `_Cut at ${shown.bytesCut ? `${ANSWER_BUDGET_BYTES / (1024 * 1024)} MB` : `${MAX_METHOD_LINES} lines`}; read the rest with read_file relativePath=${m.owner.path} start_line=${to + 1} end_line=${end}._`);
+    methods.push({ ...methodInfo(m), startLine: from, truncated: to < end, code: shown.lines.slice(from - 1, to).join('\n') });
   }
+  if (longLines) out.push('', `_${longLines} line(s) longer than ${MAX_SOURCE_LINE_CHARS} characters were cut._`);
+  const omitted = longLines > 0 || bytesCut;
   return {
     result: out.join('\n'),
-    structured: { source, className: p.className, methodName: p.methodName, inherited, methods },
+    structured: {
+      source,
+      className: p.className,
+      methodName: p.methodName,
+      inherited,
+      methods,
+      ...(omitted ? { omitted: ['methods.code'], note: `Lines longer than ${MAX_SOURCE_LINE_CHARS} characters are cut, and the answer is bounded at ${ANSWER_BUDGET_BYTES / (1024 * 1024)} MB; read_file shows the rest.` } : {}),
+    },
   };
 }

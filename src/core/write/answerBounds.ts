@@ -6,9 +6,10 @@
  */
 import { t } from '../l10n';
 import { MAX_LISTED_PATCH_CHARS } from '../edit/patch';
+import { wireCost } from '../protocol/answerBudget';
 
-/** Characters (UTF-16 units) up to which one echoed text is put in an answer. */
-const MAX_ECHOED_CHARS = 1024 * 1024;
+/** Bytes on the wire (JSON-escaped: a control character costs 6) up to which one echoed text is put in an answer. */
+const MAX_ECHOED_BYTES = 1024 * 1024;
 
 /** What a write answer says about the parts it left out; both absent when nothing was. */
 export interface Omissions {
@@ -31,11 +32,12 @@ export function boundedEchoes<K extends string>(
   for (const key of Object.keys(echoes) as K[]) {
     const text = echoes[key];
     if (text === undefined) continue;
-    if (text.length > MAX_ECHOED_CHARS) left.push(key);
+    // A text longer in characters costs at least as many bytes: no need to scan it.
+    if (text.length > MAX_ECHOED_BYTES || wireCost(text) > MAX_ECHOED_BYTES) left.push(key);
     else fields[key] = text;
   }
   const notes: string[] = [];
-  if (left.length > 0) notes.push(t('Left out of this answer, each larger than {0} MB: {1}.', MAX_ECHOED_CHARS / (1024 * 1024), left.join(', ')));
+  if (left.length > 0) notes.push(t('Left out of this answer, each larger than {0} MB: {1}.', MAX_ECHOED_BYTES / (1024 * 1024), left.join(', ')));
   if (patch.linesOmitted) {
     notes.push(t('structuredPatch gives the changed lines\' numbers and counts ({0} removed, {1} added) but not the lines: the change is larger than {2} MB. Read the file to see it.', patch.removed, patch.added, MAX_LISTED_PATCH_CHARS / (1024 * 1024)));
   }
