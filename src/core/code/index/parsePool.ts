@@ -71,6 +71,8 @@ interface Slot {
 /** A job running longer is taken as a hostile file: its worker is stopped and the job refused. */
 const JOB_TIMEOUT_MS = 30_000;
 const MAX_RESPAWNS = 16;
+/** How long a worker may take to load before its jobs fail (plainly: the caller parses them). */
+const STARTUP_MS = 10_000;
 
 export class ParsePool {
   private readonly slots: Slot[] = [];
@@ -152,8 +154,10 @@ export class ParsePool {
   private checkTimes(): void {
     const now = Date.now();
     for (const slot of this.slots) {
-      if (slot.dead || !slot.pending.size || now - slot.since < this.jobTimeoutMs) continue;
-      this.fail(slot, `parsing took over ${Math.round(this.jobTimeoutMs / 1000)} s`);
+      // A thread still starting (a loaded machine) gets longer: its jobs are no hostile files yet.
+      const limit = slot.ready ? this.jobTimeoutMs : Math.max(this.jobTimeoutMs, STARTUP_MS);
+      if (slot.dead || !slot.pending.size || now - slot.since < limit) continue;
+      this.fail(slot, slot.ready ? `parsing took over ${Math.round(limit / 1000)} s` : `the parse worker did not start within ${Math.round(limit / 1000)} s`);
       void slot.worker.terminate().catch(() => undefined);
     }
   }
