@@ -3,8 +3,10 @@
  * was typed (`Type '"sk-live-…"' is not assignable to type '1'`), and the value reaches a normal
  * file through imports, `require`, `export *` in a normal module, or `typeof import(…)`. Here the
  * real TypeScript checker (the one VS Code's TS server runs) is the editor's language service;
- * get_diagnostics and the diagnostics of an agent's write must carry no secret value, while an
- * ordinary problem (`Cannot find name 'foo'`) stays whole.
+ * get_diagnostics and the diagnostics of an agent's write must carry no secret value: while a secret
+ * file is one the checker computes on (TS/JS), the messages about files that can import it are
+ * withheld; otherwise the values are cut out and an ordinary problem (`Cannot find name 'foo'`)
+ * stays whole.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -20,6 +22,7 @@ import { NodeWorkspace } from '../../src/node/nodeWorkspace';
 import { makeTree } from '../support/fixtures';
 
 const SECRET = 'sk-live-CANARY-DIAG-5e0c71';
+const WITHHELD = '(message withheld: a secret TypeScript or JavaScript file in the project could be printed in it)';
 const PIN = '480213';
 const SHORT = 'hunter7';
 /** Typed with real tabs; the checker prints it with `\t`, so no 8 characters of it appear as typed. */
@@ -94,10 +97,22 @@ test('get_diagnostics quotes no value of a secret file, whichever way it reached
   const files = new Set(problems.map((p) => p.path));
   for (const f of ['direct.ts', 'viaConfig.ts', 'typeLevel.ts', 'checked.js']) assert.ok(files.has(f), `${f}'s problem is still reported: ${answer}`);
   assert.ok(!files.has('.env.ts'), 'a secret file has no problems to show');
-  assert.ok(problems.some((p) => p.path === 'viaConfig.ts' && /^Type '"\[secret\]"' is not assignable to type '1'\.$/.test(p.message)), answer);
-  assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Cannot find name 'foo'."), 'an ordinary problem stays whole');
-  // The secret file says `url: string`: a type's name is no value to cut.
-  assert.ok(problems.some((p) => p.path === 'plain.ts' && p.message === "Type 'string' is not assignable to type 'number'."), answer);
+  // A secret TS/JS file is one the checker computes on: every message about a file that can
+  // import it is withheld; where and which problem (code) stay.
+  assert.ok(problems.every((p) => p.message === WITHHELD), answer);
+  assert.ok(problems.some((p) => p.path === 'plain.ts' && (p as { code?: string }).code === '2304'), answer);
+});
+
+test('a secret value printed as a bare property name, or next to a quote that shifts quote pairs, is not shown either', async () => {
+  const ws = project();
+  fs.writeFileSync(path.join(ws.root, 'keyed.ts'), "import { API_KEY } from './.env';\nexport const o: { [k in typeof API_KEY]: 1 } = {};\n");
+  fs.writeFileSync(path.join(ws.root, 'paired.ts'), "import { API_KEY } from './.env';\ndeclare const o: { '\"': 1; a: typeof API_KEY };\nexport const v: 2 = o;\n");
+  const all = await ws.diagnostics(undefined);
+  // The checker prints the value in both: a real leak to stop.
+  for (const f of ['keyed.ts', 'paired.ts']) assert.ok(all.some((d) => d.path.endsWith(f) && d.message.includes(SECRET)), `the checker prints the secret in ${f}`);
+  const r = await dispatcher(ws).dispatch({ id: 'k1', idKey: 'toolCallId', toolName: 'get_diagnostics', params: { severity: 'all' } });
+  assert.equal(r.data.success, true, r.data.error);
+  assertNoSecret(JSON.stringify(r));
 });
 
 test('a value the type checker rebuilds from a secret source file (one character at a time, upper-cased, in another base) is not quoted either', async () => {
@@ -132,7 +147,7 @@ test("the diagnostics of an agent's write quote no value of a secret file, thoug
   const diag = (r.data.structured as { diagnostics: { available: boolean; new: { path: string; message: string }[]; newErrors: number } }).diagnostics;
   assert.equal(diag.available, true);
   assert.equal(diag.newErrors, 1, JSON.stringify(diag));
-  assert.deepEqual(diag.new.map((p) => [p.path, p.message]), [['edit.ts', `Type '"[secret]"' is not assignable to type '1'.`]]);
+  assert.deepEqual(diag.new.map((p) => [p.path, p.message]), [['edit.ts', WITHHELD]]);
   assertNoSecret(JSON.stringify(r));
 });
 

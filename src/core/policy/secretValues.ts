@@ -33,6 +33,8 @@ const REDACTED = '[secret]';
 export interface SecretValues {
   /** False when a bound was hit: then every quoted literal is cut out. */
   readonly complete: boolean;
+  /** A secret file is one a type checker computes on (TypeScript, JavaScript): see `withholdsMessage`. */
+  readonly computedOn?: boolean;
   /** Every GRAM-long run of every long value. */
   readonly grams: ReadonlySet<string>;
   /** The values shorter than GRAM, whole. */
@@ -40,13 +42,22 @@ export interface SecretValues {
 }
 
 const FAIL_CLOSED: SecretValues = { complete: false, grams: new Set(), short: new Set() };
+const COMPUTED: SecretValues = { ...FAIL_CLOSED, computedOn: true };
 
 /**
  * Secret files a type checker computes on: TypeScript's types can rebuild a value character by
- * character (`Sp<typeof KEY>` printing `"s_k_-_…"`), upper-case it or print it in another base, so no
- * matching of its values can be trusted; while such a file exists every quoted literal is cut.
+ * character (`Sp<typeof KEY>` printing `"s_k_-_…"`), upper-case it, print it in another base or as
+ * a bare property name (`{ sk_live_…: 1 }`), so no matching of its values can be trusted: while
+ * such a file exists, messages about files that can import it are withheld (`withholdsMessage`).
  */
 const COMPUTED_ON = /\.(?:[cm]?[jt]sx?)$/i;
+/** Files whose checkers (TypeScript, typed lint rules, the frameworks' TS plugins) can print a value computed from a TS/JS file. */
+const IMPORTS_COMPUTED = /\.(?:[cm]?[jt]sx?|vue|svelte|astro|mdx|html?)$/i;
+
+/** Whether a diagnostic's whole message must be withheld: a secret file is computed on, and the diagnostic's file can import it. */
+export function withholdsMessage(file: string, values: SecretValues): boolean {
+  return values.computedOn === true && IMPORTS_COMPUTED.test(file);
+}
 
 /** One secret file's values as last read, with what its stat said then. */
 interface FileValues {
@@ -85,7 +96,7 @@ export class ProjectSecretValues {
     const now = new Map<string, FileValues>();
     let bytes = 0;
     for (const abs of files) {
-      if (COMPUTED_ON.test(abs)) return FAIL_CLOSED;
+      if (COMPUTED_ON.test(abs)) return COMPUTED;
       const read = await valuesOf(abs, this.files.get(abs));
       if (!read) continue;
       now.set(abs, read);

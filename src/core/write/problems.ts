@@ -1,7 +1,8 @@
 /** Problems as the agent reads them: which are new since a write, and which it may see, with the secret files' values cut out of their messages. */
 import * as path from 'node:path';
 import { accessPolicy } from '../policy/accessPolicy';
-import { redactSecretValues } from '../policy/secretValues';
+import { redactSecretValues, withholdsMessage } from '../policy/secretValues';
+import { t } from '../l10n';
 import type { DiagnosticInfo, Workspace } from '../workspace/workspace';
 
 /** At most this many problems go into an answer; the rest are counted. */
@@ -70,7 +71,7 @@ export async function viewOf(
   const visible = named.filter(({ d }) => !hiddenFiles.has(d.path)).sort((a, b) => rank(a.d) - rank(b.d) || a.rel.localeCompare(b.rel) || a.d.line - b.d.line);
   const values = visible.length ? await policy.secretValues() : undefined;
   const shown = visible.slice(0, max).map(({ d, rel }) => {
-    const message = values ? redactSecretValues(d.message, values) : d.message;
+    const message = !values ? d.message : withholdsMessage(d.path, values) ? t('(message withheld: a secret TypeScript or JavaScript file in the project could be printed in it)') : redactSecretValues(d.message, values);
     return {
       path: rel,
       line: d.line,

@@ -55,12 +55,12 @@ describe('Diagnostics never quote a secret file', () => {
     const answer = JSON.stringify(res);
     assert.ok(!answer.includes(SECRET) && !answer.includes('HOSTDIAG'), answer);
     const text = String(res.result);
-    for (const rel of ['direct.ts', 'viaConfig.ts', 'checked.js']) {
-      assert.match(text, new RegExp(`leak/${rel.replace('.', '\\.')}:\\d+:\\d+\` \\*\\*error\\*\\* Type '"\\[secret\\]"' is not assignable to type '1'`), text);
+    // The secret file is TypeScript, whose types can print its values in any shape (bare property
+    // names too): the message of every problem in a file that can import it is withheld, where and
+    // which problem stay.
+    for (const rel of ['direct.ts', 'viaConfig.ts', 'checked.js', 'typeLevel.ts', 'plain.ts']) {
+      assert.match(text, new RegExp(`leak/${rel.replace('.', '\\.')}:\\d+:\\d+\` \\*\\*error\\*\\* \\(message withheld: `), text);
     }
-    // The secret file is TypeScript, whose types can rebuild its values in any shape: every quoted literal is cut, "guess" too.
-    assert.match(text, /leak\/typeLevel\.ts:\d+:\d+` \*\*error\*\* Type '"\[secret\]"' is not assignable to type '"\[secret\]"'/, text);
-    assert.match(text, /leak\/plain\.ts:1:\d+` \*\*error\*\* Cannot find name 'foo'\./, 'an ordinary problem stays whole');
     assert.ok(!text.includes('leak/.env.ts'), 'a secret file has no problems to show');
   });
 
@@ -81,7 +81,7 @@ describe('Diagnostics never quote a secret file', () => {
     const r = JSON.parse(String(res.result)) as { diagnostics: { available: boolean; new: { path: string; message: string }[] } };
     assert.ok(!JSON.stringify(res).includes(SECRET), JSON.stringify(res));
     assert.equal(r.diagnostics.available, true);
-    assert.ok(r.diagnostics.new.some((p) => p.path === 'leak/edit.ts' && p.message === `Type '"[secret]"' is not assignable to type '1'.`), JSON.stringify(r.diagnostics));
+    assert.ok(r.diagnostics.new.some((p) => p.path === 'leak/edit.ts' && p.message.startsWith('(message withheld: ')), JSON.stringify(r.diagnostics));
     // What the report was made from: VS Code's own problem for edit.ts quotes the value.
     await waitUntil(() => quotesSecret('edit.ts'), 'VS Code to report the value in edit.ts', 30_000);
   });
