@@ -35,7 +35,7 @@ const STRICTER: Record<string, Record<string, string>> = {
 };
 
 /** How many globs each list had when the answers were recorded; later ones are additions. */
-const RECORDED_GLOBS: Record<keyof Recorded['answers'], number> = { secret: 75, protected: Infinity, tool: Infinity };
+const RECORDED_GLOBS: Record<keyof Recorded['answers'], number> = { secret: 75, protected: Infinity, tool: 33 };
 
 test('the built-in secret, protected and tool-file globs match exactly what minimatch matched', () => {
   const lists = { secret: DEFAULT_EXCLUDE_GLOBS, protected: PROTECTED_GLOBS, tool: TOOL_FILE_GLOBS };

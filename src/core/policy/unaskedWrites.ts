@@ -70,6 +70,11 @@ export const TOOL_FILE_GLOBS: readonly string[] = [
   '**/project.clj',
   // Python files the interpreter or pytest imports by themselves
   '**/{sitecustomize,usercustomize}.py',
+  // Added after the list's first 33 globs were recorded (test/security/policyGlobs.test.ts):
+  // a conda environment's activation hooks (run in every terminal the Python extension opens)
+  '**/etc/conda/{activate,deactivate}.d/**',
+  // other coding agents' instruction files, read like AGENTS.md
+  '**/{CLAUDE.local,AGENTS.override,AGENT,QWEN,WARP,CRUSH}.md',
 ];
 const TOOL_FILES = new GlobSet(TOOL_FILE_GLOBS);
 
