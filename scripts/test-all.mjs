@@ -14,8 +14,8 @@
 //   chat-e2e               test/e2e/chatE2E.ts on the VSIX e2e packaged (`chat-e2e: N passed, N failed`)
 //
 // Steps that share nothing run side by side, so the run takes about as long as its VS Code suites:
-// typecheck, lint and build together; then the node suites (one after another) beside the VS Code
-// suites (one after another). Only the VS Code suites stream their output; the others print theirs
+// the build first; then typecheck and lint, then the node suites (one after another), beside the
+// VS Code suites (one after another). Only the VS Code suites stream their output; the others print theirs
 // whole when they end, so no two outputs interleave. TEST_ALL_SERIAL=1 runs every step alone, in order.
 //
 // A step that crashes, times out, or exits non-zero without reporting a failure counts as at least
@@ -246,12 +246,20 @@ async function vscodeSuites(built) {
 }
 
 async function main() {
-  const [, , built] = await together(
-    () => check('typecheck', npm, ['run', 'typecheck'], minutes('typecheck', 10), { quiet: true }),
-    () => check('lint', npm, ['run', 'lint'], minutes('lint', 10), { quiet: true }),
-    () => check('build', npm, ['run', 'build'], minutes('build', 10)),
+  // Only the build stands before the VS Code suites; the type check and lint open the node chain.
+  const built = await check('build', npm, ['run', 'build'], minutes('build', 10));
+  const checks = () =>
+    together(
+      () => check('typecheck', npm, ['run', 'typecheck'], minutes('typecheck', 10), { quiet: true }),
+      () => check('lint', npm, ['run', 'lint'], minutes('lint', 10), { quiet: true }),
+    );
+  await together(
+    async () => {
+      await checks();
+      await nodeSuites();
+    },
+    () => vscodeSuites(built),
   );
-  await together(nodeSuites, () => vscodeSuites(built));
 }
 
 let crashed = false;
