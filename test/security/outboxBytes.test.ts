@@ -5,21 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { DEFAULT_OUTBOX_BYTES, Outbox } from '../../src/core/link/bridge';
 import { toolSuccess } from '../../src/core/protocol/messages';
 import { warningsLogger } from '../support/silentLogger';
+import { gcFunction, memoryInUse } from '../support/memory';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const gc = gcFunction();
 
 const MB = 1024 * 1024;
-/** The heap and what lives beside it: a large text decoded from a file is an external string. */
-const memory = (): number => {
-  const u = process.memoryUsage();
-  return u.heapUsed + u.external;
-};
 /** A distinct 4 MB text, as a read of a large file gives (`'x'.repeat` would share its halves). */
 const bigText = (i: number): string => {
   const bytes = Buffer.alloc(4 * MB, 'x');
@@ -32,10 +25,10 @@ test('72 answers of 4 MB kept while the link is down hold at most the outbox byt
   const log = warningsLogger(warnings);
   const box = new Outbox(log);
   gc();
-  const before = memory();
+  const before = memoryInUse();
   for (let i = 0; i < 72; i++) box.put(toolSuccess({ id: `big-${i}`, idKey: 'toolCallId' }, bigText(i), 1));
   gc();
-  const held = memory() - before;
+  const held = memoryInUse() - before;
   // The bound, and a margin for what the measure counts besides (buffers not yet given back).
   assert.ok(held < DEFAULT_OUTBOX_BYTES + 24 * MB, `the outbox holds ${Math.round(held / MB)} MB`);
   assert.ok(DEFAULT_OUTBOX_BYTES <= 64 * MB);

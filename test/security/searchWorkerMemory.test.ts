@@ -10,18 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { scan, type ScanResult, type WorkerInit } from '../../src/core/search/fallbackWorker';
 import { MAX_FILE_SIZE, MAX_LINE_BYTES } from '../../src/core/search/types';
+import { gcFunction, memoryInUse } from '../support/memory';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const gc = gcFunction();
 const MB = 1024 * 1024;
-const memory = (): number => {
-  const u = process.memoryUsage();
-  return u.heapUsed + u.external;
-};
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-scanmem-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -41,10 +35,10 @@ test('what the search worker keeps of a batch of files of long matching lines is
   const init: WorkerInit = { source: 'needle', flags: 'su', contextLines: 2, perFileLimit: 1000, maxFileSize: MAX_FILE_SIZE, maxLine: MAX_LINE_BYTES, chunkBytes: MB };
   const re = new RegExp(init.source, init.flags);
   gc();
-  const before = memory();
+  const before = memoryInUse();
   const results: ScanResult[] = files.map((rel) => scan({ abs: path.join(root, rel), rel, explicit: false, details: true }, init, re));
   gc();
-  const held = memory() - before;
+  const held = memoryInUse() - before;
   for (const r of results) assert.equal(r.count, 16, r.rel);
   assert.equal(results[0]?.matches[2]?.before.length, 2, 'context kept');
   // 16 files × 16 matches × (1 + 4 context) lines × 400 characters: under 1 MB. The files are 96 MB.

@@ -12,8 +12,7 @@
 // another memory probe, the same soak through the real VS Code extension host (bench/realHostSoak.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runInNewContext } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
+import { gcFunction } from './memory';
 import { silentLogger } from './silentLogger';
 import { startDevBackend, type DevBackend } from '../../src/devBackend/server';
 import { peekCodeIntel } from '../../src/core/code/intel/state';
@@ -98,14 +97,6 @@ export interface SoakReport {
     readonly heapGrowth: number;
     readonly rssGrowth: number;
   };
-}
-
-/** global.gc, also without --expose-gc on the command line (npm test). */
-function gcFunction(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }
 
 async function settledMemory(gc: () => void): Promise<MemorySample> {
