@@ -6,6 +6,7 @@
  * functions, and recall and precision of the answers' edges against the language service's own
  * call hierarchy. Shared by the headless unit test and the VS Code host test.
  */
+import { SHAPES_TS } from './tsNamesProject';
 
 /** Files under `tsacc/` (its own tsconfig, so the server loads it as one project). */
 export const ACCURACY_PROJECT: Readonly<Record<string, string>> = {
@@ -33,28 +34,7 @@ export const ACCURACY_PROJECT: Readonly<Record<string, string>> = {
     '}',
     '',
   ].join('\n'),
-  'tsacc/shapes.ts': [
-    'export interface Shape {',
-    '  area(): number;',
-    '}',
-    'export namespace Shape {',
-    '  export function unit(): Shape {',
-    '    return { area: () => 1 };',
-    '  }',
-    '  export function twice(s: Shape): number {',
-    '    return helper(s) * 2;',
-    '  }',
-    '  function helper(s: Shape): number {',
-    '    return s.area();',
-    '  }',
-    '}',
-    'export namespace Geo.Util {',
-    '  export function norm(): number {',
-    '    return Shape.twice(Shape.unit());',
-    '  }',
-    '}',
-    '',
-  ].join('\n'),
+  'tsacc/shapes.ts': SHAPES_TS,
   'tsacc/cfg.ts': [
     'type Cfg = { a: number };',
     'namespace Cfg {',
