@@ -107,7 +107,7 @@ test('a folder with no tsconfig or jsconfig never starts the worker: code questi
 });
 
 test('a folder with a tsconfig below it is found without a worker, within bounds', async () => {
-  const { holdsTsConfig } = await import('../../src/core/code/tsService/configPresence');
+  const { holdsTsConfig } = await import('../../src/core/code/tsService/configFiles');
   assert.equal(await holdsTsConfig(makeTree({ 'a/b/c/tsconfig.json': '{}\n', 'z.txt': '' })), true);
   assert.equal(await holdsTsConfig(makeTree({ 'a/jsconfig.json': '{}\n' })), true);
   assert.equal(await holdsTsConfig(makeTree({ 'node_modules/p/tsconfig.json': '{}\n', '.git/tsconfig.json': '{}\n', 'a.ts': '' })), false);

@@ -10,7 +10,7 @@ import { findWorkerScript, startWorker } from '../../workers';
 import type { TsRequest } from './tsAnswers';
 import type { ProjectBounds, RefusedConfig } from './tsProjects';
 import type { TsWorkerAnswer, TsWorkerData } from './tsServiceWorker';
-import { holdsTsConfig } from './configPresence';
+import { holdsTsConfig } from './configFiles';
 
 /**
  * LanguageIntel for hosts without an editor (the headless host, tests, benchmarks): the

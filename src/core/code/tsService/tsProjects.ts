@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { BoundedResolver } from './boundedResolver';
@@ -35,8 +34,6 @@ export interface RefusedConfig {
 
 /** How often a project's file list is read again from its config (new and deleted files). */
 const RELIST_MS = 5_000;
-const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
 /** The project cannot have a language service; `reason` says why (for the log and the answer's error). */
 export class ProjectRefused extends Error {}
@@ -309,26 +306,3 @@ export class Projects {
 }
 
 const isInside = (file: string, dir: string): boolean => file.startsWith(`${slash(dir)}/`);
-
-/** The config files in the folder, breadth first, at most `max` (node_modules, .git, links and secret files left out). */
-export function findConfigs(root: string, files: Pick<GuardedFiles, 'allowed'>, max: number): string[] {
-  const found: string[] = [];
-  const queue = [root];
-  let seen = 0;
-  while (queue.length && found.length < max && seen < 200_000) {
-    const dir = queue.shift() as string;
-    let list: fs.Dirent[];
-    try {
-      list = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    seen += list.length;
-    for (const e of list.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const abs = path.join(dir, e.name);
-      if (e.isDirectory() && !SKIPPED_FOLDERS.has(e.name)) queue.push(abs);
-      else if (e.isFile() && CONFIG_NAMES.has(e.name) && files.allowed(abs) === abs) found.push(slash(abs));
-    }
-  }
-  return found.slice(0, max);
-}

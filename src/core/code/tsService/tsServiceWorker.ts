@@ -4,7 +4,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SecretGuard } from '../../workspace/globSet';
 import { GuardedFiles, TooManyLookups } from './guardedFiles';
 import { TsAnswers, type TsRequest } from './tsAnswers';
-import { findConfigs, ProjectRefused, Projects, type ProjectBounds, type RefusedConfig } from './tsProjects';
+import { findConfigs } from './configFiles';
+import { ProjectRefused, Projects, type ProjectBounds, type RefusedConfig } from './tsProjects';
 
 /**
  * The worker thread of the headless TypeScript language service (tsLanguageIntel.ts starts it):
