@@ -1,7 +1,11 @@
 import { type AnswerBudget, wireCost } from '../protocol/answerBudget';
 
-/** A longer source line (minified code, a huge literal) is cut here, as read_file cuts it. */
+/** A longer source line (minified code, a huge literal) is cut here, in every tool that shows source. */
 export const MAX_SOURCE_LINE_CHARS = 2000;
+
+/** The line as an answer shows it: past MAX_SOURCE_LINE_CHARS cut, with a mark saying how long it was. */
+export const shownLine = (line: string): string =>
+  line.length > MAX_SOURCE_LINE_CHARS ? `${line.slice(0, MAX_SOURCE_LINE_CHARS)} … [line cut: ${line.length} characters]` : line;
 
 export interface BoundedSource {
   /** The file's lines up to `to`, those from `from` on cut to MAX_SOURCE_LINE_CHARS with a mark. */
@@ -22,11 +26,9 @@ export function boundedSource(text: readonly string[], from: number, to: number,
   const lines = text.slice(0, Math.max(0, to));
   let longLines = 0;
   for (let n = from; n <= to; n++) {
-    let line = text[n - 1] ?? '';
-    if (line.length > MAX_SOURCE_LINE_CHARS) {
-      longLines++;
-      line = `${line.slice(0, MAX_SOURCE_LINE_CHARS)} … [line cut: ${line.length} characters]`;
-    }
+    const whole = text[n - 1] ?? '';
+    if (whole.length > MAX_SOURCE_LINE_CHARS) longLines++;
+    const line = shownLine(whole);
     // The line, its number and the joins around it.
     if (!budget.spend(copies * (wireCost(line) + 16))) {
       lines.length = n - 1;

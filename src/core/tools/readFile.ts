@@ -6,11 +6,10 @@ import { t } from '../l10n';
 import { defineTool } from './tool';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, wireCost } from '../protocol/answerBudget';
 import { intParam, pathParam } from './params';
+import { MAX_SOURCE_LINE_CHARS, shownLine } from './boundedSource';
 
 /** Larger reads are cut here, with a note saying how to read on. */
 export const MAX_READ_LINES = 2000;
-/** A single longer line (minified code) is cut here. */
-const MAX_LINE_CHARS = 2000;
 
 const params = z.object({
   relativePath: pathParam(),
@@ -61,12 +60,9 @@ export const readFileTool = defineTool({
     let bytesCutAt: number | undefined;
     for (let n = range.from; n <= to; n++) {
       const line = lines[n - 1] ?? '';
-      let text = line;
-      if (text.length > MAX_LINE_CHARS) {
-        longLines++;
-        text = `${text.slice(0, MAX_LINE_CHARS)} … [line cut: ${text.length} characters]`;
-      }
-      const kept = line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line;
+      if (line.length > MAX_SOURCE_LINE_CHARS) longLines++;
+      const text = shownLine(line);
+      const kept = line.slice(0, MAX_SOURCE_LINE_CHARS);
       if (!budget.spend(wireCost(text) + wireCost(kept) + width + 8)) {
         bytesCutAt = n;
         break;
@@ -94,7 +90,7 @@ export const readFileTool = defineTool({
     if (bytesCutAt !== undefined) {
       out.push('', t('**Output cut at {0} MB.** Read the rest with start_line={1}.', ANSWER_BUDGET_BYTES / (1024 * 1024), bytesCutAt));
     }
-    if (longLines) out.push('', t('{0} line(s) longer than {1} characters were cut.', longLines, MAX_LINE_CHARS));
+    if (longLines) out.push('', t('{0} line(s) longer than {1} characters were cut.', longLines, MAX_SOURCE_LINE_CHARS));
 
     return {
       result: out.join('\n'),
@@ -108,7 +104,7 @@ export const readFileTool = defineTool({
         language,
         content: content.join('\n'),
         ...(longLines || bytesCutAt !== undefined
-          ? { omitted: ['content'], note: `content holds the lines shown, each cut at ${MAX_LINE_CHARS} characters${bytesCutAt !== undefined ? `, up to line ${to}` : ''}.` }
+          ? { omitted: ['content'], note: `content holds the lines shown, each cut at ${MAX_SOURCE_LINE_CHARS} characters${bytesCutAt !== undefined ? `, up to line ${to}` : ''}.` }
           : {}),
       },
     };
