@@ -90,7 +90,11 @@ export function contextChecks(theme: string, bench: Workbench, shot: (state: str
         await chat().locator('.chips .chip:not(.suggested)', { hasText: /^Main\.java$/ }).waitFor({ timeout: TIMEOUT });
         assert.equal(await offered.count(), 0, 'the offer is gone once the file is attached');
         await shot('context-chips');
-        for (let i = 0; i < 2; i++) await chat().locator('.chips .chip-remove').first().click();
+        for (let left = 2; left > 0; left--) {
+          await chat().locator('.chips .chip-remove').first().click();
+          // The chips are drawn again after each removal: the next click waits for that.
+          await chat().locator('.chips .chip:not(.suggested)').nth(left - 1).waitFor({ state: 'detached', timeout: TIMEOUT });
+        }
         await chat().locator('.chips .chip:not(.suggested)').first().waitFor({ state: 'detached', timeout: TIMEOUT });
       },
     },
