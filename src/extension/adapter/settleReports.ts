@@ -44,10 +44,18 @@ export function trackReportingLanguages(): void {
   );
 }
 
-/** The services already reported on the file since its text last changed (before we started listening). */
-function reportedSinceChange(key: string): boolean {
+/**
+ * How recent the document's last text change must be to be the write's own: a write renames the
+ * file into place, and VS Code reloads the open document a moment later, so until then its last
+ * change (and the report after it) is older than the write.
+ */
+const WRITE_RELOAD_MS = 2000;
+
+/** The services already reported on the file since its text last changed, and that change was the write's (before we started listening). */
+function reportedSinceChange(key: string, since: number): boolean {
   const report = lastReport.get(key);
-  return report !== undefined && report >= (lastChange.get(key) ?? 0);
+  const change = lastChange.get(key);
+  return report !== undefined && change !== undefined && change >= since - WRITE_RELOAD_MS && report >= change;
 }
 
 /** The longest wait for the first report on these files: longer when their language's service is known to report. */
@@ -77,7 +85,8 @@ function settle(uris: readonly vscode.Uri[], maxMs: number, signal: AbortSignal 
     };
     const cap = setTimeout(done, maxMs);
     // Reported already (between the write and now): only the short quiet for a second report.
-    if ([...wanted].every(reportedSinceChange)) quiet = setTimeout(done, QUIET_MS);
+    const since = Date.now();
+    if ([...wanted].every((key) => reportedSinceChange(key, since))) quiet = setTimeout(done, QUIET_MS);
     const sub = vscode.languages.onDidChangeDiagnostics((e) => {
       if (!e.uris.some((u) => wanted.has(u.toString()))) return;
       clearTimeout(quiet);
